@@ -1,0 +1,86 @@
+#pragma once
+// A tiny flag parser shared by the subcommands: `--name value`, `--name=value`, boolean
+// `--flag`, and positionals. Unknown flags are an error naming the flag.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/cli/command.h"
+#include "core/util/error.h"
+
+namespace glance::cli {
+
+class ArgParser {
+ public:
+  // value_flags take a value; bool_flags do not. Names without the leading "--".
+  ArgParser(const Args& args, std::set<std::string> value_flags, std::set<std::string> bool_flags) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a.size() > 2 && a.rfind("--", 0) == 0) {
+        std::string name = a.substr(2), value;
+        const size_t eq = name.find('=');
+        const bool has_eq = eq != std::string::npos;
+        if (has_eq) {
+          value = name.substr(eq + 1);
+          name = name.substr(0, eq);
+        }
+        if (bool_flags.count(name)) {
+          if (has_eq) throw Error("--" + name + " takes no value");
+          flags_[name] = "1";
+        } else if (value_flags.count(name)) {
+          if (!has_eq) {
+            if (i + 1 >= args.size()) throw Error("--" + name + " needs a value");
+            value = args[++i];
+          }
+          flags_[name] = value;
+        } else {
+          throw Error("unknown option --" + name);
+        }
+      } else {
+        positional_.push_back(a);
+      }
+    }
+  }
+
+  bool Has(const std::string& name) const { return flags_.count(name) > 0; }
+  std::optional<std::string> Get(const std::string& name) const {
+    auto it = flags_.find(name);
+    return it == flags_.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  std::string Get(const std::string& name, const std::string& fallback) const {
+    return Get(name).value_or(fallback);
+  }
+  long long GetInt(const std::string& name, long long fallback) const {
+    auto v = Get(name);
+    if (!v) return fallback;
+    try {
+      size_t used = 0;
+      long long n = std::stoll(*v, &used);
+      if (used != v->size()) throw std::invalid_argument("trailing");
+      return n;
+    } catch (const std::exception&) {
+      throw Error("--" + name + " expects an integer, got '" + *v + "'");
+    }
+  }
+  double GetDouble(const std::string& name, double fallback) const {
+    auto v = Get(name);
+    if (!v) return fallback;
+    try {
+      size_t used = 0;
+      double n = std::stod(*v, &used);
+      if (used != v->size()) throw std::invalid_argument("trailing");
+      return n;
+    } catch (const std::exception&) {
+      throw Error("--" + name + " expects a number, got '" + *v + "'");
+    }
+  }
+  const std::vector<std::string>& positional() const { return positional_; }
+
+ private:
+  std::map<std::string, std::string> flags_;
+  std::vector<std::string> positional_;
+};
+
+}  // namespace glance::cli

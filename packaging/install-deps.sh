@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything Glance needs to build and test, from Debian 12 packages only.
+# Idempotent: packages already present are left alone. Run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # Qt 6.4 (widgets, charts, network, test, svg, image formats)
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-image-formats-plugins
+  libqt6svg6 libqt6opengl6-dev libgl-dev libxkbcommon-dev
+  # engine
+  libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+  nlohmann-json3-dev libhwy-dev libpcre2-dev libicu-dev
+  # tests, screenshots and packaging checks
+  libgtest-dev xvfb xauth desktop-file-utils appstream dpkg-dev file
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
