@@ -1,0 +1,86 @@
+#pragma once
+// Engine: one loaded model folder — config, tokenizer, chat template, image preprocessor,
+// vision tower, language model and a thread pool. Immutable after Load(), so many Sessions
+// (and threads) may share one Engine through shared_ptr<const Engine>.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/model/config.h"
+
+namespace glance {
+
+class Tokenizer;
+class ChatTemplate;
+class ImagePreprocessor;
+class VisionTower;
+class LanguageModel;
+class TensorStore;
+namespace kernels {
+class ThreadPool;
+}
+
+struct EngineOptions {
+  int threads = 0;                // 0 = one per core
+  std::string backend = "auto";  // "auto" | "cpu" (more with the NPU work)
+};
+
+// Called during Load with a fraction in [0,1] and what is being loaded; return false to cancel
+// (Load then throws glance::Error("loading cancelled")).
+using LoadProgress = std::function<bool(double fraction, const std::string& what)>;
+
+struct ModelInfo {
+  std::string dir;
+  std::string name;          // folder name, or "demo" for the bundled demo model
+  bool is_demo = false;      // the bundled random-weight demo
+  int64_t parameters = 0;
+  uint64_t weight_bytes = 0;
+  std::string dtypes;        // "BF16: 1.9 MB, F32: 12 kB"
+  int64_t tokenizer_size = 0;
+  std::string backend = "cpu";
+  std::string backend_reason;
+  int threads = 1;
+};
+
+class Engine {
+ public:
+  // Throws glance::Error naming what is wrong with the folder (missing file, bad tensor, ...).
+  static std::shared_ptr<const Engine> Load(const std::string& model_dir,
+                                            const EngineOptions& options = {},
+                                            const LoadProgress& progress = {});
+  ~Engine();
+
+  const ModelInfo& info() const { return info_; }
+  const ModelConfig& config() const { return config_; }
+  const Tokenizer& tokenizer() const { return *tokenizer_; }
+  const ChatTemplate& chat_template() const { return *template_; }
+  const ImagePreprocessor& preprocessor() const { return *preprocessor_; }
+  const VisionTower& vision() const { return *vision_; }
+  const LanguageModel& lm() const { return *lm_; }
+  kernels::ThreadPool* pool() const { return pool_.get(); }
+
+  // Token ids that end a turn: <|im_end|> and <|endoftext|> (plus config eos ids).
+  const std::vector<int32_t>& stop_ids() const { return stop_ids_; }
+
+ private:
+  Engine();
+  ModelInfo info_;
+  ModelConfig config_;
+  std::unique_ptr<TensorStore> store_;
+  std::unique_ptr<Tokenizer> tokenizer_;
+  std::unique_ptr<ChatTemplate> template_;
+  std::unique_ptr<ImagePreprocessor> preprocessor_;
+  std::unique_ptr<VisionTower> vision_;
+  std::unique_ptr<LanguageModel> lm_;
+  std::unique_ptr<kernels::ThreadPool> pool_;
+  std::vector<int32_t> stop_ids_;
+};
+
+// The bundled demo model folder: $GLANCE_DEMO_MODEL, the installed copy, or the source tree's.
+std::string DefaultDemoModelDir();
+// The bundled demo image, found the same way.
+std::string DefaultDemoImagePath();
+
+}  // namespace glance

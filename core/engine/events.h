@@ -1,0 +1,68 @@
+#pragma once
+// Value types that flow out of the engine: stats, timing, attention maps, image facts.
+// Plain data (copyable, no pointers into the engine) so the GUI can pass them across threads
+// by queued signals, and glance-cli can print them as JSON.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace glance {
+
+// What an attached image became.
+struct ImageInfo {
+  std::string path;     // empty for pasted pixels
+  std::string sha256;   // of the file bytes (or of the RGB pixels when pasted)
+  int source_w = 0, source_h = 0;
+  int resized_w = 0, resized_h = 0;  // what the vision tower saw
+  int grid_w = 0, grid_h = 0;        // merged token grid (7×7 for a 224×224 fast-mode image)
+  int tokens() const { return grid_w * grid_h; }
+  std::string mode;  // "fast" | "detail"
+};
+
+// The softmax attention of one generated token over one image's token grid.
+struct AttentionMap {
+  int step = 0;            // 0 = first generated token (from the last prefill row)
+  int32_t token_id = 0;
+  std::string token_text;  // the token's own text (may be a partial UTF-8 sequence rendered lossy)
+  int image_index = 0;     // which image of the conversation (0-based)
+  int grid_h = 0, grid_w = 0;
+  std::vector<int> layers;  // full-attention layer indices, in order
+  int n_heads = 0;
+  // [layers.size()][n_heads][grid_h*grid_w], raw softmax weights on the image tokens.
+  std::vector<float> weights;
+  // [grid_h*grid_w] mean over all layers and heads.
+  std::vector<float> mean;
+
+  // One layer (index into `layers`, or -1 = mean of all) and one head (-1 = mean of all).
+  std::vector<float> Select(int layer_slot, int head) const;
+};
+
+// A word of the answer made of consecutive tokens, for the attention panel's chips.
+struct AttentionWord {
+  std::string text;
+  int first_step = 0, last_step = 0;  // inclusive range of AttentionMap::step
+};
+
+struct StageTime {
+  std::string name;  // "preprocess", "vision", "prefill", "decode", "sample", "cpu:matmul", ...
+  double seconds = 0.0;
+  int64_t calls = 0;
+};
+
+struct TurnStats {
+  int image_tokens = 0;        // image tokens in this turn's new input
+  int prompt_tokens = 0;       // tokens prefilled this turn (new input only)
+  int context_tokens = 0;      // tokens in the cache after the turn
+  int generated_tokens = 0;
+  double prefill_s = 0.0, prefill_tokens_per_s = 0.0;
+  double ttft_s = 0.0;         // from Send() to the first token's text
+  double decode_s = 0.0, decode_tokens_per_s = 0.0;  // first token excluded
+  double total_s = 0.0;
+  std::string backend = "cpu";
+  std::string backend_reason;
+  int threads = 1;
+  std::vector<StageTime> stages;          // first-seen order
+  std::vector<double> token_latencies_s;  // per generated token
+};
+
+}  // namespace glance

@@ -1,0 +1,49 @@
+#pragma once
+// Next-token selection over a logits row: greedy, or seeded sampling with temperature,
+// top-k, top-p, min-p, and repetition / presence penalties. Ids at or past the tokenizer's
+// size (the embedding is padded: 248,320 rows for 248,077 tokens) are never produced.
+//
+// Thread contract: a Sampler is owned by one session/thread.
+#include <cstdint>
+#include <random>
+#include <span>
+#include <vector>
+
+namespace glance {
+
+struct SamplingParams {
+  bool greedy = true;
+  float temperature = 1.0f;
+  int top_k = 0;               // 0 = off
+  float top_p = 1.0f;          // 1 = off
+  float min_p = 0.0f;          // 0 = off
+  float repetition_penalty = 1.0f;  // HF-style: logit/penalty if >0 else logit*penalty, over seen ids
+  float presence_penalty = 0.0f;    // OpenAI-style: subtract once per distinct generated id
+  uint64_t seed = 0;
+
+  // Checks ranges; throws glance::Error naming the bad field.
+  void Validate() const;
+};
+
+class Sampler {
+ public:
+  Sampler(const SamplingParams& params, int64_t valid_vocab);
+
+  // `context` = ids that count for the repetition penalty (prompt + generated);
+  // `generated` = ids generated this turn (presence penalty). logits is modified in place.
+  int32_t Sample(std::span<float> logits, std::span<const int32_t> context,
+                 std::span<const int32_t> generated);
+
+  const SamplingParams& params() const { return params_; }
+
+ private:
+  SamplingParams params_;
+  int64_t valid_vocab_;
+  std::mt19937_64 rng_;
+  std::vector<std::pair<float, int32_t>> scratch_;
+};
+
+// First index of the maximum over logits[0, n) (torch.argmax tie-breaking).
+int32_t Argmax(const float* logits, int64_t n);
+
+}  // namespace glance

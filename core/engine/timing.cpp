@@ -1,0 +1,22 @@
+#include "core/engine/timing.h"
+
+namespace glance {
+
+void Timing::Add(const std::string& stage, double seconds, int64_t calls) {
+  for (auto& s : stages_) {
+    if (s.name == stage) {
+      s.seconds += seconds;
+      s.calls += calls;
+      return;
+    }
+  }
+  stages_.push_back({stage, seconds, calls});
+}
+
+double Timing::Seconds(const std::string& stage) const {
+  for (const auto& s : stages_)
+    if (s.name == stage) return s.seconds;
+  return 0.0;
+}
+
+}  // namespace glance
