@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "core/engine/attention_capture.h"
+#include "core/engine/session.h"
+
+using namespace glance;
+
+TEST(AttentionCapture, PicksImageColumnsAndAveragesLayersAndHeads) {
+  // 2×2 grid at cache positions 4..7; 2 heads; keys 0..9.
+  AttentionCapture cap(0, 2, 2, {4, 5, 6, 7});
+  cap.BeginToken(0);
+  float l3[2 * 10] = {}, l7[2 * 10] = {};
+  for (int k = 0; k < 10; ++k) {
+    l3[k] = 0.01f * k;         // head 0
+    l3[10 + k] = 0.02f * k;    // head 1
+    l7[k] = 0.1f;
+    l7[10 + k] = (k == 5) ? 1.0f : 0.0f;
+  }
+  cap.AddLayerRow(3, 2, l3, 10, 10);
+  cap.AddLayerRow(7, 2, l7, 10, 10);
+  const AttentionMap& m = cap.EndToken(42, " cat");
+  ASSERT_EQ(m.layers, (std::vector<int>{3, 7}));
+  ASSERT_EQ(m.weights.size(), 2u * 2u * 4u);
+  EXPECT_FLOAT_EQ(m.weights[0], 0.04f);          // layer 3, head 0, cell 0 = key 4
+  EXPECT_FLOAT_EQ(m.weights[4 + 1], 0.10f);      // layer 3, head 1, cell 1 = key 5
+  EXPECT_FLOAT_EQ(m.weights[12 + 1], 1.0f);      // layer 7, head 1, cell 1
+  // mean over the 4 (layer, head) rows for cell 1 (key 5): (0.05 + 0.10 + 0.1 + 1.0) / 4
+  EXPECT_NEAR(m.mean[1], (0.05f + 0.10f + 0.1f + 1.0f) / 4.0f, 1e-6);
+  EXPECT_EQ(m.Select(-1, -1), m.mean);
+  const auto l7h1 = m.Select(1, 1);
+  EXPECT_FLOAT_EQ(l7h1[1], 1.0f);
+  EXPECT_FLOAT_EQ(l7h1[0], 0.0f);
+  const auto h0 = m.Select(-1, 0);  // mean over layers of head 0, cell 0: (0.04 + 0.1) / 2
+  EXPECT_NEAR(h0[0], 0.07f, 1e-6);
+}
+
+TEST(AttentionCapture, GroupWordsJoinsSubwordTokens) {
+  std::vector<AttentionMap> maps;
+  const char* pieces[] = {"A", " gin", "ger", " cat", ".", "\n", "It", "'s", " 3", "D"};
+  for (int i = 0; i < 10; ++i) {
+    AttentionMap m;
+    m.step = i;
+    m.token_text = pieces[i];
+    maps.push_back(m);
+  }
+  const auto words = GroupWords(maps);
+  std::vector<std::string> texts;
+  for (const auto& w : words) texts.push_back(w.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"A", "ginger", "cat", ".", "It's", "3D"}));
+  EXPECT_EQ(words[1].first_step, 1);
+  EXPECT_EQ(words[1].last_step, 2);
+}
