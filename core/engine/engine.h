@@ -14,10 +14,14 @@ namespace glance {
 
 class Tokenizer;
 class ChatTemplate;
+class TensorStore;
+namespace vision {
 class ImagePreprocessor;
 class VisionTower;
+}  // namespace vision
+namespace lm {
 class LanguageModel;
-class TensorStore;
+}
 namespace kernels {
 class ThreadPool;
 }
@@ -56,9 +60,9 @@ class Engine {
   const ModelConfig& config() const { return config_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   const ChatTemplate& chat_template() const { return *template_; }
-  const ImagePreprocessor& preprocessor() const { return *preprocessor_; }
-  const VisionTower& vision() const { return *vision_; }
-  const LanguageModel& lm() const { return *lm_; }
+  const vision::ImagePreprocessor& preprocessor() const { return *preprocessor_; }
+  const vision::VisionTower& vision() const { return *vision_; }
+  const lm::LanguageModel& lm() const { return *lm_; }
   kernels::ThreadPool* pool() const { return pool_.get(); }
 
   // Token ids that end a turn: <|im_end|> and <|endoftext|> (plus config eos ids).
@@ -71,9 +75,9 @@ class Engine {
   std::unique_ptr<TensorStore> store_;
   std::unique_ptr<Tokenizer> tokenizer_;
   std::unique_ptr<ChatTemplate> template_;
-  std::unique_ptr<ImagePreprocessor> preprocessor_;
-  std::unique_ptr<VisionTower> vision_;
-  std::unique_ptr<LanguageModel> lm_;
+  std::unique_ptr<vision::ImagePreprocessor> preprocessor_;
+  std::unique_ptr<vision::VisionTower> vision_;
+  std::unique_ptr<lm::LanguageModel> lm_;
   std::unique_ptr<kernels::ThreadPool> pool_;
   std::vector<int32_t> stop_ids_;
 };
