@@ -1,0 +1,194 @@
+// The attention panel on synthetic maps: word chips select the heatmap (compared as rendered
+// images), layer/head selection, sink hiding, arrow keys and the PNG/JSON exports.
+#include <QAbstractButton>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "ui/attention_data.h"
+#include "ui/attention_panel.h"
+#include "ui/heatmap.h"
+
+using glance::AttentionMap;
+using glance::AttentionWord;
+using namespace glance::ui;
+
+namespace {
+
+constexpr int kGridH = 3, kGridW = 5;  // deliberately not square
+constexpr int kCells = kGridH * kGridW;
+constexpr int kLayers = 2, kHeads = 2;
+
+// Token t puts weight 0.6 on cell (3*t + layer + head) % cells and spreads the rest evenly,
+// so every token, layer and head has a different hot cell.
+AttentionMap MakeMap(int step, const char* text) {
+  AttentionMap m;
+  m.step = step;
+  m.token_id = 100 + step;
+  m.token_text = text;
+  m.grid_h = kGridH;
+  m.grid_w = kGridW;
+  m.layers = {3, 7};
+  m.n_heads = kHeads;
+  m.weights.assign(static_cast<size_t>(kLayers * kHeads * kCells), 0.4f / (kCells - 1));
+  m.mean.assign(kCells, 0.0f);
+  for (int l = 0; l < kLayers; ++l)
+    for (int h = 0; h < kHeads; ++h) {
+      const int hot = (3 * step + l + 2 * h) % kCells;
+      m.weights[static_cast<size_t>((l * kHeads + h) * kCells + hot)] = 0.6f;
+    }
+  for (int l = 0; l < kLayers; ++l)
+    for (int h = 0; h < kHeads; ++h)
+      for (int c = 0; c < kCells; ++c)
+        m.mean[static_cast<size_t>(c)] +=
+            m.weights[static_cast<size_t>((l * kHeads + h) * kCells + c)] / (kLayers * kHeads);
+  return m;
+}
+
+QImage TestImage() {
+  QImage img(200, 120, QImage::Format_RGB32);  // 5:3, like the grid
+  img.fill(QColor(40, 90, 160));
+  return img;
+}
+
+}  // namespace
+
+class TestAttentionPanel : public QObject {
+  Q_OBJECT
+ private:
+  std::vector<AttentionMap> maps_{MakeMap(0, "A"), MakeMap(1, " cat"), MakeMap(2, "s"),
+                                  MakeMap(3, " sit")};
+  // "A" | " cats" (two tokens) | " sit"
+  std::vector<AttentionWord> words_{{"A", 0, 0}, {" cats", 1, 2}, {" sit", 3, 3}};
+
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void wordMapAveragesTokens() {
+    const auto m = WordMap(maps_, words_[1], -1, -1);
+    QCOMPARE(static_cast<int>(m.size()), kCells);
+    for (int c = 0; c < kCells; ++c)
+      QCOMPARE(m[static_cast<size_t>(c)],
+               (maps_[1].mean[static_cast<size_t>(c)] + maps_[2].mean[static_cast<size_t>(c)]) / 2.0f);
+    const auto one = WordMap(maps_, words_[2], 1, 0);  // layer slot 1, head 0
+    QCOMPARE(one, maps_[3].Select(1, 0));
+    QVERIFY(one != maps_[3].Select(0, 0));  // negative control: a different layer differs
+  }
+
+  void clickingChipChangesHeatmap() {
+    AttentionPanel panel;
+    panel.resize(600, 800);
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(panel.wordCount(), 3);
+    QCOMPARE(panel.selectedWord(), 0);
+    const QImage first = panel.renderOverlay(QSize(250, 150));
+
+    QTest::mouseClick(panel.chip(1), Qt::LeftButton);
+    QCOMPARE(panel.selectedWord(), 1);
+    const QImage second = panel.renderOverlay(QSize(250, 150));
+    QVERIFY(first != second);
+    QCOMPARE(panel.heatmap()->render(QSize(250, 150)), second);  // what the widget paints
+
+    QTest::mouseClick(panel.chip(1), Qt::LeftButton);  // control: same word, same picture
+    QCOMPARE(panel.renderOverlay(QSize(250, 150)), second);
+    QTest::mouseClick(panel.chip(0), Qt::LeftButton);
+    QCOMPARE(panel.renderOverlay(QSize(250, 150)), first);
+  }
+
+  void hottestCellIsBrightestColour() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.setOpacity(1.0);
+    panel.selectWord(2);
+    panel.setLayerHead(0, 1);  // hot cell (3*3 + 0 + 2) % 15 = 11 → row 2, column 1
+    const QImage img = panel.renderOverlay(QSize(250, 150)).convertToFormat(QImage::Format_RGB32);
+    const auto& lut = ColormapLut(Colormap::kInferno);
+    auto cellCentre = [&](int row, int col) {
+      return img.pixel(col * 50 + 25, row * 50 + 25) & 0xFFFFFF;
+    };
+    QCOMPARE(cellCentre(2, 1), lut[255] & 0xFFFFFF);
+    QCOMPARE(cellCentre(0, 0), lut[0] & 0xFFFFFF);
+    QCOMPARE(cellCentre(1, 4), lut[0] & 0xFFFFFF);
+  }
+
+  void arrowKeysMoveSelection() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTest::keyClick(&panel, Qt::Key_Right);
+    QCOMPARE(panel.selectedWord(), 1);
+    QTest::keyClick(&panel, Qt::Key_Right);
+    QTest::keyClick(&panel, Qt::Key_Right);  // clamps at the end
+    QCOMPARE(panel.selectedWord(), 2);
+    QTest::keyClick(&panel, Qt::Key_Left);
+    QCOMPARE(panel.selectedWord(), 1);
+    QVERIFY(panel.chip(1)->isChecked());
+  }
+
+  void sinksAreHidden() {
+    std::vector<float> map(kCells, 0.01f);
+    map[4] = 0.9f;   // the sink
+    map[7] = 0.04f;  // the real peak
+    const auto sinks = FindSinks(map, 5.0f);
+    QVERIFY(sinks[4]);
+    QVERIFY(!sinks[7]);
+    const auto norm = NormalizeMap(map, sinks);
+    QCOMPARE(norm[7], 1.0f);  // the peak now uses the full colour range
+    QCOMPARE(norm[4], 0.0f);
+    const auto plain = NormalizeMap(map, std::vector<bool>(kCells, false));
+    QVERIFY(plain[7] < 0.1f);  // control: without hiding, the sink flattens the peak
+    QVERIFY(FindSinks(std::vector<float>(kCells, 0.1f), 5.0f) == std::vector<bool>(kCells, false));
+  }
+
+  void exportsPngAndJson() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.selectWord(1);
+    const QString png = dir.filePath(QStringLiteral("a.png"));
+    QVERIFY(panel.exportPng(png));
+    QImage loaded(png);
+    QCOMPARE(loaded.convertToFormat(QImage::Format_ARGB32),
+             panel.renderOverlay().convertToFormat(QImage::Format_ARGB32));
+
+    const QString json = dir.filePath(QStringLiteral("a.json"));
+    QVERIFY(panel.exportJson(json));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(root.value(QStringLiteral("grid_h")).toInt(), kGridH);
+    QCOMPARE(root.value(QStringLiteral("grid_w")).toInt(), kGridW);
+    const QJsonArray tokens = root.value(QStringLiteral("tokens")).toArray();
+    QCOMPARE(tokens.size(), 4);
+    const QJsonArray w3 = tokens.at(3).toObject().value(QStringLiteral("weights")).toArray();
+    QCOMPARE(w3.size(), kLayers * kHeads * kCells);
+    for (int i = 0; i < w3.size(); ++i)
+      QCOMPARE(static_cast<float>(w3.at(i).toDouble()), maps_[3].weights[static_cast<size_t>(i)]);
+    QCOMPARE(root.value(QStringLiteral("words")).toArray().at(1).toObject()
+                 .value(QStringLiteral("last_step")).toInt(), 2);
+  }
+
+  void liveMapsFollowTheNewestToken() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.appendMap(maps_[0]);
+    QCOMPARE(panel.currentMap(), maps_[0].mean);
+    panel.appendMap(maps_[1]);
+    QCOMPARE(panel.currentMap(), maps_[1].mean);
+    QCOMPARE(panel.wordCount(), 0);
+  }
+};
+
+QTEST_MAIN(TestAttentionPanel)
+#include "test_attention_panel.moc"

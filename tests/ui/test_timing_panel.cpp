@@ -1,0 +1,74 @@
+// The timing panel shows the stages of the given TurnStats as stacked bars, the per-token
+// latency line and exports the numbers as CSV.
+#include <QStandardPaths>
+#include <QTest>
+
+#include "ui/timing_panel.h"
+
+using glance::StageTime;
+using glance::TurnStats;
+using glance::ui::TimingPanel;
+
+namespace {
+
+TurnStats MakeStats(double scale, bool with_extra_stage) {
+  TurnStats s;
+  s.prompt_tokens = 60;
+  s.image_tokens = 49;
+  s.generated_tokens = 4;
+  s.ttft_s = 0.25 * scale;
+  s.total_s = 1.0 * scale;
+  s.stages = {{"preprocess", 0.01 * scale, 1}, {"vision", 0.2 * scale, 1},
+              {"prefill", 0.3 * scale, 1},     {"cpu:matmul", 0.4 * scale, 90},
+              {"decode", 0.4 * scale, 3}};
+  if (with_extra_stage) s.stages.push_back({"sample", 0.05, 4});
+  s.token_latencies_s = {0.25, 0.1, 0.12, 0.11};
+  return s;
+}
+
+}  // namespace
+
+class TestTimingPanel : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void chartShowsStagesOfTurnStats() {
+    TimingPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.addTurn(MakeStats(1.0, false));
+    // Kernel stages run inside the top-level ones, so they are not stacked.
+    QCOMPARE(panel.chartStages(), (QStringList{QStringLiteral("preprocess"), QStringLiteral("vision"),
+                                               QStringLiteral("prefill"), QStringLiteral("decode")}));
+    QCOMPARE(panel.chartValue(0, QStringLiteral("vision")), 0.2);
+    QCOMPARE(panel.chartValue(0, QStringLiteral("cpu:matmul")), -1.0);
+    QCOMPARE(panel.latencyPointCount(), 4);
+
+    panel.addTurn(MakeStats(2.0, true));  // a new stage appears in the second turn
+    QCOMPARE(panel.turnCount(), 2);
+    QCOMPARE(panel.chartStages().last(), QStringLiteral("sample"));
+    QCOMPARE(panel.chartValue(1, QStringLiteral("prefill")), 0.6);
+    QCOMPARE(panel.chartValue(0, QStringLiteral("sample")), 0.0);
+    QVERIFY(panel.summaryText().contains(QStringLiteral("TTFT 0.500 s")));
+
+    panel.clear();
+    QCOMPARE(panel.chartStages(), QStringList());
+    QCOMPARE(panel.latencyPointCount(), 0);
+  }
+
+  void csvHasEveryStageAndToken() {
+    TimingPanel panel;
+    panel.addTurn(MakeStats(1.0, false));
+    const QString csv = QString::fromUtf8(panel.toCsv());
+    const QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QStringLiteral("turn,kind,name,value,calls"));
+    QVERIFY(lines.contains(QStringLiteral("1,stage,cpu:matmul,0.4,90")));
+    QVERIFY(lines.contains(QStringLiteral("1,token_latency_s,2,0.12,")));
+    QVERIFY(lines.contains(QStringLiteral("1,summary,ttft_s,0.25,")));
+    QCOMPARE(lines.size(), 1 + 7 + 5 + 4);
+  }
+};
+
+QTEST_MAIN(TestTimingPanel)
+#include "test_timing_panel.moc"

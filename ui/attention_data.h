@@ -1,0 +1,24 @@
+#pragma once
+// Pure helpers behind the attention panel: the map of a word (mean over its tokens) for a
+// layer/head choice, and the JSON export of the raw per-token maps. No widgets.
+#include <QByteArray>
+#include <vector>
+
+#include "core/engine/events.h"
+
+namespace glance::ui {
+
+// Mean of AttentionMap::Select(layer_slot, head) over the maps whose step lies in the word's
+// [first_step, last_step]. Empty when no map matches.
+std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
+                           int layer_slot, int head);
+
+// One word per token, for when no grouping is available (e.g. while streaming).
+std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps);
+
+// {"grid_h","grid_w","layers","n_heads","tokens":[{step,token_id,text,image_index,mean,
+//  weights}], "words":[{text,first_step,last_step}]}; weights are [layer][head][cell].
+QByteArray AttentionToJson(const std::vector<AttentionMap>& maps,
+                           const std::vector<AttentionWord>& words);
+
+}  // namespace glance::ui

@@ -1,0 +1,348 @@
+#include "ui/attention_panel.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/attention_data.h"
+
+namespace glance::ui {
+namespace {
+
+QString ChipText(const std::string& text) {
+  const QString t = QString::fromStdString(text).trimmed();
+  return t.isEmpty() ? QStringLiteral("\u2423") : t;  // open box for a whitespace token
+}
+
+}  // namespace
+
+AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  auto* layout = new QVBoxLayout(this);
+
+  heatmap_ = new HeatmapWidget(this);
+  layout->addWidget(heatmap_, 3);
+  caption_ = new QLabel(tr("Attach an image and ask about it to see where the model looks."), this);
+  caption_->setWordWrap(true);
+  layout->addWidget(caption_);
+
+  auto* chipScroll = new QScrollArea(this);
+  chipScroll->setWidgetResizable(true);
+  chipScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  chipScroll->setFrameShape(QFrame::NoFrame);
+  chipRow_ = new QWidget(chipScroll);
+  chipLayout_ = new QHBoxLayout(chipRow_);
+  chipLayout_->setContentsMargins(0, 0, 0, 0);
+  chipLayout_->addStretch(1);
+  chipScroll->setWidget(chipRow_);
+  chipScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  chipScroll->setFixedHeight(fontMetrics().height() * 3);
+  layout->addWidget(chipScroll);
+  chipGroup_ = new QButtonGroup(this);
+  chipGroup_->setExclusive(true);
+  connect(chipGroup_, &QButtonGroup::idClicked, this, &AttentionPanel::selectWord);
+
+  auto* form = new QFormLayout;
+  auto* selectors = new QHBoxLayout;
+  layerBox_ = new QComboBox(this);
+  headBox_ = new QComboBox(this);
+  colormapBox_ = new QComboBox(this);
+  colormapBox_->addItem(tr("Inferno"), static_cast<int>(Colormap::kInferno));
+  colormapBox_->addItem(tr("Viridis"), static_cast<int>(Colormap::kViridis));
+  selectors->addWidget(layerBox_, 1);
+  selectors->addWidget(headBox_, 1);
+  selectors->addWidget(colormapBox_, 1);
+  form->addRow(tr("Layer · head · colours"), selectors);
+  auto* look = new QHBoxLayout;
+  opacity_ = new QSlider(Qt::Horizontal, this);
+  opacity_->setRange(0, 100);
+  opacity_->setValue(55);
+  opacity_->setAccessibleName(tr("Heatmap opacity"));
+  hideSinks_ = new QCheckBox(tr("Hide sinks"), this);
+  hideSinks_->setToolTip(tr("Grey out cells with more than 5\u00D7 the median weight "
+                            "(attention sinks) and spread the colours over the rest."));
+  gridLines_ = new QCheckBox(tr("Grid"), this);
+  gridLines_->setChecked(true);
+  look->addWidget(opacity_, 1);
+  look->addWidget(hideSinks_);
+  look->addWidget(gridLines_);
+  form->addRow(tr("Opacity"), look);
+  layout->addLayout(form);
+  rebuildSelectors();
+
+  multiples_ = new QWidget(this);
+  multiplesLayout_ = new QGridLayout(multiples_);
+  multiplesLayout_->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(multiples_, 2);
+
+  auto* exports = new QHBoxLayout;
+  auto* png = new QPushButton(tr("Export PNG\u2026"), this);
+  auto* json = new QPushButton(tr("Export JSON\u2026"), this);
+  exports->addStretch(1);
+  exports->addWidget(png);
+  exports->addWidget(json);
+  layout->addLayout(exports);
+
+  auto restyle = [this] { refresh(); };
+  connect(layerBox_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(headBox_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(colormapBox_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(opacity_, &QSlider::valueChanged, this, restyle);
+  connect(hideSinks_, &QCheckBox::toggled, this, restyle);
+  connect(gridLines_, &QCheckBox::toggled, this, restyle);
+  connect(png, &QPushButton::clicked, this, &AttentionPanel::onExportPng);
+  connect(json, &QPushButton::clicked, this, &AttentionPanel::onExportJson);
+}
+
+void AttentionPanel::setImage(const QImage& image) {
+  image_ = image;
+  heatmap_->setImage(image);
+  for (HeatmapWidget* w : multipleWidgets_) w->setImage(image);
+}
+
+void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words) {
+  maps_ = std::move(maps);
+  words_ = words.empty() ? TokensAsWords(maps_) : std::move(words);
+  live_ = false;
+  selected_ = -1;
+  rebuildSelectors();
+  buildChips();
+  buildSmallMultiples();
+  if (words_.empty())
+    refresh();
+  else
+    selectWord(0);
+}
+
+void AttentionPanel::appendMap(const AttentionMap& map) {
+  if (!live_) {  // the first map of a new answer
+    maps_.clear();
+    words_.clear();
+    selected_ = -1;
+    buildChips();
+    buildSmallMultiples();
+  }
+  live_ = true;
+  const bool first = maps_.empty();
+  maps_.push_back(map);
+  if (first) rebuildSelectors();
+  refresh();
+}
+
+void AttentionPanel::clear() {
+  maps_.clear();
+  words_.clear();
+  selected_ = -1;
+  live_ = false;
+  rebuildSelectors();
+  buildChips();
+  buildSmallMultiples();
+  refresh();
+}
+
+void AttentionPanel::selectWord(int index) {
+  if (index < 0 || index >= wordCount()) return;
+  live_ = false;
+  const bool changed = index != selected_;
+  selected_ = index;
+  if (QAbstractButton* b = chip(index)) {
+    b->setChecked(true);
+    if (auto* scroll = qobject_cast<QScrollArea*>(chipRow_->parentWidget()->parentWidget()))
+      scroll->ensureWidgetVisible(b);
+  }
+  refresh();
+  if (changed) Q_EMIT wordSelected(index);
+}
+
+void AttentionPanel::setLayerHead(int layer_slot, int head) {
+  layerBox_->setCurrentIndex(std::clamp(layer_slot + 1, 0, layerBox_->count() - 1));
+  headBox_->setCurrentIndex(std::clamp(head + 1, 0, headBox_->count() - 1));
+}
+
+void AttentionPanel::setHideSinks(bool hide) { hideSinks_->setChecked(hide); }
+
+void AttentionPanel::setOpacity(double opacity) {
+  opacity_->setValue(static_cast<int>(opacity * 100.0));
+}
+
+std::vector<float> AttentionPanel::currentMap() const {
+  const int layer = layerBox_->currentIndex() - 1;
+  const int head = headBox_->currentIndex() - 1;
+  if (live_ && !maps_.empty()) return maps_.back().Select(layer, head);
+  if (selected_ < 0 || selected_ >= wordCount()) return {};
+  return WordMap(maps_, words_[static_cast<size_t>(selected_)], layer, head);
+}
+
+QImage AttentionPanel::renderOverlay(QSize size) const {
+  if (!size.isValid() || size.isEmpty()) {
+    size = image_.size();
+    if (size.width() < 448 && !size.isEmpty()) size = size.scaled(448, 448, Qt::KeepAspectRatio);
+    if (size.isEmpty()) size = QSize(448, 448);
+  }
+  const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
+  return RenderOverlay(image_, currentMap(), ref ? ref->grid_h : 0, ref ? ref->grid_w : 0,
+                       currentStyle(), size);
+}
+
+bool AttentionPanel::exportPng(const QString& path) const {
+  return renderOverlay().save(path, "PNG");
+}
+
+bool AttentionPanel::exportJson(const QString& path) const {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  file.write(AttentionToJson(maps_, words_));
+  return file.commit();
+}
+
+QAbstractButton* AttentionPanel::chip(int index) const { return chipGroup_->button(index); }
+
+void AttentionPanel::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right) {
+    const int step = event->key() == Qt::Key_Left ? -1 : 1;
+    selectWord(std::clamp(std::max(selected_, 0) + (selected_ < 0 ? 0 : step), 0,
+                          std::max(wordCount() - 1, 0)));
+    event->accept();
+    return;
+  }
+  QWidget::keyPressEvent(event);
+}
+
+bool AttentionPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (auto* button = qobject_cast<QAbstractButton*>(watched)) {
+    if (event->type() == QEvent::Enter) {
+      selectWord(chipGroup_->id(button));  // hover previews the word
+    } else if (event->type() == QEvent::KeyPress) {
+      auto* key = static_cast<QKeyEvent*>(event);
+      if (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) {
+        keyPressEvent(key);
+        if (QAbstractButton* b = chip(selected_)) b->setFocus();
+        return true;
+      }
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void AttentionPanel::buildChips() {
+  for (QAbstractButton* b : chipGroup_->buttons()) {
+    chipGroup_->removeButton(b);
+    b->deleteLater();
+  }
+  for (int i = 0; i < wordCount(); ++i) {
+    const AttentionWord& w = words_[static_cast<size_t>(i)];
+    auto* b = new QPushButton(ChipText(w.text), chipRow_);
+    b->setCheckable(true);
+    b->setFlat(true);
+    b->setToolTip(tr("Tokens %1\u2013%2").arg(w.first_step).arg(w.last_step));
+    b->installEventFilter(this);
+    chipGroup_->addButton(b, i);
+    chipLayout_->insertWidget(chipLayout_->count() - 1, b);  // before the stretch
+  }
+}
+
+void AttentionPanel::buildSmallMultiples() {
+  for (HeatmapWidget* w : multipleWidgets_) w->deleteLater();
+  multipleWidgets_.clear();
+  const int n = std::min(wordCount(), kSmallMultiples);
+  const int columns = 4;
+  for (int i = 0; i < n; ++i) {
+    auto* w = new HeatmapWidget(multiples_);
+    w->setImage(image_);
+    w->setCaption(ChipText(words_[static_cast<size_t>(i)].text));
+    connect(w, &HeatmapWidget::clicked, this, [this, i] { selectWord(i); });
+    multiplesLayout_->addWidget(w, i / columns, i % columns);
+    multipleWidgets_.push_back(w);
+  }
+  multiples_->setVisible(n > 0);
+}
+
+void AttentionPanel::rebuildSelectors() {
+  const QSignalBlocker blockLayer(layerBox_);
+  const QSignalBlocker blockHead(headBox_);
+  const int layer = layerBox_->currentIndex(), head = headBox_->currentIndex();
+  layerBox_->clear();
+  headBox_->clear();
+  layerBox_->addItem(tr("All layers"));
+  headBox_->addItem(tr("All heads"));
+  if (!maps_.empty()) {
+    for (int l : maps_.front().layers) layerBox_->addItem(tr("Layer %1").arg(l));
+    for (int h = 0; h < maps_.front().n_heads; ++h) headBox_->addItem(tr("Head %1").arg(h));
+  }
+  layerBox_->setCurrentIndex(layer < layerBox_->count() ? std::max(layer, 0) : 0);
+  headBox_->setCurrentIndex(head < headBox_->count() ? std::max(head, 0) : 0);
+}
+
+OverlayStyle AttentionPanel::currentStyle() const {
+  OverlayStyle style;
+  style.colormap = static_cast<Colormap>(colormapBox_->currentData().toInt());
+  style.opacity = opacity_->value() / 100.0;
+  style.hide_sinks = hideSinks_->isChecked();
+  style.grid_lines = gridLines_->isChecked();
+  return style;
+}
+
+void AttentionPanel::refresh() {
+  const OverlayStyle style = currentStyle();
+  heatmap_->setStyle(style);
+  const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
+  heatmap_->setMap(currentMap(), ref ? ref->grid_h : 0, ref ? ref->grid_w : 0);
+  if (live_ && !maps_.empty()) {
+    caption_->setText(tr("Generating\u2026 token %1 \u201C%2\u201D")
+                          .arg(maps_.back().step)
+                          .arg(QString::fromStdString(maps_.back().token_text)));
+  } else if (selected_ >= 0 && selected_ < wordCount()) {
+    const AttentionWord& w = words_[static_cast<size_t>(selected_)];
+    caption_->setText(tr("\u201C%1\u201D \u00B7 %2\u00D7%3 grid \u00B7 %4 \u00B7 %5")
+                          .arg(ChipText(w.text))
+                          .arg(ref ? ref->grid_w : 0)
+                          .arg(ref ? ref->grid_h : 0)
+                          .arg(layerBox_->currentText(), headBox_->currentText()));
+  } else if (!image_.isNull()) {
+    caption_->setText(tr("Ask about the image to see where the model looks."));
+  }
+  refreshSmallMultiples();
+}
+
+void AttentionPanel::refreshSmallMultiples() {
+  const OverlayStyle style = currentStyle();
+  const int layer = layerBox_->currentIndex() - 1;
+  const int head = headBox_->currentIndex() - 1;
+  const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
+  for (size_t i = 0; i < multipleWidgets_.size(); ++i) {
+    multipleWidgets_[i]->setStyle(style);
+    multipleWidgets_[i]->setMap(WordMap(maps_, words_[i], layer, head), ref ? ref->grid_h : 0,
+                                ref ? ref->grid_w : 0);
+  }
+}
+
+void AttentionPanel::onExportPng() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"),
+                                                    QStringLiteral("attention.png"),
+                                                    tr("PNG images (*.png)"));
+  if (!path.isEmpty() && !exportPng(path))
+    caption_->setText(tr("Could not write %1.").arg(path));
+}
+
+void AttentionPanel::onExportJson() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export attention maps"),
+                                                    QStringLiteral("attention.json"),
+                                                    tr("JSON files (*.json)"));
+  if (!path.isEmpty() && !exportJson(path))
+    caption_->setText(tr("Could not write %1.").arg(path));
+}
+
+}  // namespace glance::ui

@@ -1,0 +1,96 @@
+#pragma once
+// The "Image & attention" panel: the image with the selected word's heatmap over its token
+// grid, word chips along the answer (click, hover, Left/Right), layer and head selectors
+// (default: mean of all), colour map, opacity, attention-sink hiding, small multiples of the
+// first words, and export (PNG of the overlay, JSON of the raw per-token maps).
+// GUI thread only.
+#include <QImage>
+#include <QWidget>
+#include <vector>
+
+#include "core/engine/events.h"
+#include "ui/heatmap.h"
+
+class QAbstractButton;
+class QButtonGroup;
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
+class QLabel;
+class QSlider;
+
+namespace glance::ui {
+
+class AttentionPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kSmallMultiples = 12;
+
+  explicit AttentionPanel(QWidget* parent = nullptr);
+
+  // The image as the vision tower saw it (see ProcessedView).
+  void setImage(const QImage& image);
+  // A finished turn's maps and words; selects the first word.
+  void setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words);
+  // Streaming: shows the newest token's map live (chips come with setAttention).
+  void appendMap(const AttentionMap& map);
+  void clear();
+
+  void selectWord(int index);
+  int selectedWord() const { return selected_; }
+  int wordCount() const { return static_cast<int>(words_.size()); }
+  void setLayerHead(int layer_slot, int head);  // -1 = mean of all
+  void setHideSinks(bool hide);
+  void setOpacity(double opacity);
+
+  // The selected word's map under the current layer/head choice ([grid_h*grid_w]).
+  std::vector<float> currentMap() const;
+  // The overlay as drawn, at `size` (default: the image's own size, at least 448 px wide).
+  QImage renderOverlay(QSize size = {}) const;
+  bool exportPng(const QString& path) const;
+  bool exportJson(const QString& path) const;
+
+  QAbstractButton* chip(int index) const;
+  HeatmapWidget* heatmap() const { return heatmap_; }
+
+ Q_SIGNALS:
+  void wordSelected(int index);
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void buildChips();
+  void buildSmallMultiples();
+  void rebuildSelectors();
+  void refresh();
+  void refreshSmallMultiples();
+  OverlayStyle currentStyle() const;
+  void onExportPng();
+  void onExportJson();
+
+  QImage image_;
+  std::vector<AttentionMap> maps_;
+  std::vector<AttentionWord> words_;
+  int selected_ = -1;
+  bool live_ = false;  // showing the newest streamed token, not a selected word
+
+  HeatmapWidget* heatmap_ = nullptr;
+  QLabel* caption_ = nullptr;
+  QWidget* chipRow_ = nullptr;
+  QHBoxLayout* chipLayout_ = nullptr;
+  QButtonGroup* chipGroup_ = nullptr;
+  QComboBox* layerBox_ = nullptr;
+  QComboBox* headBox_ = nullptr;
+  QComboBox* colormapBox_ = nullptr;
+  QSlider* opacity_ = nullptr;
+  QCheckBox* hideSinks_ = nullptr;
+  QCheckBox* gridLines_ = nullptr;
+  QWidget* multiples_ = nullptr;
+  QGridLayout* multiplesLayout_ = nullptr;
+  std::vector<HeatmapWidget*> multipleWidgets_;
+};
+
+}  // namespace glance::ui

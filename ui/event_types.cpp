@@ -1,0 +1,45 @@
+#include "ui/event_types.h"
+
+namespace glance::ui {
+
+void RegisterEventTypes() {
+  qRegisterMetaType<glance::ModelInfo>();
+  qRegisterMetaType<glance::ImageInfo>();
+  qRegisterMetaType<glance::AttentionMap>();
+  qRegisterMetaType<glance::TurnStats>();
+  qRegisterMetaType<glance::TurnResult>();
+  qRegisterMetaType<glance::GenerateOptions>();
+}
+
+QString DescribeImage(const ImageInfo& info) {
+  const QChar times(0x00D7);
+  const QChar arrow(0x2192);
+  QString text;
+  if (info.source_w != info.resized_w || info.source_h != info.resized_h)
+    text += QStringLiteral("%1%2%3 %4 ").arg(info.source_w).arg(times).arg(info.source_h).arg(arrow);
+  text += QStringLiteral("%1%2%3 %4 %5%6%7 = %8 tokens")
+              .arg(info.resized_w)
+              .arg(times)
+              .arg(info.resized_h)
+              .arg(arrow)
+              .arg(info.grid_w)
+              .arg(times)
+              .arg(info.grid_h)
+              .arg(info.tokens());
+  if (!info.mode.empty()) text += QStringLiteral(" (%1)").arg(Q(info.mode));
+  return text;
+}
+
+QString DescribeStats(const TurnStats& s) {
+  const QString dot = QStringLiteral(" \u00B7 ");
+  QStringList parts;
+  parts << QStringLiteral("prompt %1 tok").arg(s.prompt_tokens);
+  parts << QStringLiteral("TTFT %1 s").arg(s.ttft_s, 0, 'f', 2);
+  parts << QStringLiteral("prefill %1 tok/s").arg(s.prefill_tokens_per_s, 0, 'f', 0);
+  parts << QStringLiteral("decode %1 tok/s").arg(s.decode_tokens_per_s, 0, 'f', 1);
+  parts << QStringLiteral("%1 tok").arg(s.generated_tokens);
+  parts << Q(s.backend);
+  return parts.join(dot);
+}
+
+}  // namespace glance::ui

@@ -1,0 +1,33 @@
+#pragma once
+// The engine's value events (core/engine/events.h, session.h) as Qt metatypes, so the worker
+// thread can hand them to the GUI thread by queued signals, plus small string helpers.
+#include <QMetaType>
+#include <QStringList>
+#include <QString>
+#include <string>
+
+#include "core/engine/engine.h"
+#include "core/engine/events.h"
+#include "core/engine/session.h"
+
+Q_DECLARE_METATYPE(glance::ModelInfo)
+Q_DECLARE_METATYPE(glance::ImageInfo)
+Q_DECLARE_METATYPE(glance::AttentionMap)
+Q_DECLARE_METATYPE(glance::TurnStats)
+Q_DECLARE_METATYPE(glance::TurnResult)
+Q_DECLARE_METATYPE(glance::GenerateOptions)
+
+namespace glance::ui {
+
+// Registers the types above for queued connections. Idempotent; call before connecting.
+void RegisterEventTypes();
+
+inline QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+// "224×224 → 7×7 = 49 tokens" (source size first when it differs from the processed size).
+QString DescribeImage(const ImageInfo& info);
+
+// "prompt 57 tok · TTFT 0.12 s · prefill 480 tok/s · decode 35.1 tok/s · cpu"
+QString DescribeStats(const TurnStats& stats);
+
+}  // namespace glance::ui

@@ -1,0 +1,170 @@
+#include "ui/image_drop_area.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImageReader>
+#include <QLabel>
+#include <QMimeData>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+#include "ui/event_types.h"
+#include "ui/heatmap.h"
+
+namespace glance::ui {
+
+ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
+  setAcceptDrops(true);
+  setFrameShape(QFrame::StyledPanel);
+  setFocusPolicy(Qt::StrongFocus);
+  auto* layout = new QHBoxLayout(this);
+  preview_ = new HeatmapWidget(this);
+  const int em = fontMetrics().height();
+  preview_->setFixedSize(em * 5, em * 5);
+  layout->addWidget(preview_);
+
+  auto* right = new QVBoxLayout;
+  info_ = new QLabel(tr("Drop an image here, paste one (Ctrl+V) or open a file."), this);
+  info_->setWordWrap(true);
+  message_ = new QLabel(this);
+  message_->setWordWrap(true);
+  message_->setVisible(false);
+  message_->setForegroundRole(QPalette::BrightText);
+  message_->setAutoFillBackground(true);
+  QPalette warn = message_->palette();
+  warn.setColor(QPalette::Window, QColor(176, 40, 40));
+  warn.setColor(QPalette::BrightText, Qt::white);
+  message_->setPalette(warn);
+  message_->setMargin(em / 4);
+  auto* buttons = new QHBoxLayout;
+  auto* open = new QPushButton(tr("Open\u2026"), this);
+  auto* paste = new QPushButton(tr("Paste"), this);
+  buttons->addWidget(open);
+  buttons->addWidget(paste);
+  buttons->addStretch(1);
+  right->addWidget(info_);
+  right->addWidget(message_);
+  right->addLayout(buttons);
+  right->addStretch(1);
+  layout->addLayout(right, 1);
+
+  connect(open, &QPushButton::clicked, this, &ImageDropArea::openDialog);
+  connect(paste, &QPushButton::clicked, this, &ImageDropArea::pasteFromClipboard);
+  auto* shortcut = new QShortcut(QKeySequence::Paste, this);
+  shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+  connect(shortcut, &QShortcut::activated, this, &ImageDropArea::pasteFromClipboard);
+}
+
+bool ImageDropArea::handleMime(const QMimeData* mime) {
+  if (mime == nullptr) return false;
+  if (mime->hasUrls()) {
+    for (const QUrl& url : mime->urls())
+      if (url.isLocalFile()) return takeFile(url.toLocalFile());
+    showMessage(tr("Only local files can be attached (got %1).")
+                    .arg(mime->urls().value(0).toDisplayString()));
+    return false;
+  }
+  if (mime->hasImage()) {
+    const QImage image = qvariant_cast<QImage>(mime->imageData());
+    if (image.isNull()) {
+      showMessage(tr("The pasted data is not an image Glance can read."));
+      return false;
+    }
+    message_->setVisible(false);
+    Q_EMIT imagePasted(image);
+    return true;
+  }
+  showMessage(tr("That is not an image: drop an image file or image data."));
+  return false;
+}
+
+bool ImageDropArea::pasteFromClipboard() {
+  return handleMime(QApplication::clipboard()->mimeData());
+}
+
+void ImageDropArea::openDialog() {
+  QStringList patterns;
+  for (const QByteArray& format : QImageReader::supportedImageFormats())
+    patterns << QStringLiteral("*.") + QString::fromLatin1(format);
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Attach an image"),
+      QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
+      tr("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
+  if (!path.isEmpty()) takeFile(path);
+}
+
+bool ImageDropArea::takeFile(const QString& path) {
+  const QFileInfo file(path);
+  if (!file.isFile()) {
+    showMessage(tr("%1 is not a file.").arg(file.fileName()));
+    return false;
+  }
+  QImageReader reader(path);
+  if (!reader.canRead()) {
+    showMessage(tr("%1 is not an image Glance can read (%2).")
+                    .arg(file.fileName(), reader.errorString()));
+    return false;
+  }
+  message_->setVisible(false);
+  Q_EMIT imageFileChosen(path);
+  return true;
+}
+
+void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed) {
+  preview_->setImage(processed);
+  // An invisible all-zero map: the overlay draws just the token grid over the thumbnail.
+  OverlayStyle style;
+  style.opacity = 0.0;
+  preview_->setStyle(style);
+  preview_->setMap(std::vector<float>(static_cast<size_t>(info.tokens()), 0.0f), info.grid_h,
+                   info.grid_w);
+  QString name = info.path.empty() ? tr("Pasted image") : QFileInfo(Q(info.path)).fileName();
+  info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), DescribeImage(info)));
+  message_->setVisible(false);
+}
+
+void ImageDropArea::clearImage() {
+  preview_->setImage(QImage());
+  preview_->setMap({}, 0, 0);
+  info_->setText(tr("Drop an image here, paste one (Ctrl+V) or open a file."));
+}
+
+void ImageDropArea::showMessage(const QString& text) {
+  message_->setText(text);
+  message_->setVisible(true);
+}
+
+QString ImageDropArea::message() const { return message_->isHidden() ? QString() : message_->text(); }
+
+QString ImageDropArea::infoText() const { return info_->text(); }
+
+void ImageDropArea::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls() || event->mimeData()->hasImage()) {
+    event->acceptProposedAction();
+    setHighlighted(true);
+  }
+}
+
+void ImageDropArea::dragLeaveEvent(QDragLeaveEvent* event) {
+  setHighlighted(false);
+  QFrame::dragLeaveEvent(event);
+}
+
+void ImageDropArea::dropEvent(QDropEvent* event) {
+  setHighlighted(false);
+  if (handleMime(event->mimeData())) event->acceptProposedAction();
+}
+
+void ImageDropArea::setHighlighted(bool on) {
+  setFrameShadow(on ? QFrame::Sunken : QFrame::Plain);
+  setBackgroundRole(on ? QPalette::Highlight : QPalette::Window);
+  setAutoFillBackground(on);
+}
+
+}  // namespace glance::ui

@@ -1,0 +1,53 @@
+#pragma once
+// Where images come in: drops (file URLs or image data), paste (Ctrl+V) and an Open dialog.
+// Shows a thumbnail with the token grid and "224×224 → 7×7 = 49 tokens" once the engine has
+// processed it. A file that is not a readable image gets an inline message, never a dialog.
+// GUI thread only.
+#include <QFrame>
+#include <QImage>
+
+#include "core/engine/events.h"
+
+class QLabel;
+class QMimeData;
+
+namespace glance::ui {
+
+class HeatmapWidget;
+
+class ImageDropArea : public QFrame {
+  Q_OBJECT
+ public:
+  explicit ImageDropArea(QWidget* parent = nullptr);
+
+  // Takes what a drop or paste carries. Returns true when it held a usable image.
+  bool handleMime(const QMimeData* mime);
+  bool pasteFromClipboard();
+  void openDialog();
+
+  // After the engine processed the image: what the tower saw, and its grid.
+  void setImageInfo(const ImageInfo& info, const QImage& processed);
+  void clearImage();
+  void showMessage(const QString& text);  // inline, replaces the previous one
+  QString message() const;
+  QString infoText() const;
+
+ Q_SIGNALS:
+  void imageFileChosen(const QString& path);
+  void imagePasted(const QImage& image);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dragLeaveEvent(QDragLeaveEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  bool takeFile(const QString& path);
+  void setHighlighted(bool on);
+
+  HeatmapWidget* preview_ = nullptr;
+  QLabel* info_ = nullptr;
+  QLabel* message_ = nullptr;
+};
+
+}  // namespace glance::ui

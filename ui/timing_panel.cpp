@@ -1,0 +1,238 @@
+#include "ui/timing_panel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QStackedBarSeries>
+#include <QTextStream>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace glance::ui {
+namespace {
+
+bool IsKernelStage(const std::string& name) { return name.find(':') != std::string::npos; }
+
+QString CsvField(const QString& s) {
+  if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"'))) return s;
+  QString quoted = s;
+  quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+  return QStringLiteral("\"%1\"").arg(quoted);
+}
+
+QChart* MakeChart(const QString& title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  chart->setAnimationOptions(QChart::NoAnimation);
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->setBackgroundRoundness(0);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  return chart;
+}
+
+}  // namespace
+
+TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  summary_ = new QLabel(tr("No turns yet."), this);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(summary_);
+
+  stageChart_ = MakeChart(tr("Time per turn by stage (s)"));
+  stageSeries_ = new QStackedBarSeries(stageChart_);
+  stageChart_->addSeries(stageSeries_);
+  turnAxis_ = new QBarCategoryAxis(stageChart_);
+  secondsAxis_ = new QValueAxis(stageChart_);
+  secondsAxis_->setLabelFormat(QStringLiteral("%.2f"));
+  stageChart_->addAxis(turnAxis_, Qt::AlignBottom);
+  stageChart_->addAxis(secondsAxis_, Qt::AlignLeft);
+  stageSeries_->attachAxis(turnAxis_);
+  stageSeries_->attachAxis(secondsAxis_);
+  stageView_ = new QChartView(stageChart_, this);
+  stageView_->setRenderHint(QPainter::Antialiasing);
+  stageView_->setMinimumHeight(fontMetrics().height() * 10);
+  layout->addWidget(stageView_, 1);
+
+  latencyChart_ = MakeChart(tr("Per-token latency, latest turn (ms)"));
+  latencyChart_->legend()->hide();
+  latencySeries_ = new QLineSeries(latencyChart_);
+  latencyChart_->addSeries(latencySeries_);
+  tokenAxis_ = new QValueAxis(latencyChart_);
+  tokenAxis_->setLabelFormat(QStringLiteral("%d"));
+  msAxis_ = new QValueAxis(latencyChart_);
+  msAxis_->setLabelFormat(QStringLiteral("%.1f"));
+  latencyChart_->addAxis(tokenAxis_, Qt::AlignBottom);
+  latencyChart_->addAxis(msAxis_, Qt::AlignLeft);
+  latencySeries_->attachAxis(tokenAxis_);
+  latencySeries_->attachAxis(msAxis_);
+  latencyView_ = new QChartView(latencyChart_, this);
+  latencyView_->setRenderHint(QPainter::Antialiasing);
+  latencyView_->setMinimumHeight(fontMetrics().height() * 8);
+  layout->addWidget(latencyView_, 1);
+
+  kernels_ = new QLabel(this);
+  kernels_->setWordWrap(true);
+  kernels_->setVisible(false);
+  layout->addWidget(kernels_);
+
+  auto* buttons = new QHBoxLayout;
+  auto* csv = new QPushButton(tr("Export CSV\u2026"), this);
+  auto* clearButton = new QPushButton(tr("Clear"), this);
+  buttons->addStretch(1);
+  buttons->addWidget(clearButton);
+  buttons->addWidget(csv);
+  layout->addLayout(buttons);
+  connect(csv, &QPushButton::clicked, this, &TimingPanel::onExportCsv);
+  connect(clearButton, &QPushButton::clicked, this, &TimingPanel::clear);
+}
+
+void TimingPanel::addTurn(const TurnStats& stats) {
+  turns_.push_back(stats);
+  rebuildCharts();
+}
+
+void TimingPanel::clear() {
+  turns_.clear();
+  rebuildCharts();
+}
+
+void TimingPanel::rebuildCharts() {
+  // Stage names in first-seen order across all turns.
+  QStringList stages;
+  for (const TurnStats& t : turns_)
+    for (const StageTime& s : t.stages)
+      if (!IsKernelStage(s.name) && !stages.contains(QString::fromStdString(s.name)))
+        stages << QString::fromStdString(s.name);
+
+  stageSeries_->clear();
+  QStringList categories;
+  for (int i = 0; i < turnCount(); ++i) categories << tr("Turn %1").arg(i + 1);
+  double tallest = 0.0;
+  for (const QString& stage : stages) {
+    auto* set = new QBarSet(stage);
+    for (const TurnStats& t : turns_) {
+      double seconds = 0.0;
+      for (const StageTime& s : t.stages)
+        if (QString::fromStdString(s.name) == stage) seconds += s.seconds;
+      *set << seconds;
+    }
+    stageSeries_->append(set);
+  }
+  for (int i = 0; i < turnCount(); ++i) {
+    double sum = 0.0;
+    for (QBarSet* set : stageSeries_->barSets()) sum += set->at(i);
+    tallest = std::max(tallest, sum);
+  }
+  turnAxis_->clear();
+  turnAxis_->append(categories);
+  secondsAxis_->setRange(0.0, tallest > 0.0 ? tallest * 1.1 : 1.0);
+
+  latencySeries_->clear();
+  double slowest = 0.0;
+  int points = 0;
+  if (!turns_.empty()) {
+    const auto& lat = turns_.back().token_latencies_s;
+    for (size_t i = 0; i < lat.size(); ++i) {
+      latencySeries_->append(static_cast<double>(i + 1), lat[i] * 1000.0);
+      slowest = std::max(slowest, lat[i] * 1000.0);
+    }
+    points = static_cast<int>(lat.size());
+  }
+  tokenAxis_->setRange(1.0, std::max(2, points));
+  msAxis_->setRange(0.0, slowest > 0.0 ? slowest * 1.1 : 1.0);
+
+  QStringList kernelLines;
+  if (!turns_.empty())
+    for (const StageTime& s : turns_.back().stages)
+      if (IsKernelStage(s.name))
+        kernelLines << tr("%1: %2 s in %3 calls")
+                           .arg(QString::fromStdString(s.name))
+                           .arg(s.seconds, 0, 'f', 3)
+                           .arg(s.calls);
+  kernels_->setText(kernelLines.join(QStringLiteral(" \u00B7 ")));
+  kernels_->setVisible(!kernelLines.isEmpty());
+  summary_->setText(summaryText());
+}
+
+QString TimingPanel::summaryText() const {
+  if (turns_.empty()) return tr("No turns yet.");
+  const TurnStats& s = turns_.back();
+  return tr("Turn %1: TTFT %2 s \u00B7 total %3 s \u00B7 prompt %4 tok (%5 image) at %6 tok/s "
+            "\u00B7 %7 tok generated at %8 tok/s \u00B7 %9 threads")
+      .arg(turnCount())
+      .arg(s.ttft_s, 0, 'f', 3)
+      .arg(s.total_s, 0, 'f', 2)
+      .arg(s.prompt_tokens)
+      .arg(s.image_tokens)
+      .arg(s.prefill_tokens_per_s, 0, 'f', 0)
+      .arg(s.generated_tokens)
+      .arg(s.decode_tokens_per_s, 0, 'f', 1)
+      .arg(s.threads);
+}
+
+QStringList TimingPanel::chartStages() const {
+  QStringList out;
+  for (QBarSet* set : stageSeries_->barSets()) out << set->label();
+  return out;
+}
+
+double TimingPanel::chartValue(int turn, const QString& stage) const {
+  for (QBarSet* set : stageSeries_->barSets())
+    if (set->label() == stage && turn >= 0 && turn < set->count()) return set->at(turn);
+  return -1.0;
+}
+
+int TimingPanel::latencyPointCount() const { return static_cast<int>(latencySeries_->count()); }
+
+QByteArray TimingPanel::toCsv() const {
+  // Long format: one row per measurement, so spreadsheets can pivot it.
+  QString text;
+  QTextStream out(&text);
+  out << "turn,kind,name,value,calls\n";
+  for (size_t t = 0; t < turns_.size(); ++t) {
+    const TurnStats& s = turns_[t];
+    const qsizetype turn = static_cast<qsizetype>(t) + 1;
+    auto metric = [&](const char* name, double value) {
+      out << turn << ",summary," << name << ',' << QString::number(value, 'g', 9) << ",\n";
+    };
+    metric("prompt_tokens", s.prompt_tokens);
+    metric("image_tokens", s.image_tokens);
+    metric("generated_tokens", s.generated_tokens);
+    metric("ttft_s", s.ttft_s);
+    metric("prefill_tokens_per_s", s.prefill_tokens_per_s);
+    metric("decode_tokens_per_s", s.decode_tokens_per_s);
+    metric("total_s", s.total_s);
+    for (const StageTime& st : s.stages)
+      out << turn << ",stage," << CsvField(QString::fromStdString(st.name)) << ','
+          << QString::number(st.seconds, 'g', 9) << ',' << st.calls << '\n';
+    for (size_t i = 0; i < s.token_latencies_s.size(); ++i)
+      out << turn << ",token_latency_s," << i << ','
+          << QString::number(s.token_latencies_s[i], 'g', 9) << ",\n";
+  }
+  return text.toUtf8();
+}
+
+bool TimingPanel::exportCsv(const QString& path) const {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  file.write(toCsv());
+  return file.commit();
+}
+
+void TimingPanel::onExportCsv() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export timing"),
+                                                    QStringLiteral("timing.csv"),
+                                                    tr("CSV files (*.csv)"));
+  if (!path.isEmpty() && !exportCsv(path)) summary_->setText(tr("Could not write %1.").arg(path));
+}
+
+}  // namespace glance::ui

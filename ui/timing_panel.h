@@ -1,0 +1,61 @@
+#pragma once
+// The "Timing" panel (Qt Charts): one stacked bar per turn split by stage (the top-level
+// stages of TurnStats::stages — preprocess, vision, prefill, decode, … in first-seen order;
+// per-kernel stages such as "cpu:matmul" run inside those, so they are listed, not stacked),
+// the per-token latency of the latest turn, tokens/s, TTFT and totals; CSV export.
+// GUI thread only.
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+#include "core/engine/events.h"
+
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QChartView;
+class QLabel;
+class QLineSeries;
+class QStackedBarSeries;
+class QValueAxis;
+
+namespace glance::ui {
+
+class TimingPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimingPanel(QWidget* parent = nullptr);
+
+  void addTurn(const TurnStats& stats);
+  void clear();
+  bool exportCsv(const QString& path) const;
+  QByteArray toCsv() const;
+
+  int turnCount() const { return static_cast<int>(turns_.size()); }
+  // The stacked stages, in order, as the chart shows them (bar set labels).
+  QStringList chartStages() const;
+  // The bar value of `stage` for turn `turn` (0-based), in seconds; -1 when absent.
+  double chartValue(int turn, const QString& stage) const;
+  int latencyPointCount() const;
+  QString summaryText() const;
+
+ private:
+  void rebuildCharts();
+  void onExportCsv();
+
+  std::vector<TurnStats> turns_;
+  QChart* stageChart_ = nullptr;
+  QChartView* stageView_ = nullptr;
+  QStackedBarSeries* stageSeries_ = nullptr;
+  QBarCategoryAxis* turnAxis_ = nullptr;
+  QValueAxis* secondsAxis_ = nullptr;
+  QChart* latencyChart_ = nullptr;
+  QChartView* latencyView_ = nullptr;
+  QLineSeries* latencySeries_ = nullptr;
+  QValueAxis* tokenAxis_ = nullptr;
+  QValueAxis* msAxis_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QLabel* kernels_ = nullptr;
+};
+
+}  // namespace glance::ui
