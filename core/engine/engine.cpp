@@ -1,0 +1,130 @@
+#include "core/engine/engine.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/lm/language_model.h"
+#include "core/model/safetensors.h"
+#include "core/text/chat_template.h"
+#include "core/text/tokenizer.h"
+#include "core/util/error.h"
+#include "core/vision/image_preprocessor.h"
+#include "core/vision/vision_tower.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace glance {
+
+namespace fs = std::filesystem;
+
+Engine::Engine() = default;
+Engine::~Engine() = default;
+
+static std::string HumanBytes(uint64_t b) {
+  char buf[64];
+  if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(b) / 1e9);
+  else if (b >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(b) / 1e6);
+  else std::snprintf(buf, sizeof buf, "%.1f kB", static_cast<double>(b) / 1e3);
+  return buf;
+}
+
+static std::string RequireFile(const fs::path& dir, const char* name, const char* why) {
+  const fs::path p = dir / name;
+  if (!fs::is_regular_file(p))
+    throw Error(dir.string() + " is not a complete Qwen3.5 model folder: " + name + " is missing (" + why + ")");
+  return p.string();
+}
+
+std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const EngineOptions& options,
+                                           const LoadProgress& progress) {
+  auto step = [&](double f, const std::string& what) {
+    if (progress && !progress(f, what)) throw Error("loading cancelled");
+  };
+  const fs::path dir(model_dir);
+  if (!fs::is_directory(dir)) throw Error(model_dir + " is not a folder (expected a Qwen3.5 model folder)");
+  std::shared_ptr<Engine> e(new Engine());
+  step(0.0, "config");
+  e->config_ = ModelConfig::FromFile(RequireFile(dir, "config.json", "the model's configuration"));
+  const std::string tok_path = RequireFile(dir, "tokenizer.json", "the tokenizer");
+  step(0.05, "weights");
+  e->store_ = std::make_unique<TensorStore>(TensorStore::OpenFolder(model_dir));
+  step(0.15, "tokenizer");
+  e->tokenizer_ = std::make_unique<Tokenizer>(Tokenizer::FromFile(tok_path));
+  e->template_ = std::make_unique<ChatTemplate>(ChatTemplate::FromModelDir(model_dir));
+  step(0.3, "image preprocessor");
+  const fs::path pre = dir / "preprocessor_config.json";
+  e->preprocessor_ = std::make_unique<vision::ImagePreprocessor>(
+      fs::exists(pre) ? vision::PreprocessorConfig::FromFile(pre.string()) : vision::PreprocessorConfig{});
+  step(0.35, "vision tower");
+  e->vision_ = vision::VisionTower::Load(*e->store_, e->config_.vision);
+  step(0.5, "language model");
+  e->lm_ = std::make_unique<lm::LanguageModel>(lm::LanguageModel::Load(*e->store_, e->config_.text));
+  step(0.95, "threads");
+  e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
+
+  // Stop ids: the chat turn end and end-of-text (qwen35.md §7), plus any eos in the config.
+  std::set<int32_t> stops;
+  for (const char* t : {"<|im_end|>", "<|endoftext|>"}) {
+    const int32_t id = e->tokenizer_->TokenId(t);
+    if (id >= 0) stops.insert(id);
+  }
+  for (int64_t id : e->config_.text.eos_token_ids) stops.insert(static_cast<int32_t>(id));
+  e->stop_ids_.assign(stops.begin(), stops.end());
+
+  ModelInfo& info = e->info_;
+  info.dir = fs::absolute(dir).lexically_normal().string();
+  info.name = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();
+  std::error_code ec;
+  info.is_demo = fs::equivalent(dir, fs::path(DefaultDemoModelDir()), ec);
+  std::map<std::string, uint64_t> by_dtype;
+  for (const auto& [name, view] : e->store_->all()) {
+    info.parameters += view->numel();
+    info.weight_bytes += view->nbytes;
+    by_dtype[DTypeName(view->dtype)] += view->nbytes;
+  }
+  for (const auto& [dt, bytes] : by_dtype)
+    info.dtypes += (info.dtypes.empty() ? "" : ", ") + dt + ": " + HumanBytes(bytes);
+  info.tokenizer_size = static_cast<int64_t>(e->tokenizer_->size());
+  info.threads = e->pool_->threads();
+  info.backend = "cpu";
+  info.backend_reason = options.backend == "cpu" ? "CPU requested"
+                                                 : "no NPU backend in this build; using the CPU (f32 reference path)";
+  if (options.backend != "auto" && options.backend != "cpu")
+    throw Error("backend '" + options.backend + "' is not available in this build (use auto or cpu)");
+  step(1.0, "ready");
+  return e;
+}
+
+static std::string FirstExisting(const std::vector<fs::path>& candidates) {
+  for (const auto& c : candidates)
+    if (fs::exists(c)) return c.string();
+  return candidates.empty() ? std::string() : candidates.back().string();
+}
+
+static fs::path ExecutableDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+std::string DefaultDemoModelDir() {
+  if (const char* env = std::getenv("GLANCE_DEMO_MODEL"); env && *env) return env;
+  const fs::path exe_dir = ExecutableDir();
+  return FirstExisting({exe_dir / "../share/glance/demo-model",
+                        fs::path(GLANCE_INSTALL_DATADIR) / "demo-model",
+                        fs::path(GLANCE_SOURCE_RESOURCES) / "demo-model"});
+}
+
+std::string DefaultDemoImagePath() {
+  if (const char* env = std::getenv("GLANCE_DEMO_IMAGE"); env && *env) return env;
+  const fs::path exe_dir = ExecutableDir();
+  return FirstExisting({exe_dir / "../share/glance/demo-image.png",
+                        fs::path(GLANCE_INSTALL_DATADIR) / "demo-image.png",
+                        fs::path(GLANCE_SOURCE_RESOURCES) / "demo-image.png"});
+}
+
+}  // namespace glance
