@@ -25,6 +25,8 @@ using nlohmann::json;
 // Headers of real checkpoints are well under 10 MB; anything larger is corrupt, and
 // refusing it keeps a lying length from turning into a huge allocation.
 constexpr uint64_t kMaxHeaderBytes = 100ull << 20;
+// Real tensors have rank <= 5 (the Conv3d patch embedding); a long shape list is corruption.
+constexpr size_t kMaxRank = 16;
 
 size_t DTypeSize(DType t) {
   switch (t) {
@@ -160,12 +162,24 @@ std::unique_ptr<SafetensorsFile> SafetensorsFile::Open(const std::string& path) 
   if (header_len > size - 8)
     throw fail("header length " + std::to_string(header_len) + " runs past the end of the file (" +
                std::to_string(size) + " bytes; truncated?)");
+  // nlohmann keeps the last of two equal keys silently; a file naming a tensor twice is
+  // corrupt (two data ranges for one name), so catch duplicates while parsing.
+  std::set<std::string> seen_keys;
+  std::string duplicate;
+  const json::parser_callback_t on_event = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key && duplicate.empty()) {
+      const std::string key = parsed.get<std::string>();
+      if (!seen_keys.insert(key).second) duplicate = key;
+    }
+    return true;
+  };
   json header;
   try {
-    header = json::parse(base + 8, base + 8 + header_len);
+    header = json::parse(base + 8, base + 8 + header_len, on_event);
   } catch (const json::exception& e) {
     throw fail(std::string("header is not valid JSON (") + e.what() + ")");
   }
+  if (!duplicate.empty()) throw fail("tensor '" + duplicate + "' is listed twice in the header");
   if (!header.is_object()) throw fail("header is not a JSON object");
   const uint8_t* data_block = base + 8 + header_len;
   const uint64_t data_size = size - 8 - header_len;
@@ -174,8 +188,8 @@ std::unique_ptr<SafetensorsFile> SafetensorsFile::Open(const std::string& path) 
   for (auto it = header.begin(); it != header.end(); ++it) {
     const std::string& name = it.key();
     if (name == "__metadata__") {
-      if (it->is_object())
-        for (auto m = it->begin(); m != it->end(); ++m)
+      if (!it->is_object()) throw fail("__metadata__ is not a JSON object");
+      for (auto m = it->begin(); m != it->end(); ++m)
           if (m->is_string()) f->metadata_[m.key()] = m->get<std::string>();
       continue;
     }
@@ -190,6 +204,9 @@ std::unique_ptr<SafetensorsFile> SafetensorsFile::Open(const std::string& path) 
     if (!e["dtype"].is_string() || !ParseDType(e["dtype"].get<std::string>(), &v.dtype))
       throw bad("unsupported dtype " + e["dtype"].dump());
     if (!e["shape"].is_array()) throw bad("shape is not an array");
+    if (e["shape"].size() > kMaxRank)
+      throw bad("shape has " + std::to_string(e["shape"].size()) + " dimensions (at most " +
+                std::to_string(kMaxRank) + " are plausible)");
     uint64_t numel = 1;
     for (const json& d : e["shape"]) {
       if (!d.is_number_integer() || d.get<int64_t>() < 0) throw bad("shape has a bad dimension " + d.dump());
@@ -268,6 +285,7 @@ TensorStore TensorStore::OpenFolder(const std::string& dir) {
         throw Error(index.string() + ": shard name '" + shard + "' must be a plain file name");
       shards.insert(shard);
     }
+    if (shards.empty()) throw Error(index.string() + " lists no tensors (its weight_map is empty)");
     for (const auto& sh : shards) {
       if (!fs::exists(d / sh))
         throw Error(index.string() + " lists shard " + sh + ", which is missing from " + dir);

@@ -1,0 +1,116 @@
+#include "core/lm/gated_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/lm/mrope.h"
+#include "core/lm/norms.h"
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace glance::lm {
+
+void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int layer_index,
+                           const float* x, int64_t T, const float* cos, const float* sin,
+                           KvCache& cache, int64_t n_past, float* out,
+                           kernels::ThreadPool* pool, AttentionObserver* observer,
+                           AttnTrace* trace) {
+  const int64_t nq = cfg.num_attention_heads, nkv = cfg.num_key_value_heads, D = cfg.head_dim;
+  const int64_t group = nq / nkv;
+  const int rot = cfg.rotary_dim();
+  const float eps = static_cast<float>(cfg.rms_norm_eps);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(D));  // HF scaling = head_dim^-0.5
+  const int64_t n_keys = n_past + T;
+
+  std::vector<float> P(static_cast<size_t>(T * nq * 2 * D));
+  std::vector<float> Kp(static_cast<size_t>(T * nkv * D)), Vp(Kp.size());
+  kernels::Matmul(x, T, w.q_proj, nullptr, P.data(), pool);
+  kernels::Matmul(x, T, w.k_proj, nullptr, Kp.data(), pool);
+  kernels::Matmul(x, T, w.v_proj, nullptr, Vp.data(), pool);
+  if (trace) {
+    trace->q_proj = P;
+    trace->k_proj = Kp;
+    trace->v_proj = Vp;
+  }
+
+  // Q [T][nq][D]: query half of each head, normed then rotated. Gate stays in P.
+  std::vector<float> Q(static_cast<size_t>(T * nq * D));
+  for (int64_t t = 0; t < T; ++t) {
+    for (int64_t h = 0; h < nq; ++h) {
+      float* q = Q.data() + (t * nq + h) * D;
+      RmsNormRow(P.data() + (t * nq + h) * 2 * D, D, w.q_norm.data(), eps, q);
+      ApplyRope(q, cos + t * rot, sin + t * rot, rot);
+    }
+    for (int64_t h = 0; h < nkv; ++h) {
+      float* k = cache.key_row(h, n_past + t);
+      RmsNormRow(Kp.data() + (t * nkv + h) * D, D, w.k_norm.data(), eps, k);
+      ApplyRope(k, cos + t * rot, sin + t * rot, rot);
+      std::copy_n(Vp.data() + (t * nkv + h) * D, D, cache.value_row(h, n_past + t));
+    }
+  }
+
+  // Which rows the observer wants, stored [nq][n_obs][n_keys].
+  int64_t obs_begin = T, n_obs = 0;
+  std::vector<float> obs;
+  if (observer) {
+    const bool all = observer->rows() == AttentionObserver::Rows::kAll;
+    obs_begin = all ? 0 : T - 1;
+    n_obs = T - obs_begin;
+    obs.assign(static_cast<size_t>(nq * n_obs * n_keys), 0.0f);
+  }
+
+  std::vector<float> O(static_cast<size_t>(T * nq * D));
+  auto heads = [&](size_t begin, size_t end) {
+    std::vector<float> p(static_cast<size_t>(n_keys));
+    for (size_t hu = begin; hu < end; ++hu) {
+      const int64_t h = static_cast<int64_t>(hu), kvh = h / group;
+      for (int64_t t = 0; t < T; ++t) {
+        const float* q = Q.data() + (t * nq + h) * D;
+        const int64_t n = n_past + t + 1;  // causal: keys 0 .. own position
+        for (int64_t j = 0; j < n; ++j) {
+          const float* k = cache.key_row(kvh, j);
+          float d = 0.0f;
+          for (int64_t i = 0; i < D; ++i) d += q[i] * k[i];
+          p[static_cast<size_t>(j)] = d * scale;
+        }
+        kernels::SoftmaxInPlace(p.data(), n);
+        float* o = O.data() + (t * nq + h) * D;
+        std::fill(o, o + D, 0.0f);
+        for (int64_t j = 0; j < n; ++j) {
+          const float pj = p[static_cast<size_t>(j)];
+          const float* v = cache.value_row(kvh, j);
+          for (int64_t i = 0; i < D; ++i) o[i] += pj * v[i];
+        }
+        // Output gate (HF: attn_output * sigmoid(gate)), gate = second half of the head.
+        const float* gate = P.data() + (t * nq + h) * 2 * D + D;
+        for (int64_t i = 0; i < D; ++i) o[i] *= kernels::Sigmoid(gate[i]);
+        if (t >= obs_begin)
+          std::copy_n(p.data(), n, obs.data() + (h * n_obs + (t - obs_begin)) * n_keys);
+      }
+    }
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(nq), heads, 1);
+  } else {
+    heads(0, static_cast<size_t>(nq));
+  }
+  if (trace) trace->o_proj_in = O;
+
+  kernels::Matmul(O.data(), T, w.o_proj, nullptr, out, pool);
+  if (trace) trace->out.assign(out, out + T * cfg.hidden_size);
+
+  if (observer) {
+    AttentionProbs probs;
+    probs.layer = layer_index;
+    probs.n_heads = static_cast<int>(nq);
+    probs.query_begin = obs_begin;
+    probs.n_queries = n_obs;
+    probs.first_position = n_past;
+    probs.n_keys = n_keys;
+    probs.probs = obs.data();
+    observer->OnAttention(probs);
+  }
+}
+
+}  // namespace glance::lm

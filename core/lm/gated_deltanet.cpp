@@ -1,0 +1,134 @@
+#include "core/lm/gated_deltanet.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/lm/delta_rule.h"
+#include "core/lm/norms.h"
+#include "kernels/cpu/activations.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace glance::lm {
+namespace {
+
+void ParallelOver(kernels::ThreadPool* pool, int64_t n,
+                  const std::function<void(size_t, size_t)>& fn) {
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(n), fn, 1);
+  } else {
+    fn(0, static_cast<size_t>(n));
+  }
+}
+
+// Causal depthwise conv (kernel K, no bias) over [tail (K-1 rows) | qkv (T rows)], then SiLU
+// (HF: silu(conv1d(x, padding=K-1)[:T]) for a fresh sequence, causal_conv1d_update for a cached
+// one — the same sum). Replaces qkv by the activation; tail becomes the last K-1 inputs.
+void CausalConvSilu(const std::vector<float>& kernel, int64_t Cd, int K, float* qkv, int64_t T,
+                    std::vector<float>& tail) {
+  const int64_t hist = K - 1;
+  // ext[r][c], r in [0, hist + T): the pre-conv inputs in time order.
+  std::vector<float> ext(static_cast<size_t>((hist + T) * Cd));
+  for (int64_t c = 0; c < Cd; ++c)
+    for (int64_t r = 0; r < hist; ++r) ext[static_cast<size_t>(r * Cd + c)] = tail[static_cast<size_t>(c * hist + r)];
+  std::copy_n(qkv, T * Cd, ext.data() + hist * Cd);
+  for (int64_t t = 0; t < T; ++t) {
+    for (int64_t c = 0; c < Cd; ++c) {
+      const float* wk = kernel.data() + c * K;
+      float acc = 0.0f;
+      for (int j = 0; j < K; ++j) acc += wk[j] * ext[static_cast<size_t>((t + j) * Cd + c)];
+      qkv[t * Cd + c] = kernels::Silu(acc);
+    }
+  }
+  for (int64_t c = 0; c < Cd; ++c)
+    for (int64_t r = 0; r < hist; ++r)
+      tail[static_cast<size_t>(c * hist + r)] = ext[static_cast<size_t>((T + r) * Cd + c)];
+}
+
+}  // namespace
+
+void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
+                          int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
+                          kernels::ThreadPool* pool, LinearAttnTrace* trace) {
+  const int64_t nk = cfg.linear_num_key_heads, nv = cfg.linear_num_value_heads;
+  const int dk = cfg.linear_key_head_dim, dv = cfg.linear_value_head_dim;
+  const int64_t Kd = nk * dk, Vd = nv * dv, Cd = cfg.conv_dim();
+  const int64_t group = nv / nk;  // value heads per key head (grouped, qwen35.md §8.7)
+  const float eps = static_cast<float>(cfg.rms_norm_eps);
+
+  std::vector<float> qkv(static_cast<size_t>(T * Cd)), z(static_cast<size_t>(T * Vd));
+  std::vector<float> b(static_cast<size_t>(T * nv)), a(b.size());
+  kernels::Matmul(x, T, w.in_proj_qkv, nullptr, qkv.data(), pool);
+  kernels::Matmul(x, T, w.in_proj_z, nullptr, z.data(), pool);
+  kernels::Matmul(x, T, w.in_proj_b, nullptr, b.data(), pool);
+  kernels::Matmul(x, T, w.in_proj_a, nullptr, a.data(), pool);
+  if (trace) {
+    trace->in_proj_qkv = qkv;
+    trace->in_proj_z = z;
+    trace->in_proj_b = b;
+    trace->in_proj_a = a;
+  }
+
+  CausalConvSilu(w.conv, Cd, cfg.linear_conv_kernel_dim, qkv.data(), T, state.conv_tail);
+
+  // q̂ = l2norm(q)·dk^-1/2, k̂ = l2norm(k) (HF use_qk_l2norm_in_kernel, then query * scale).
+  const float q_scale = 1.0f / std::sqrt(static_cast<float>(dk));
+  for (int64_t t = 0; t < T; ++t) {
+    float* row = qkv.data() + t * Cd;
+    for (int64_t h = 0; h < nk; ++h) {
+      float* q = row + h * dk;
+      L2NormRow(q, dk, 1e-6f);
+      for (int i = 0; i < dk; ++i) q[i] *= q_scale;
+      L2NormRow(row + Kd + h * dk, dk, 1e-6f);
+    }
+  }
+  // β = sigmoid(b); g = −exp(A_log)·softplus(a + dt_bias); stored in b and a.
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t h = 0; h < nv; ++h) {
+      const size_t i = static_cast<size_t>(t * nv + h);
+      b[i] = kernels::Sigmoid(b[i]);
+      a[i] = w.neg_exp_a[static_cast<size_t>(h)] *
+             kernels::Softplus(a[i] + w.dt_bias[static_cast<size_t>(h)]);
+    }
+
+  const bool chunked = mode == DeltaRuleMode::kChunked || (mode == DeltaRuleMode::kAuto && T > 1);
+  std::vector<float> core(static_cast<size_t>(T * Vd));
+  ParallelOver(pool, nv, [&](size_t begin, size_t end) {
+    for (size_t h = begin; h < end; ++h) {
+      const int64_t kh = static_cast<int64_t>(h) / group;
+      DeltaRuleInput in;
+      in.q = qkv.data() + kh * dk;
+      in.k = qkv.data() + Kd + kh * dk;
+      in.qk_stride = Cd;
+      in.v = qkv.data() + 2 * Kd + static_cast<int64_t>(h) * dv;
+      in.v_stride = Cd;
+      in.g = a.data() + h;
+      in.beta = b.data() + h;
+      in.gb_stride = nv;
+      in.n_tokens = T;
+      in.dk = dk;
+      in.dv = dv;
+      float* S = state.recurrent.data() + h * static_cast<size_t>(dk * dv);
+      float* o = core.data() + h * static_cast<size_t>(dv);
+      if (chunked) {
+        DeltaRuleChunked(in, S, o, Vd);
+      } else {
+        DeltaRuleRecurrent(in, S, o, Vd);
+      }
+    }
+  });
+  if (trace) trace->core_attn_out = core;
+
+  // Gated RMSNorm per (token, value head) with z of the same head; in place.
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t h = 0; h < nv; ++h) {
+      float* o = core.data() + t * Vd + h * dv;
+      GatedRmsNormRow(o, z.data() + t * Vd + h * dv, dv, w.norm.data(), eps, o);
+    }
+  if (trace) trace->gated_norm_out = core;
+
+  kernels::Matmul(core.data(), T, w.out_proj, nullptr, out, pool);
+  if (trace) trace->out_proj.assign(out, out + T * cfg.hidden_size);
+}
+
+}  // namespace glance::lm

@@ -1,0 +1,42 @@
+#pragma once
+// Gated DeltaNet token mixer of the linear-attention layers (qwen35.md §2.7, HF
+// Qwen3_5GatedDeltaNet with the torch fallbacks), f32.
+//   qkv = in_proj_qkv(x) → causal depthwise conv over time (cached tail) → SiLU →
+//   split q | k | v → l2norm(q)/√dk, l2norm(k) → gated delta rule per value head
+//   (value head h reads key head h / (nv/nk)) → gated RMSNorm with silu(in_proj_z(x)) →
+//   out_proj.
+#include <cstdint>
+#include <vector>
+
+#include "core/lm/lm_weights.h"
+#include "core/lm/state.h"
+
+namespace glance::kernels {
+class ThreadPool;
+}
+
+namespace glance::lm {
+
+enum class DeltaRuleMode : uint8_t {
+  kAuto,       // chunked when T > 1, recurrent when T == 1 (what HF does)
+  kChunked,    // always the chunked algorithm
+  kRecurrent,  // always token by token
+};
+
+// Optional copies of the intermediates (tests compare them to HF's). All f32, row-major.
+struct LinearAttnTrace {
+  std::vector<float> in_proj_qkv;     // [T][Cd] before the conv
+  std::vector<float> in_proj_z;       // [T][Vd]
+  std::vector<float> in_proj_b;       // [T][nv]
+  std::vector<float> in_proj_a;       // [T][nv]
+  std::vector<float> core_attn_out;   // [T][nv][dv] delta-rule output
+  std::vector<float> gated_norm_out;  // [T][nv][dv]
+  std::vector<float> out_proj;        // [T][H]
+};
+
+// x [T][H] (after input_layernorm) -> out [T][H]; advances `state` by T tokens.
+void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
+                          int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
+                          kernels::ThreadPool* pool, LinearAttnTrace* trace = nullptr);
+
+}  // namespace glance::lm

@@ -1,0 +1,95 @@
+#pragma once
+// The Qwen3.5 hybrid language model on the CPU, f32 reference path (qwen35.md §2):
+// embedding (+ image rows) → decoder layers (Gated DeltaNet or gated attention, then SwiGLU
+// MLP, each pre-normed with RMSNorm(1 + w) and added to the residual) → final norm → LM head.
+// Activations are f32; BF16/F16 weights are widened exactly, so on bf16-exact weights this
+// follows HF's float32 forward.
+//
+// Thread contract: LanguageModel is immutable after Load and may be shared by threads; each
+// Forward needs its own LmState. The TensorStore must outlive the model (weights are mapped).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/lm/attention_observer.h"
+#include "core/lm/gated_attention.h"
+#include "core/lm/gated_deltanet.h"
+#include "core/lm/lm_weights.h"
+#include "core/lm/mrope.h"
+#include "core/lm/state.h"
+#include "core/model/config.h"
+
+namespace glance {
+class TensorStore;
+}
+namespace glance::kernels {
+class ThreadPool;
+}
+
+namespace glance::lm {
+
+// Replaces the token embedding of row `index` (0-based in this forward) by `row` [hidden] f32,
+// e.g. one merged vision feature per image-placeholder token.
+struct EmbeddingOverride {
+  int64_t index = 0;
+  const float* row = nullptr;
+};
+
+// Optional copies of internals, for tests and the check command. Costs nothing when absent.
+struct LmTrace {
+  std::vector<float> layer_out_last;   // [n_layers][H] each layer's output at the last row
+  std::vector<float> final_norm_last;  // [H] final RMSNorm output at the last row
+  int linear_layer = -1;               // layer whose Gated DeltaNet intermediates to copy
+  LinearAttnTrace linear;
+  int attn_layer = -1;                 // layer whose attention intermediates to copy
+  AttnTrace attn;
+};
+
+struct ForwardInput {
+  std::span<const int64_t> ids;  // [T] token ids, T >= 1, each in [0, vocab)
+  // Dense embeddings [T][H] that replace every row's token embedding (ids still give T).
+  const float* embeddings = nullptr;
+  std::span<const EmbeddingOverride> overrides;  // applied after `embeddings`
+  // M-RoPE positions [3][T] (rows t, h, w; see mrope.h). nullptr: text positions
+  // state.n_tokens + state.rope_delta + i on all three axes (decode, text continuation).
+  // The forward never changes state.rope_delta; set it from MropePositions at prefill.
+  const int64_t* positions = nullptr;
+  bool all_logits = false;  // false: logits of the last row only (no T×vocab buffer)
+  DeltaRuleMode delta_rule = DeltaRuleMode::kAuto;
+  LmTrace* trace = nullptr;
+};
+
+struct ForwardOutput {
+  int64_t n_rows = 0;         // T when all_logits, else 1
+  int64_t vocab = 0;
+  std::vector<float> logits;  // [n_rows][vocab] f32; the last row is the next-token logits
+
+  const float* last() const { return logits.data() + (n_rows - 1) * vocab; }
+};
+
+class LanguageModel {
+ public:
+  // Validates the config and loads/checks every text weight (glance::Error names what is wrong).
+  static LanguageModel Load(const TensorStore& store, const TextConfig& cfg);
+
+  const TextConfig& config() const { return cfg_; }
+  const LmWeights& weights() const { return weights_; }
+  // An empty state (no tokens) for this model.
+  LmState NewState() const { return LmState(cfg_); }
+
+  // Runs T tokens on top of `state` (T > 1: prefill / continuation, T == 1: decode) and
+  // appends them to it. Throws glance::Error on bad input (empty ids, id out of range,
+  // override index out of range, a state of another shape) before touching the state.
+  void Forward(const ForwardInput& in, LmState& state, ForwardOutput& out,
+               kernels::ThreadPool* pool, AttentionObserver* observer = nullptr) const;
+
+ private:
+  LanguageModel(const TextConfig& cfg, LmWeights weights);
+  void CheckInput(const ForwardInput& in, const LmState& state) const;
+
+  TextConfig cfg_;
+  LmWeights weights_;
+  RopeTable rope_;
+};
+
+}  // namespace glance::lm

@@ -1,0 +1,17 @@
+#pragma once
+// SwiGLU MLP of every decoder layer (qwen35.md §2.4): down(silu(gate(x)) ⊙ up(x)), f32.
+#include <cstdint>
+
+#include "core/lm/lm_weights.h"
+
+namespace glance::kernels {
+class ThreadPool;
+}
+
+namespace glance::lm {
+
+// x [T][H] -> out [T][H]. pool may be null.
+void MlpForward(const MlpWeights& w, const float* x, int64_t T, float* out,
+                kernels::ThreadPool* pool);
+
+}  // namespace glance::lm

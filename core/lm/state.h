@@ -1,0 +1,57 @@
+#pragma once
+// Mutable per-conversation state of the language model (design.md "Sessions and state").
+// Plain values: copy it to snapshot a conversation at a turn boundary, assign it to restore.
+//
+// Thread contract: one forward at a time per state; a copy is independent of the original.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/model/config.h"
+
+namespace glance::lm {
+
+// Gated DeltaNet layer: what the next token needs from the past (qwen35.md §2.7).
+struct LinearLayerState {
+  std::vector<float> conv_tail;  // [Cd][K-1] last K-1 pre-conv qkv inputs per channel, oldest first
+  std::vector<float> recurrent;  // [nv][dk][dv] f32 delta-rule state S
+};
+
+// Full-attention layer: keys (after k_norm + RoPE) and values. Grows by doubling so appending
+// T tokens costs amortised O(T); rows past n_tokens are unused.
+struct KvCache {
+  int64_t n_kv_heads = 0;
+  int64_t head_dim = 0;
+  int64_t capacity = 0;      // rows allocated per head
+  std::vector<float> keys;    // [n_kv_heads][capacity][head_dim]
+  std::vector<float> values;  // [n_kv_heads][capacity][head_dim]
+
+  // Ensures capacity >= n rows, keeping the first `used` rows of every head.
+  void Reserve(int64_t n, int64_t used);
+  float* key_row(int64_t head, int64_t pos) { return keys.data() + (head * capacity + pos) * head_dim; }
+  float* value_row(int64_t head, int64_t pos) { return values.data() + (head * capacity + pos) * head_dim; }
+  const float* key_row(int64_t head, int64_t pos) const { return keys.data() + (head * capacity + pos) * head_dim; }
+  const float* value_row(int64_t head, int64_t pos) const { return values.data() + (head * capacity + pos) * head_dim; }
+};
+
+struct LmState {
+  LmState() = default;
+  // Empty state (no tokens) shaped for `cfg`: zero conv tails and recurrent states,
+  // empty KV caches.
+  explicit LmState(const TextConfig& cfg);
+
+  std::vector<LinearLayerState> linear;  // [num_hidden_layers]; empty for full-attention layers
+  std::vector<KvCache> kv;               // [num_hidden_layers]; empty for linear layers
+  int64_t n_tokens = 0;    // tokens already in the cache (= index of the next token)
+  int64_t rope_delta = 0;  // M-RoPE offset of the prompt (qwen35.md §2.6); next text position
+                           // is n_tokens + rope_delta
+
+  // Clears all tokens (keeps allocations and rope_delta = 0).
+  void Reset();
+  // Bytes held (allocated KV capacity included): what a snapshot of this state costs.
+  size_t ByteSize() const;
+  // Position of the next text token on all three M-RoPE axes.
+  int64_t next_position() const { return n_tokens + rope_delta; }
+};
+
+}  // namespace glance::lm
