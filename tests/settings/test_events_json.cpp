@@ -1,0 +1,94 @@
+// JSON round trips of the engine's value types: every field survives, floats bit-exactly, and
+// malformed documents are rejected instead of producing inconsistent maps.
+#include "core/engine/events_json.h"
+
+#include <gtest/gtest.h>
+
+#include "core/util/error.h"
+
+namespace glance {
+namespace {
+
+AttentionMap SampleMap() {
+  AttentionMap m;
+  m.step = 3;
+  m.token_id = 42;
+  m.token_text = " caf\xc3\xa9";
+  m.image_index = 1;
+  m.grid_h = 2;
+  m.grid_w = 3;
+  m.layers = {3, 7};
+  m.n_heads = 2;
+  for (int i = 0; i < 2 * 2 * 6; ++i) m.weights.push_back(0.1f * static_cast<float>(i) + 1e-7f);
+  for (int i = 0; i < 6; ++i) m.mean.push_back(1.0f / 3.0f * static_cast<float>(i));
+  return m;
+}
+
+TEST(EventsJson, AttentionMapRoundTripsBitExactly) {
+  const AttentionMap m = SampleMap();
+  const std::string text = nlohmann::json(m).dump();
+  const AttentionMap back = nlohmann::json::parse(text).get<AttentionMap>();
+  EXPECT_EQ(back.step, m.step);
+  EXPECT_EQ(back.token_id, m.token_id);
+  EXPECT_EQ(back.token_text, m.token_text);
+  EXPECT_EQ(back.image_index, m.image_index);
+  EXPECT_EQ(back.grid_h, m.grid_h);
+  EXPECT_EQ(back.grid_w, m.grid_w);
+  EXPECT_EQ(back.layers, m.layers);
+  EXPECT_EQ(back.n_heads, m.n_heads);
+  EXPECT_EQ(back.weights, m.weights);  // exact float equality
+  EXPECT_EQ(back.mean, m.mean);
+}
+
+TEST(EventsJson, AttentionMapWithInconsistentShapeIsRejected) {
+  nlohmann::json j = SampleMap();
+  j["weights"].erase(0);
+  EXPECT_THROW(j.get<AttentionMap>(), Error);
+  nlohmann::json k = SampleMap();
+  k.erase("mean");
+  EXPECT_THROW(k.get<AttentionMap>(), nlohmann::json::exception);
+}
+
+TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
+  ImageInfo info{"/tmp/a.png", "ab12", 640, 480, 224, 224, 7, 7, "fast"};
+  const ImageInfo ib = nlohmann::json::parse(nlohmann::json(info).dump()).get<ImageInfo>();
+  EXPECT_EQ(ib.path, info.path);
+  EXPECT_EQ(ib.sha256, info.sha256);
+  EXPECT_EQ(ib.source_w, 640);
+  EXPECT_EQ(ib.source_h, 480);
+  EXPECT_EQ(ib.resized_w, 224);
+  EXPECT_EQ(ib.grid_h, 7);
+  EXPECT_EQ(ib.mode, "fast");
+  EXPECT_EQ(nlohmann::json(info)["tokens"], 49);
+
+  TurnStats s;
+  s.image_tokens = 49;
+  s.prompt_tokens = 60;
+  s.context_tokens = 80;
+  s.generated_tokens = 20;
+  s.prefill_s = 0.125;
+  s.prefill_tokens_per_s = 480.1;
+  s.ttft_s = 0.2;
+  s.decode_s = 1.0 / 3.0;
+  s.decode_tokens_per_s = 57.0;
+  s.total_s = 0.6;
+  s.backend = "npu";
+  s.backend_reason = "device ok";
+  s.threads = 8;
+  s.stages = {{"vision", 0.05, 1}, {"decode", 0.3, 19}};
+  s.token_latencies_s = {0.01, 0.02, 1e-9};
+  const TurnStats sb = nlohmann::json::parse(nlohmann::json(s).dump()).get<TurnStats>();
+  EXPECT_EQ(nlohmann::json(sb), nlohmann::json(s));
+  EXPECT_EQ(sb.decode_s, s.decode_s);
+  ASSERT_EQ(sb.stages.size(), 2u);
+  EXPECT_EQ(sb.stages[1].name, "decode");
+  EXPECT_EQ(sb.stages[1].calls, 19);
+  EXPECT_EQ(sb.token_latencies_s, s.token_latencies_s);
+  // Negative control: a changed field shows up in the comparison.
+  TurnStats changed = sb;
+  changed.threads = 9;
+  EXPECT_NE(nlohmann::json(changed), nlohmann::json(s));
+}
+
+}  // namespace
+}  // namespace glance

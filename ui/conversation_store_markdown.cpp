@@ -1,0 +1,55 @@
+// Markdown export of a conversation (conversation_store_types.h).
+#include <QFileInfo>
+
+#include "ui/conversation_store_types.h"
+
+namespace glance::ui {
+
+namespace {
+
+QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+QString StatsLine(const TurnStats& s) {
+  return QStringLiteral("*%1 prompt tokens (%2 image) · %3 generated · TTFT %4 s · prefill %5 "
+                        "tok/s · decode %6 tok/s · %7, %8 threads*")
+      .arg(s.prompt_tokens)
+      .arg(s.image_tokens)
+      .arg(s.generated_tokens)
+      .arg(s.ttft_s, 0, 'f', 2)
+      .arg(s.prefill_tokens_per_s, 0, 'f', 1)
+      .arg(s.decode_tokens_per_s, 0, 'f', 1)
+      .arg(Q(s.backend))
+      .arg(s.threads);
+}
+
+}  // namespace
+
+QString ToMarkdown(const Conversation& c) {
+  QString md;
+  md += QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? QStringLiteral("Conversation") : c.title);
+  md += QStringLiteral("*Created %1, updated %2.*\n\n")
+            .arg(c.created.toString(Qt::ISODate), c.updated.toString(Qt::ISODate));
+  if (!c.system_prompt.isEmpty()) md += QStringLiteral("**System:** %1\n\n").arg(c.system_prompt);
+  for (const ConversationTurn& t : c.turns) {
+    md += QStringLiteral("## User\n\n");
+    for (const ImageInfo& img : t.images) {
+      const QString path = Q(img.path);
+      const QString name = path.isEmpty() ? QStringLiteral("pasted image") : QFileInfo(path).fileName();
+      if (!path.isEmpty()) md += QStringLiteral("![%1](%2)\n\n").arg(name, path);
+      md += QStringLiteral("- image `%1`: %2×%3 → %4×%5, %6×%7 tokens (%8), sha256 `%9`\n\n")
+                .arg(name)
+                .arg(img.source_w)
+                .arg(img.source_h)
+                .arg(img.resized_w)
+                .arg(img.resized_h)
+                .arg(img.grid_w)
+                .arg(img.grid_h)
+                .arg(Q(img.mode), Q(img.sha256));
+    }
+    md += t.user_text + QStringLiteral("\n\n## Assistant\n\n") + t.answer + QStringLiteral("\n\n");
+    if (t.stats.generated_tokens > 0) md += StatsLine(t.stats) + QStringLiteral("\n\n");
+  }
+  return md;
+}
+
+}  // namespace glance::ui

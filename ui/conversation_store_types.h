@@ -1,0 +1,40 @@
+#pragma once
+// A saved conversation: the Qt-side value type the chat keeps and the store writes as JSON.
+// Plain data (copyable), built from the engine's value types (core/engine/events.h).
+#include <QDateTime>
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/engine/events.h"
+
+namespace glance::ui {
+
+struct ConversationTurn {
+  QString user_text;
+  std::vector<ImageInfo> images;  // images attached to this user message
+  QString answer;
+  TurnStats stats;
+  std::vector<AttentionMap> attention;  // one per generated token (when captured)
+  std::vector<AttentionWord> words;     // the answer's tokens grouped into words
+};
+
+struct Conversation {
+  QString id;  // file stem in the store; assigned on first save
+  QString title;
+  QDateTime created;  // UTC
+  QDateTime updated;  // UTC
+  QString system_prompt;
+  std::vector<ConversationTurn> turns;
+};
+
+// The saved/exported JSON document: {"format": "glance-conversation", "version": 1, ...}.
+// FromJson throws glance::Error naming the field when the document is not a conversation.
+nlohmann::json ToJson(const Conversation& conversation);
+Conversation ConversationFromJson(const nlohmann::json& doc);
+
+// Markdown for people: title, system prompt, each turn's question, images (path, sha256, size,
+// token grid), answer and a stats line. Attention maps are left to the JSON export.
+QString ToMarkdown(const Conversation& conversation);
+
+}  // namespace glance::ui

@@ -1,0 +1,218 @@
+#include "ui/settings_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <climits>
+
+#include "core/settings/registry.h"
+#include "ui/settings_store.h"
+
+namespace glance::ui {
+
+namespace {
+
+QString Q(const std::string& s) { return QString::fromStdString(s); }
+
+QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
+  QWidget* w = nullptr;
+  switch (k.type) {
+    case settings::Type::kBool: w = new QCheckBox(parent); break;
+    case settings::Type::kInt: {
+      auto* spin = new QSpinBox(parent);
+      spin->setRange(static_cast<int>(std::max<int64_t>(k.int_min, INT_MIN)),
+                     static_cast<int>(std::min<int64_t>(k.int_max, INT_MAX)));
+      if (k.name == "threads") spin->setSpecialValueText(QStringLiteral("auto"));
+      if (k.name == "top_k") spin->setSpecialValueText(QStringLiteral("off"));
+      w = spin;
+      break;
+    }
+    case settings::Type::kDouble: {
+      auto* spin = new QDoubleSpinBox(parent);
+      spin->setDecimals(3);
+      spin->setRange(k.double_min, k.double_max);
+      spin->setSingleStep(0.05);
+      w = spin;
+      break;
+    }
+    case settings::Type::kEnum: {
+      auto* combo = new QComboBox(parent);
+      for (const auto& c : k.choices) combo->addItem(Q(c), Q(c));
+      w = combo;
+      break;
+    }
+    case settings::Type::kString:
+      if (k.presentation == settings::Presentation::kMultiline) {
+        auto* text = new QPlainTextEdit(parent);
+        text->setTabChangesFocus(true);
+        text->setMinimumHeight(80);
+        w = text;
+      } else {
+        w = new QLineEdit(parent);
+      }
+      break;
+  }
+  w->setObjectName(QStringLiteral("setting_") + Q(k.name));
+  w->setToolTip(Q(k.help));
+  return w;
+}
+
+}  // namespace
+
+SettingsDialog::SettingsDialog(SettingsStore* store, QWidget* parent)
+    : QDialog(parent), store_(store) {
+  setWindowTitle(tr("Settings"));
+  build();
+  loadFromStore();
+}
+
+void SettingsDialog::build() {
+  auto* tabs = new QTabWidget(this);
+  QHash<QString, QFormLayout*> forms;
+  for (const settings::Key& k : settings::Registry()) {
+    const QString group = Q(k.group);
+    if (!forms.contains(group)) {
+      auto* page = new QWidget(tabs);
+      forms.insert(group, new QFormLayout(page));
+      tabs->addTab(page, group);
+    }
+    QFormLayout* form = forms.value(group);
+    QWidget* editor = MakeEditor(k, form->parentWidget());
+    editors_.insert(Q(k.name), editor);
+    auto* label = new QLabel(Q(k.label), form->parentWidget());
+    label->setToolTip(Q(k.help));
+    label->setBuddy(editor);
+
+    if (k.presentation == settings::Presentation::kDirectory) {
+      auto* row = new QWidget(form->parentWidget());
+      auto* h = new QHBoxLayout(row);
+      h->setContentsMargins(0, 0, 0, 0);
+      editor->setParent(row);
+      auto* edit = static_cast<QLineEdit*>(editor);
+      edit->setPlaceholderText(tr("bundled demo model"));
+      auto* browse = new QPushButton(tr("Browse…"), row);
+      connect(browse, &QPushButton::clicked, this, [this, edit] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Model folder"), edit->text());
+        if (!dir.isEmpty()) edit->setText(dir);
+      });
+      h->addWidget(edit, 1);
+      h->addWidget(browse);
+      form->addRow(label, row);
+    } else {
+      form->addRow(label, editor);
+    }
+    if (k.name == "backend") {
+      backend_reason_ = new QLabel(form->parentWidget());
+      backend_reason_->setObjectName(QStringLiteral("backend_reason"));
+      backend_reason_->setWordWrap(true);
+      backend_reason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      backend_reason_->setVisible(false);
+      form->addRow(QString(), backend_reason_);
+    }
+  }
+
+  error_label_ = new QLabel(this);
+  error_label_->setObjectName(QStringLiteral("settings_error"));
+  error_label_->setWordWrap(true);
+  error_label_->setStyleSheet(QStringLiteral("color: palette(highlight)"));
+  error_label_->setVisible(false);
+
+  auto* buttons = new QDialogButtonBox(
+      QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+  connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, this,
+          &SettingsDialog::restoreDefaults);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(tabs);
+  layout->addWidget(error_label_);
+  layout->addWidget(buttons);
+}
+
+void SettingsDialog::setBackendReason(const QString& reason) {
+  backend_reason_->setText(reason);
+  backend_reason_->setVisible(!reason.isEmpty());
+}
+
+QString SettingsDialog::backendReason() const { return backend_reason_->text(); }
+
+QWidget* SettingsDialog::editorFor(const QString& key) const { return editors_.value(key); }
+
+QString SettingsDialog::editorValue(const QString& key) const {
+  QWidget* w = editors_.value(key);
+  if (auto* c = qobject_cast<QCheckBox*>(w)) return c->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+  if (auto* s = qobject_cast<QSpinBox*>(w)) return QString::number(s->value());
+  if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) {
+    // Through the registry's canonical form so 0.700 reads "0.7", like stored values.
+    return Q(settings::Canonical(key.toStdString(), QString::number(d->value(), 'g', 6).toStdString()));
+  }
+  if (auto* cb = qobject_cast<QComboBox*>(w)) return cb->currentData().toString();
+  if (auto* t = qobject_cast<QPlainTextEdit*>(w)) return t->toPlainText();
+  if (auto* e = qobject_cast<QLineEdit*>(w)) return e->text();
+  return {};
+}
+
+void SettingsDialog::setEditorValue(const QString& key, const QString& value) {
+  QWidget* w = editors_.value(key);
+  if (auto* c = qobject_cast<QCheckBox*>(w)) {
+    const settings::Key* k = settings::FindKey(key.toStdString());
+    c->setChecked(k && !settings::ValidationError(*k, value.toStdString()) &&
+                  settings::Canonical(k->name, value.toStdString()) == "true");
+  } else if (auto* s = qobject_cast<QSpinBox*>(w)) {
+    s->setValue(value.toInt());
+  } else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) {
+    d->setValue(value.toDouble());
+  } else if (auto* cb = qobject_cast<QComboBox*>(w)) {
+    cb->setCurrentIndex(std::max(0, cb->findData(value)));
+  } else if (auto* t = qobject_cast<QPlainTextEdit*>(w)) {
+    t->setPlainText(value);
+  } else if (auto* e = qobject_cast<QLineEdit*>(w)) {
+    e->setText(value);
+  }
+}
+
+void SettingsDialog::loadFromStore() {
+  for (const settings::Key& k : settings::Registry())
+    setEditorValue(Q(k.name), store_->value(Q(k.name)));
+  error_label_->setVisible(false);
+}
+
+void SettingsDialog::restoreDefaults() {
+  for (const settings::Key& k : settings::Registry())
+    setEditorValue(Q(k.name), Q(k.default_value));
+}
+
+bool SettingsDialog::apply(QString* error) {
+  // Validate everything first so a bad value stores nothing.
+  for (const settings::Key& k : settings::Registry()) {
+    if (auto err = settings::ValidationError(k, editorValue(Q(k.name)).toStdString())) {
+      if (error) *error = Q(*err);
+      error_label_->setText(Q(*err));
+      error_label_->setVisible(true);
+      return false;
+    }
+  }
+  for (const settings::Key& k : settings::Registry())
+    store_->setValue(Q(k.name), editorValue(Q(k.name)));
+  error_label_->setVisible(false);
+  return true;
+}
+
+void SettingsDialog::accept() {
+  if (apply()) QDialog::accept();
+}
+
+}  // namespace glance::ui

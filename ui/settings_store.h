@@ -1,0 +1,51 @@
+#pragma once
+// QSettings-backed store over the settings registry (core/settings/registry.h). Every read is
+// validated: an unknown key is refused, and a stored value that no longer passes its validator
+// (hand-edited file, older version) reads as the default and is reported once through
+// invalidValueIgnored(). Writes are validated and canonicalised before they reach QSettings.
+//
+// Thread contract: GUI thread only. Workers get a copy of values() (plain strings), never the
+// store (docs/style.md: no settings singletons read from worker threads).
+#include <QObject>
+#include <QSettings>
+#include <QString>
+#include <memory>
+
+#include "core/settings/registry.h"
+
+namespace glance::ui {
+
+class SettingsStore : public QObject {
+  Q_OBJECT
+ public:
+  // Uses the application's default QSettings (organisation/application names).
+  explicit SettingsStore(QObject* parent = nullptr);
+  // Uses the given QSettings (e.g. an INI file in a test folder); takes ownership.
+  explicit SettingsStore(std::unique_ptr<QSettings> settings, QObject* parent = nullptr);
+  ~SettingsStore() override;
+
+  // The valid stored value, or the key's default. Empty string for an unknown key.
+  QString value(const QString& key) const;
+  // Validates and stores; on failure leaves the stored value alone, returns false and puts
+  // the registry's message ("top_p: '2' is out of range; allowed 0.01..1") in *error.
+  bool setValue(const QString& key, const QString& value, QString* error = nullptr);
+  // Drops the stored value so the key reads as its default again.
+  void reset(const QString& key);
+  void resetAll();
+
+  // Every key of the registry with its effective value, for the engine builders.
+  settings::Values values() const;
+
+  QSettings& backend() { return *settings_; }
+
+ Q_SIGNALS:
+  void valueChanged(const QString& key, const QString& value);
+  // A stored value was ignored; `message` says which and why.
+  void invalidValueIgnored(const QString& key, const QString& message) const;
+
+ private:
+  static QString StorageKey(const QString& key);
+  std::unique_ptr<QSettings> settings_;
+};
+
+}  // namespace glance::ui
