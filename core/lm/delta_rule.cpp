@@ -44,6 +44,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
   const size_t udk = static_cast<size_t>(dk), udv = static_cast<size_t>(dv);
   // Scratch for one chunk; a shorter last chunk uses the leading rows.
   std::vector<float> G(C);                 // Γ: within-chunk cumulative log decay
+  std::vector<float> eG(C);                // e^Γ
   std::vector<float> decay(C * C);         // exp(Γ_i − Γ_j) for j <= i, else 0
   std::vector<float> A(C * C);             // (I + strict-lower)⁻¹ built in place (HF `attn`)
   std::vector<float> kbeta(C * udk);       // β_i k̂_i
@@ -67,6 +68,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
     for (int i = 0; i < n; ++i) {
       acc += in.g[(c0 + i) * in.gb_stride];
       G[static_cast<size_t>(i)] = acc;
+      eG[static_cast<size_t>(i)] = std::exp(acc);
       const float beta = in.beta[(c0 + i) * in.gb_stride];
       for (int a = 0; a < dk; ++a) kbeta[static_cast<size_t>(i) * udk + static_cast<size_t>(a)] = k(i)[a] * beta;
       for (int b = 0; b < dv; ++b) vbeta[static_cast<size_t>(i) * udv + static_cast<size_t>(b)] = v(i)[b] * beta;
@@ -106,7 +108,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
       std::fill(w, w + dk, 0.0f);
       for (int j = 0; j <= i; ++j) {
         const float aij = at(A, i, j);
-        const float eg = std::exp(G[static_cast<size_t>(j)]);
+        const float eg = eG[static_cast<size_t>(j)];
         const float* vb = vbeta.data() + static_cast<size_t>(j) * udv;
         const float* kb = kbeta.data() + static_cast<size_t>(j) * udk;
         for (int b = 0; b < dv; ++b) u[b] += aij * vb[b];
@@ -141,7 +143,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
     for (int i = 0; i < n; ++i) {
       float* o = out + (c0 + i) * out_stride;
       std::fill(o, o + dv, 0.0f);
-      const float eg = std::exp(G[static_cast<size_t>(i)]);
+      const float eg = eG[static_cast<size_t>(i)];
       for (int a = 0; a < dk; ++a) {
         const float qa = q(i)[a] * eg;
         const float* srow = S + static_cast<size_t>(a) * udv;
@@ -156,7 +158,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
 
     // S ← e^{Γ_last}·S + Σ_j (k̂_j e^{Γ_last − Γ_j}) v_newⱼᵀ.
     const float g_last = G[static_cast<size_t>(n - 1)];
-    const float e_last = std::exp(g_last);
+    const float e_last = eG[static_cast<size_t>(n - 1)];
     for (int a = 0; a < dk; ++a) {
       float* srow = S + static_cast<size_t>(a) * udv;
       for (int b = 0; b < dv; ++b) srow[b] *= e_last;
