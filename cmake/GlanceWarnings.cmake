@@ -2,5 +2,5 @@
 function(glance_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow=local
                          -Wnon-virtual-dtor -Wcast-align -Wunused -Woverloaded-virtual
-                         -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+                         -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
 endfunction()

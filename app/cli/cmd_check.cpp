@@ -1,0 +1,30 @@
+// glance-cli check DIR: every gate of the reference check, one line each; exit 1 if any fails.
+#include <cstdio>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/command.h"
+#include "core/engine/reference_check.h"
+
+namespace glance::cli {
+
+static int Check(const Args& args) {
+  ArgParser p(args, {"threads"}, {});
+  if (p.positional().size() != 1) throw Error("usage: glance-cli check DIR");
+  CheckOptions o;
+  o.threads = static_cast<int>(p.GetInt("threads", 0));
+  std::printf("reference check of %s\n", p.positional()[0].c_str());
+  const CheckReport r = RunReferenceCheck(p.positional()[0], o, [](const GateResult& g) {
+    std::printf("%-5s %-28s %s   [%s]\n", g.skipped ? "SKIP" : g.passed ? "PASS" : "FAIL", g.name.c_str(),
+                g.figure.c_str(), g.limit.c_str());
+    std::fflush(stdout);
+  });
+  int passed = 0, failed = 0, skipped = 0;
+  for (const auto& g : r.gates) (g.skipped ? skipped : g.passed ? passed : failed)++;
+  std::printf("check: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return r.passed() ? 0 : 1;
+}
+
+static Register reg("check", "check DIR [--threads N]",
+                    "run every gate against a Hugging Face reference folder (tests/data/tiny-a format)", Check);
+
+}  // namespace glance::cli
