@@ -27,17 +27,31 @@ QDateTime ParseTime(const json& j, const char* field) {
   return t.toUTC();
 }
 
+template <typename T>
+json Array(const std::vector<T>& items) {
+  json a = json::array();
+  for (const T& item : items) a.push_back(glance::ToJson(item));
+  return a;
+}
+
+template <typename T, typename F>
+std::vector<T> FromArray(const json& j, const char* field, F from_json) {
+  std::vector<T> out;
+  for (const json& item : j.at(field)) out.push_back(from_json(item));
+  return out;
+}
+
 }  // namespace
 
 json ToJson(const Conversation& c) {
   json turns = json::array();
   for (const ConversationTurn& t : c.turns) {
     turns.push_back(json{{"user", S(t.user_text)},
-                         {"images", t.images},
+                         {"images", Array(t.images)},
                          {"answer", S(t.answer)},
-                         {"stats", t.stats},
-                         {"attention", t.attention},
-                         {"words", t.words}});
+                         {"stats", glance::ToJson(t.stats)},
+                         {"attention", Array(t.attention)},
+                         {"words", Array(t.words)}});
   }
   return json{{"format", kFormat},         {"version", kVersion},
               {"id", S(c.id)},             {"title", S(c.title)},
@@ -63,11 +77,11 @@ Conversation ConversationFromJson(const json& doc) {
     for (const json& jt : doc.at("turns")) {
       ConversationTurn t;
       t.user_text = Q(jt.at("user").get<std::string>());
-      jt.at("images").get_to(t.images);
+      t.images = FromArray<ImageInfo>(jt, "images", ImageInfoFromJson);
       t.answer = Q(jt.at("answer").get<std::string>());
-      jt.at("stats").get_to(t.stats);
-      jt.at("attention").get_to(t.attention);
-      jt.at("words").get_to(t.words);
+      t.stats = TurnStatsFromJson(jt.at("stats"));
+      t.attention = FromArray<AttentionMap>(jt, "attention", AttentionMapFromJson);
+      t.words = FromArray<AttentionWord>(jt, "words", AttentionWordFromJson);
       c.turns.push_back(std::move(t));
     }
     return c;

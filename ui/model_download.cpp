@@ -344,9 +344,9 @@ void ModelDownloader::Fail(const QString& message) {
 }
 
 void ModelDownloader::ReleaseReply() {
-  if (!reply_) return;
-  QNetworkReply* r = reply_;
+  QNetworkReply* r = reply_.data();
   reply_ = nullptr;
+  if (r == nullptr) return;
   r->disconnect(this);
   r->abort();
   r->deleteLater();

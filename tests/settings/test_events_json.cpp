@@ -1,5 +1,5 @@
-// JSON round trips of the engine's value types: every field survives, floats bit-exactly, and
-// malformed documents are rejected instead of producing inconsistent maps.
+// JSON round trips of the engine's value types (core/engine/events_json.h): every field
+// survives, floats bit-exactly, and malformed documents are rejected with glance::Error.
 #include "core/engine/events_json.h"
 
 #include <gtest/gtest.h>
@@ -26,8 +26,8 @@ AttentionMap SampleMap() {
 
 TEST(EventsJson, AttentionMapRoundTripsBitExactly) {
   const AttentionMap m = SampleMap();
-  const std::string text = nlohmann::json(m).dump();
-  const AttentionMap back = nlohmann::json::parse(text).get<AttentionMap>();
+  const std::string text = ToJson(m).dump();
+  const AttentionMap back = AttentionMapFromJson(nlohmann::json::parse(text));
   EXPECT_EQ(back.step, m.step);
   EXPECT_EQ(back.token_id, m.token_id);
   EXPECT_EQ(back.token_text, m.token_text);
@@ -41,17 +41,20 @@ TEST(EventsJson, AttentionMapRoundTripsBitExactly) {
 }
 
 TEST(EventsJson, AttentionMapWithInconsistentShapeIsRejected) {
-  nlohmann::json j = SampleMap();
+  nlohmann::json j = ToJson(SampleMap());
   j["weights"].erase(0);
-  EXPECT_THROW(j.get<AttentionMap>(), Error);
-  nlohmann::json k = SampleMap();
+  EXPECT_THROW(AttentionMapFromJson(j), Error);
+  nlohmann::json k = ToJson(SampleMap());
   k.erase("mean");
-  EXPECT_THROW(k.get<AttentionMap>(), nlohmann::json::exception);
+  EXPECT_THROW(AttentionMapFromJson(k), Error);
+  nlohmann::json t = ToJson(SampleMap());
+  t["step"] = "three";
+  EXPECT_THROW(AttentionMapFromJson(t), Error);
 }
 
 TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   ImageInfo info{"/tmp/a.png", "ab12", 640, 480, 224, 224, 7, 7, "fast"};
-  const ImageInfo ib = nlohmann::json::parse(nlohmann::json(info).dump()).get<ImageInfo>();
+  const ImageInfo ib = ImageInfoFromJson(nlohmann::json::parse(ToJson(info).dump()));
   EXPECT_EQ(ib.path, info.path);
   EXPECT_EQ(ib.sha256, info.sha256);
   EXPECT_EQ(ib.source_w, 640);
@@ -59,7 +62,7 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   EXPECT_EQ(ib.resized_w, 224);
   EXPECT_EQ(ib.grid_h, 7);
   EXPECT_EQ(ib.mode, "fast");
-  EXPECT_EQ(nlohmann::json(info)["tokens"], 49);
+  EXPECT_EQ(ToJson(info)["tokens"], 49);
 
   TurnStats s;
   s.image_tokens = 49;
@@ -77,8 +80,8 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   s.threads = 8;
   s.stages = {{"vision", 0.05, 1}, {"decode", 0.3, 19}};
   s.token_latencies_s = {0.01, 0.02, 1e-9};
-  const TurnStats sb = nlohmann::json::parse(nlohmann::json(s).dump()).get<TurnStats>();
-  EXPECT_EQ(nlohmann::json(sb), nlohmann::json(s));
+  const TurnStats sb = TurnStatsFromJson(nlohmann::json::parse(ToJson(s).dump()));
+  EXPECT_EQ(ToJson(sb), ToJson(s));
   EXPECT_EQ(sb.decode_s, s.decode_s);
   ASSERT_EQ(sb.stages.size(), 2u);
   EXPECT_EQ(sb.stages[1].name, "decode");
@@ -87,7 +90,7 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   // Negative control: a changed field shows up in the comparison.
   TurnStats changed = sb;
   changed.threads = 9;
-  EXPECT_NE(nlohmann::json(changed), nlohmann::json(s));
+  EXPECT_NE(ToJson(changed), ToJson(s));
 }
 
 }  // namespace
