@@ -245,6 +245,21 @@ class ConversationStoreTest : public QObject {
              QStringList{c.id + QStringLiteral(".json")});
   }
 
+  void failedWriteLeavesNoTemporaryFile() {
+    // Root-proof failure: the target name is taken by a folder, so the write cannot complete;
+    // the store must report it and leave no temporary or half-written file behind.
+    ConversationStore store(Folder());
+    Conversation c = Sample();
+    c.id = QStringLiteral("blocked");
+    QVERIFY(QDir().mkpath(Folder() + QStringLiteral("/blocked.json")));
+    QString error;
+    QVERIFY(!store.save(c, &error));
+    QVERIFY2(error.contains(QStringLiteral("blocked.json")), qPrintable(error));
+    QCOMPARE(QDir(Folder()).entryList(QDir::Files | QDir::Hidden), QStringList());
+    QStringList errors;
+    QCOMPARE(store.list(&errors).size(), 0);  // a folder named *.json is not listed
+  }
+
   void successfulSaveLeavesOnlyTheFile() {
     ConversationStore store(Folder());
     Conversation c = Sample();
