@@ -74,7 +74,8 @@ struct SessionImpl {
 
   ImageInfo Attach(const vision::PreprocessedImage& pre, const std::string& path, const std::string& sha,
                    ImageModeChoice mode, Timing timing);
-  std::vector<ChatMessage> Messages(size_t n_turns, bool include_last_user) const;
+  // The conversation's first n_turns as template messages (the last turn's answer omitted).
+  std::vector<ChatMessage> Messages(size_t n_turns) const;
   std::vector<int64_t> Tokens(const std::vector<ChatMessage>& msgs, bool generation_prompt,
                               std::optional<bool> thinking) const;
   void Prefill(const std::vector<int64_t>& full, size_t begin, size_t end, lm::LmState& state,
@@ -107,7 +108,7 @@ ImageInfo SessionImpl::Attach(const vision::PreprocessedImage& pre, const std::s
   return images.back().info;
 }
 
-std::vector<ChatMessage> SessionImpl::Messages(size_t n_turns, bool include_last_user) const {
+std::vector<ChatMessage> SessionImpl::Messages(size_t n_turns) const {
   std::vector<ChatMessage> msgs;
   if (!system_prompt.empty()) msgs.push_back(ChatMessage::FromText("system", system_prompt));
   for (size_t i = 0; i < n_turns && i < turns.size(); ++i) {
@@ -117,7 +118,6 @@ std::vector<ChatMessage> SessionImpl::Messages(size_t n_turns, bool include_last
     user.role = "user";
     for (size_t k = 0; k < t.image_indices.size(); ++k) user.content.push_back(ContentPart::Image());
     if (!t.user_text.empty()) user.content.push_back(ContentPart::Text(t.user_text));
-    if (last && !include_last_user) break;
     msgs.push_back(std::move(user));
     if (!last && t.complete) msgs.push_back(ChatMessage::FromText("assistant", t.answer));
   }
@@ -181,7 +181,7 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
                                  Clock::time_point t0, Timing timing, int new_image_tokens) {
   TurnResult r;
   ChatTurn& turn = turns.back();
-  const std::vector<ChatMessage> msgs = Messages(turns.size(), true);
+  const std::vector<ChatMessage> msgs = Messages(turns.size());
   const std::vector<int64_t> full = Tokens(msgs, true, options.enable_thinking);
   if (!IsPrefix(after_user.ids, full)) throw Error("internal: generation prompt does not extend the user message");
   if (static_cast<int>(full.size()) >= context_limit())
@@ -359,8 +359,15 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   im.turns.push_back({user_text, im.pending, "", false});
   try {
     // Stream = [history up to the previous answer][this user message][generation prompt].
-    const auto hist = im.Tokens(im.Messages(im.turns.size(), false), false, std::nullopt);
-    const auto with_user = im.Tokens(im.Messages(im.turns.size(), true), false, std::nullopt);
+    // The history ends where the last <|im_start|> (this user message's) begins. It is cut
+    // from the full render, not rendered alone: alone, the template would render the last
+    // assistant turn in its "after the last user query" form, with a <think> block.
+    const auto with_user = im.Tokens(im.Messages(im.turns.size()), false, std::nullopt);
+    const int64_t im_start = im.tok().TokenId("<|im_start|>");
+    size_t boundary = with_user.size();
+    while (boundary > 0 && with_user[boundary - 1] != im_start) --boundary;
+    if (boundary > 0) --boundary;
+    const std::vector<int64_t> hist(with_user.begin(), with_user.begin() + static_cast<std::ptrdiff_t>(boundary));
     if (static_cast<int>(with_user.size()) >= im.context_limit())
       throw Error("the conversation would be " + std::to_string(with_user.size()) +
                   " tokens, past the context limit of " + std::to_string(im.context_limit()) +
@@ -376,7 +383,6 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
       ScopedStage s(timing, "prefill");
       im.Prefill(hist, base.ids.size(), hist.size(), base.state, out, nullptr);
       im.before_user = {base.state, hist, true};
-      if (!IsPrefix(hist, with_user)) throw Error("internal: the user message does not extend the history");
       im.Prefill(with_user, hist.size(), with_user.size(), base.state, out, nullptr);
       im.after_user = {base.state, with_user, true};
     }
