@@ -30,6 +30,9 @@ class ThreadPool;
 struct EngineOptions {
   int threads = 0;                // 0 = one per core
   std::string backend = "auto";  // "auto" | "cpu" (more with the NPU work)
+  // Weight format of the language model's projections: "f32" keeps the checkpoint's own
+  // values (bf16 widened exactly; the reference path), "bf16", "q8", "q4" (issue: CPU speed).
+  std::string precision = "f32";
 };
 
 // Called during Load with a fraction in [0,1] and what is being loaded; return false to cancel
