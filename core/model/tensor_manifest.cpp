@@ -1,0 +1,95 @@
+#include "core/model/tensor_manifest.h"
+
+#include <string>
+
+namespace glance {
+
+namespace {
+
+void AddVision(const VisionConfig& v, std::vector<TensorSpec>& out) {
+  const std::string p = "model.visual.";
+  const int64_t hv = v.hidden_size, iv = v.intermediate_size;
+  const int64_t merged = hv * v.spatial_merge_size * v.spatial_merge_size;  // 4·Hv
+  auto add = [&](const std::string& name, std::vector<int64_t> shape) {
+    out.push_back({p + name, DType::BF16, std::move(shape)});
+  };
+  // Conv3d patch embedding [Hv, C, T, P, P] with bias.
+  add("patch_embed.proj.weight", {hv, v.in_channels, v.temporal_patch_size, v.patch_size, v.patch_size});
+  add("patch_embed.proj.bias", {hv});
+  add("pos_embed.weight", {v.num_position_embeddings, hv});
+  for (int j = 0; j < v.depth; ++j) {
+    const std::string b = "blocks." + std::to_string(j) + ".";
+    add(b + "norm1.weight", {hv});
+    add(b + "norm1.bias", {hv});
+    add(b + "norm2.weight", {hv});
+    add(b + "norm2.bias", {hv});
+    add(b + "attn.qkv.weight", {3 * hv, hv});
+    add(b + "attn.qkv.bias", {3 * hv});
+    add(b + "attn.proj.weight", {hv, hv});
+    add(b + "attn.proj.bias", {hv});
+    add(b + "mlp.linear_fc1.weight", {iv, hv});
+    add(b + "mlp.linear_fc1.bias", {iv});
+    add(b + "mlp.linear_fc2.weight", {hv, iv});
+    add(b + "mlp.linear_fc2.bias", {hv});
+  }
+  // Patch merger: LayerNorm over Hv, then MLP on the 2x2-merged 4·Hv vector.
+  add("merger.norm.weight", {hv});
+  add("merger.norm.bias", {hv});
+  add("merger.linear_fc1.weight", {merged, merged});
+  add("merger.linear_fc1.bias", {merged});
+  add("merger.linear_fc2.weight", {v.out_hidden_size, merged});
+  add("merger.linear_fc2.bias", {v.out_hidden_size});
+}
+
+void AddText(const TextConfig& t, std::vector<TensorSpec>& out) {
+  const std::string p = "model.language_model.";
+  const int64_t h = t.hidden_size, inter = t.intermediate_size, d = t.head_dim;
+  const int64_t nq = t.num_attention_heads, nkv = t.num_key_value_heads, nv = t.linear_num_value_heads;
+  auto add = [&](const std::string& name, std::vector<int64_t> shape, DType dtype = DType::BF16) {
+    out.push_back({p + name, dtype, std::move(shape)});
+  };
+  add("embed_tokens.weight", {t.vocab_size, h});
+  for (int i = 0; i < t.num_hidden_layers; ++i) {
+    const std::string l = "layers." + std::to_string(i) + ".";
+    if (t.layer_types[static_cast<size_t>(i)] == LayerType::kLinearAttention) {
+      const std::string a = l + "linear_attn.";
+      add(a + "in_proj_qkv.weight", {t.conv_dim(), h});
+      add(a + "in_proj_z.weight", {t.linear_value_dim(), h});
+      add(a + "in_proj_b.weight", {nv, h});
+      add(a + "in_proj_a.weight", {nv, h});
+      add(a + "conv1d.weight", {t.conv_dim(), 1, t.linear_conv_kernel_dim});
+      // Released checkpoints keep A_log in F32 (qwen35.md §1.5 "Stored dtypes").
+      add(a + "A_log", {nv}, DType::F32);
+      add(a + "dt_bias", {nv});
+      add(a + "norm.weight", {t.linear_value_head_dim});
+      add(a + "out_proj.weight", {h, t.linear_value_dim()});
+    } else {
+      const std::string a = l + "self_attn.";
+      add(a + "q_proj.weight", {2 * nq * d, h});  // query and output gate per head
+      add(a + "k_proj.weight", {nkv * d, h});
+      add(a + "v_proj.weight", {nkv * d, h});
+      add(a + "o_proj.weight", {h, nq * d});
+      add(a + "q_norm.weight", {d});
+      add(a + "k_norm.weight", {d});
+    }
+    add(l + "input_layernorm.weight", {h});
+    add(l + "post_attention_layernorm.weight", {h});
+    add(l + "mlp.gate_proj.weight", {inter, h});
+    add(l + "mlp.up_proj.weight", {inter, h});
+    add(l + "mlp.down_proj.weight", {h, inter});
+  }
+  add("norm.weight", {h});
+}
+
+}  // namespace
+
+std::vector<TensorSpec> Qwen35TensorManifest(const ModelConfig& config) {
+  std::vector<TensorSpec> out;
+  AddVision(config.vision, out);
+  AddText(config.text, out);
+  if (!config.text.tie_word_embeddings)
+    out.push_back({"lm_head.weight", DType::BF16, {config.text.vocab_size, config.text.hidden_size}});
+  return out;
+}
+
+}  // namespace glance

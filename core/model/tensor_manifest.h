@@ -1,0 +1,16 @@
+#pragma once
+// The tensor list of a Qwen3.5 checkpoint for a given config (qwen35.md §1.5): every name and
+// shape the HF model loads, and the dtype the released checkpoints store (BF16, A_log F32).
+// `mtp.*` (multi-token prediction) tensors are not listed: HF ignores them on load.
+#include <vector>
+
+#include "core/model/config.h"
+#include "core/model/safetensors_writer.h"
+
+namespace glance {
+
+// Vision tower (`model.visual.*`), then the LM (`model.language_model.*`), then `lm_head.weight`
+// when the embeddings are not tied.
+std::vector<TensorSpec> Qwen35TensorManifest(const ModelConfig& config);
+
+}  // namespace glance
