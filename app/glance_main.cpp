@@ -1,5 +1,7 @@
 // glance: the desktop app. Thin: the window and its logic live in glance_ui.
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
 
 #include "ui/main_window.h"
 
@@ -10,7 +12,33 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationDomain(QStringLiteral("glance.app"));
   QApplication::setDesktopFileName(QStringLiteral("io.github.glance.Glance"));
   QApplication::setApplicationVersion(QStringLiteral(GLANCE_VERSION));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Private, inspectable image captioning and chat with Qwen3.5"));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption model(QStringLiteral("model"),
+                                 QStringLiteral("Model folder to load (default: the demo)."),
+                                 QStringLiteral("dir"));
+  const QCommandLineOption image(QStringLiteral("image"),
+                                 QStringLiteral("Image to attach and describe at start."),
+                                 QStringLiteral("path"));
+  // For documentation and smoke tests: grab the window after the first answer and exit.
+  QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab to PATH."),
+                                QStringLiteral("path"));
+  screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
+  parser.addOptions({model, image, screenshot});
+  parser.process(app);
+
   glance::ui::MainWindow window;
+  if (parser.isSet(screenshot)) window.setScreenshotPath(parser.value(screenshot));
   window.show();
+  if (parser.isSet(model))
+    window.loadModel(parser.value(model));
+  else
+    window.loadDefaultModel();
+  // Queued after the load on the engine thread, so the image waits for the model.
+  if (parser.isSet(image)) window.attachImageFile(parser.value(image), true);
   return QApplication::exec();
 }

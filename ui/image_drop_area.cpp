@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
-#include <QShortcut>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
@@ -56,9 +55,6 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
 
   connect(open, &QPushButton::clicked, this, &ImageDropArea::openDialog);
   connect(paste, &QPushButton::clicked, this, &ImageDropArea::pasteFromClipboard);
-  auto* shortcut = new QShortcut(QKeySequence::Paste, this);
-  shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-  connect(shortcut, &QShortcut::activated, this, &ImageDropArea::pasteFromClipboard);
 }
 
 bool ImageDropArea::handleMime(const QMimeData* mime) {

@@ -1,5 +1,6 @@
 #pragma once
-// Where images come in: drops (file URLs or image data), paste (Ctrl+V) and an Open dialog.
+// Where images come in: drops (file URLs or image data), paste (the window's Ctrl+V action
+// calls pasteFromClipboard) and an Open dialog.
 // Shows a thumbnail with the token grid and "224×224 → 7×7 = 49 tokens" once the engine has
 // processed it. A file that is not a readable image gets an inline message, never a dialog.
 // GUI thread only.

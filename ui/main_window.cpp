@@ -1,10 +1,218 @@
+// MainWindow: construction, docks, menus, status bar and the remembered layout.
+// The engine side (worker thread, events) is in main_window_engine.cpp.
 #include "ui/main_window.h"
 
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/attention_panel.h"
+#include "ui/chat_view.h"
+#include "ui/engine_worker.h"
+#include "ui/image_drop_area.h"
+#include "ui/theme.h"
+#include "ui/timing_panel.h"
+
 namespace glance::ui {
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kThemeKey = QStringLiteral("view/theme");
+const QString kCaptionKey = QStringLiteral("chat/caption_on_drop");
+
+QDockWidget* MakeDock(const QString& title, const QString& objectName, QWidget* content,
+                      QMainWindow* window) {
+  auto* dock = new QDockWidget(title, window);
+  dock->setObjectName(objectName);  // saveState() needs it
+  dock->setWidget(content);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                    QDockWidget::DockWidgetClosable);
+  return dock;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  RegisterEventTypes();
   setWindowTitle(QStringLiteral("Glance"));
-  resize(1200, 800);
+  setAcceptDrops(true);
+  setDockNestingEnabled(true);
+  chat_ = new ChatView(this);
+  setCentralWidget(chat_);
+  buildDocks();
+  buildMenus();
+  buildStatusBar();
+  connectWorker();
+  restoreLayout();
+}
+
+MainWindow::~MainWindow() { shutdownWorker(); }
+
+void MainWindow::buildDocks() {
+  conversations_ = new QListWidget(this);
+  conversations_->addItem(tr("Current chat"));
+  conversations_->setCurrentRow(0);
+  auto* convDock = MakeDock(tr("Conversations"), QStringLiteral("conversations"), conversations_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, convDock);
+
+  auto* imageBox = new QWidget(this);
+  auto* imageLayout = new QVBoxLayout(imageBox);
+  imageLayout->setContentsMargins(0, 0, 0, 0);
+  dropArea_ = new ImageDropArea(imageBox);
+  attention_ = new AttentionPanel(imageBox);
+  imageLayout->addWidget(dropArea_);
+  imageLayout->addWidget(attention_, 1);
+  auto* imageDock = MakeDock(tr("Image && attention"), QStringLiteral("attention"), imageBox, this);
+  addDockWidget(Qt::RightDockWidgetArea, imageDock);
+
+  timing_ = new TimingPanel(this);
+  auto* timingDock = MakeDock(tr("Timing"), QStringLiteral("timing"), timing_, this);
+  addDockWidget(Qt::RightDockWidgetArea, timingDock);
+  splitDockWidget(imageDock, timingDock, Qt::Vertical);
+  // A first-run layout in proportion to the screen; restoreLayout() replaces it later.
+  const int em = fontMetrics().height();
+  resizeDocks({convDock, imageDock}, {em * 12, em * 30}, Qt::Horizontal);
+  resizeDocks({imageDock, timingDock}, {em * 40, em * 22}, Qt::Vertical);
+  resize(em * 100, em * 62);
+
+  connect(dropArea_, &ImageDropArea::imageFileChosen, this,
+          [this](const QString& path) { attachImageFile(path, captionOnDrop_); });
+  connect(dropArea_, &ImageDropArea::imagePasted, this,
+          [this](const QImage& image) { attachImagePixels(image, captionOnDrop_); });
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* openImage = file->addAction(tr("Open &image\u2026"), dropArea_, &ImageDropArea::openDialog);
+  openImage->setShortcut(QKeySequence::Open);
+  QAction* paste = file->addAction(tr("&Paste image"), dropArea_, &ImageDropArea::pasteFromClipboard);
+  paste->setShortcut(QKeySequence::Paste);
+  file->addAction(tr("Open &model folder\u2026"), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Qwen3.5 model folder"));
+    if (!dir.isEmpty()) loadModel(dir);
+  });
+  file->addAction(tr("Load the &demo model"), this, &MainWindow::loadDefaultModel);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* chat = menuBar()->addMenu(tr("&Chat"));
+  chat->addActions({chat_->sendAction(), chat_->stopAction(), chat_->regenerateAction(),
+                    chat_->editAction(), chat_->newChatAction()});
+  chat->addSeparator();
+  QAction* caption = chat->addAction(tr("&Caption dropped images"));
+  caption->setCheckable(true);
+  caption->setChecked(QSettings().value(kCaptionKey, true).toBool());
+  captionOnDrop_ = caption->isChecked();
+  connect(caption, &QAction::toggled, this, [this](bool on) {
+    captionOnDrop_ = on;
+    QSettings().setValue(kCaptionKey, on);
+  });
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  view->addSeparator();
+  QMenu* themeMenu = view->addMenu(tr("&Theme"));
+  auto* themes = new QActionGroup(this);
+  const Theme saved = ThemeFromString(QSettings().value(kThemeKey).toString());
+  for (Theme t : {Theme::kSystem, Theme::kLight, Theme::kDark}) {
+    const QString label = t == Theme::kSystem ? tr("Follow &system")
+                           : t == Theme::kLight ? tr("&Light") : tr("&Dark");
+    QAction* a = themeMenu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(t == saved);
+    themes->addAction(a);
+    connect(a, &QAction::triggered, this, [t] {
+      ApplyTheme(t);
+      QSettings().setValue(kThemeKey, ThemeToString(t));
+    });
+  }
+  if (saved != Theme::kSystem) ApplyTheme(saved);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Glance"), this, [this] {
+    QMessageBox::about(this, tr("About Glance"),
+                       tr("<b>Glance %1</b><p>Private, inspectable image captioning and chat "
+                          "with Qwen3.5, on your CPU.</p>")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::buildStatusBar() {
+  modelLabel_ = new QLabel(tr("No model"), this);
+  backendLabel_ = new QLabel(this);
+  threadsLabel_ = new QLabel(this);
+  memoryLabel_ = new QLabel(this);
+  loadBar_ = new QProgressBar(this);
+  loadBar_->setRange(0, 1000);
+  loadBar_->setMaximumWidth(fontMetrics().height() * 12);
+  loadBar_->setVisible(false);
+  cancelLoad_ = new QToolButton(this);
+  cancelLoad_->setText(tr("Cancel"));
+  cancelLoad_->setVisible(false);
+  connect(cancelLoad_, &QToolButton::clicked, this, [this] { worker_->cancelLoad(); });
+  statusBar()->addWidget(modelLabel_);
+  statusBar()->addWidget(backendLabel_);
+  statusBar()->addWidget(threadsLabel_);
+  statusBar()->addWidget(memoryLabel_);
+  statusBar()->addPermanentWidget(loadBar_);
+  statusBar()->addPermanentWidget(cancelLoad_);
+  auto* memoryTimer = new QTimer(this);
+  connect(memoryTimer, &QTimer::timeout, this, &MainWindow::updateMemory);
+  memoryTimer->start(2000);
+  updateMemory();
+}
+
+void MainWindow::updateMemory() {
+  // Resident set size from /proc (Linux); the label stays empty elsewhere.
+  QFile statm(QStringLiteral("/proc/self/statm"));
+  if (!statm.open(QIODevice::ReadOnly)) return;
+  const QList<QByteArray> fields = statm.readAll().split(' ');
+  if (fields.size() < 2) return;
+  const double mib = fields[1].toDouble() * 4096.0 / (1024.0 * 1024.0);
+  memoryLabel_->setText(tr("\u00B7 %1 MiB resident").arg(mib, 0, 'f', 0));
+}
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  restoreGeometry(settings.value(kGeometryKey).toByteArray());
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::saveLayout() const {
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveLayout();
+  shutdownWorker();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls() || event->mimeData()->hasImage()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  if (dropArea_->handleMime(event->mimeData())) event->acceptProposedAction();
 }
 
 }  // namespace glance::ui

@@ -1,0 +1,240 @@
+#include "ui/chat_view.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/event_types.h"
+
+namespace glance::ui {
+namespace {
+
+QAction* MakeAction(QWidget* owner, const QString& text, const QKeySequence& key,
+                    const QString& tip) {
+  auto* action = new QAction(text, owner);
+  action->setShortcut(key);
+  action->setShortcutContext(Qt::WindowShortcut);
+  action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+  owner->addAction(action);
+  return action;
+}
+
+QToolButton* ButtonFor(QAction* action, QWidget* parent) {
+  auto* b = new QToolButton(parent);
+  b->setDefaultAction(action);
+  b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  return b;
+}
+
+}  // namespace
+
+ChatView::ChatView(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  transcript_ = new QTextBrowser(this);
+  transcript_->setOpenExternalLinks(true);
+  transcript_->setPlaceholderText(tr("Drop an image and Glance describes it. Ask follow-up "
+                                     "questions below."));
+  layout->addWidget(transcript_, 1);
+
+  input_ = new QPlainTextEdit(this);
+  input_->setPlaceholderText(tr("Ask about the image\u2026 (Enter sends, Shift+Enter: new line)"));
+  input_->setMaximumHeight(fontMetrics().height() * 6);
+  input_->setTabChangesFocus(true);
+  input_->installEventFilter(this);
+  layout->addWidget(input_);
+
+  send_ = MakeAction(this, tr("Send"), QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Send"));
+  stop_ = MakeAction(this, tr("Stop"), QKeySequence(Qt::Key_Escape), tr("Stop generating"));
+  regenerate_ = MakeAction(this, tr("Regenerate"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                           tr("Answer the last message again"));
+  edit_ = MakeAction(this, tr("Edit last"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                     tr("Edit the last message and send it again"));
+  newChat_ = MakeAction(this, tr("New chat"), QKeySequence(Qt::CTRL | Qt::Key_N),
+                        tr("Start a new conversation"));
+  auto* buttons = new QHBoxLayout;
+  hint_ = new QLabel(this);
+  hint_->setForegroundRole(QPalette::PlaceholderText);
+  buttons->addWidget(hint_, 1);
+  for (QAction* a : {newChat_, edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));
+  layout->addLayout(buttons);
+
+  renderTimer_ = new QTimer(this);
+  renderTimer_->setSingleShot(true);
+  renderTimer_->setInterval(30);  // coalesce streamed pieces into ~30 renders per second
+  connect(renderTimer_, &QTimer::timeout, this, &ChatView::render);
+  connect(send_, &QAction::triggered, this, &ChatView::onSend);
+  connect(stop_, &QAction::triggered, this, &ChatView::stopRequested);
+  connect(regenerate_, &QAction::triggered, this, &ChatView::onRegenerate);
+  connect(edit_, &QAction::triggered, this, &ChatView::onEdit);
+  connect(newChat_, &QAction::triggered, this, &ChatView::onNewChat);
+  updateActions();
+}
+
+bool ChatView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == input_ && event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+    if (enter && !(key->modifiers() & Qt::ShiftModifier)) {
+      onSend();
+      return true;
+    }
+    if (key->key() == Qt::Key_Escape && editing_ && !busy_) {  // cancel an edit
+      editing_ = false;
+      input_->clear();
+      updateActions();
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void ChatView::submit(const QString& text) {
+  input_->setPlainText(text);
+  onSend();
+}
+
+void ChatView::onSend() {
+  const QString text = input_->toPlainText().trimmed();
+  if (busy_ || text.isEmpty()) return;
+  input_->clear();
+  if (editing_) {
+    editing_ = false;
+    const int user = lastIndex(true);
+    if (user >= 0) {
+      messages_.resize(static_cast<size_t>(user) + 1);  // drop the old answer
+      messages_.back().text = text;
+    }
+    scheduleRender();
+    Q_EMIT editResendRequested(text);
+    return;
+  }
+  messages_.push_back({true, text, {}, false});
+  scheduleRender();
+  Q_EMIT sendRequested(text);
+}
+
+void ChatView::onRegenerate() {
+  if (busy_ || lastIndex(true) < 0) return;
+  messages_.resize(static_cast<size_t>(lastIndex(true)) + 1);
+  scheduleRender();
+  Q_EMIT regenerateRequested();
+}
+
+void ChatView::onEdit() {
+  if (busy_ || lastIndex(true) < 0) return;
+  editing_ = true;
+  input_->setPlainText(lastUserMessage());
+  input_->setFocus();
+  input_->moveCursor(QTextCursor::End);
+  updateActions();
+}
+
+void ChatView::onNewChat() {
+  if (busy_) return;
+  clear();
+  Q_EMIT newChatRequested();
+}
+
+void ChatView::beginAnswer() {
+  messages_.push_back({false, {}, {}, true});
+  scheduleRender();
+}
+
+void ChatView::appendPiece(const QString& piece) {
+  if (messages_.empty() || messages_.back().user) beginAnswer();
+  messages_.back().text += piece;
+  scheduleRender();
+}
+
+void ChatView::finishAnswer(const TurnStats& stats, const QString& stop_reason) {
+  if (messages_.empty() || messages_.back().user) beginAnswer();
+  Message& m = messages_.back();
+  m.streaming = false;
+  m.stats = DescribeStats(stats);
+  if (stop_reason == QStringLiteral("cancelled")) m.stats += tr(" \u00B7 stopped");
+  if (stop_reason == QStringLiteral("max_tokens")) m.stats += tr(" \u00B7 length limit");
+  if (stop_reason == QStringLiteral("context")) m.stats += tr(" \u00B7 context full");
+  render();
+}
+
+void ChatView::failAnswer(const QString& message) {
+  if (!messages_.empty() && !messages_.back().user && messages_.back().streaming) {
+    messages_.back().streaming = false;
+    messages_.back().stats = tr("error: %1").arg(message);
+  }
+  render();
+}
+
+void ChatView::setBusy(bool busy) {
+  busy_ = busy;
+  updateActions();
+}
+
+void ChatView::clear() {
+  messages_.clear();
+  editing_ = false;
+  render();
+  updateActions();
+}
+
+QString ChatView::lastAnswer() const {
+  const int i = lastIndex(false);
+  return i < 0 ? QString() : messages_[static_cast<size_t>(i)].text;
+}
+
+QString ChatView::lastUserMessage() const {
+  const int i = lastIndex(true);
+  return i < 0 ? QString() : messages_[static_cast<size_t>(i)].text;
+}
+
+int ChatView::lastIndex(bool user) const {
+  for (int i = messageCount() - 1; i >= 0; --i)
+    if (messages_[static_cast<size_t>(i)].user == user) return i;
+  return -1;
+}
+
+QString ChatView::transcriptMarkdown() const {
+  QString md;
+  for (const Message& m : messages_) {
+    md += m.user ? tr("**You**") : tr("**Glance**");
+    md += QStringLiteral("\n\n");
+    md += m.text.isEmpty() && m.streaming ? QStringLiteral("\u2026") : m.text;
+    md += QStringLiteral("\n\n");
+    if (!m.stats.isEmpty()) md += QStringLiteral("*%1*\n\n").arg(m.stats);
+    md += QStringLiteral("---\n\n");
+  }
+  return md;
+}
+
+void ChatView::scheduleRender() {
+  if (!renderTimer_->isActive()) renderTimer_->start();
+  updateActions();
+}
+
+void ChatView::render() {
+  renderTimer_->stop();
+  QScrollBar* bar = transcript_->verticalScrollBar();
+  const bool atBottom = bar->value() >= bar->maximum() - 4;
+  transcript_->setMarkdown(transcriptMarkdown());
+  if (atBottom) bar->setValue(bar->maximum());
+}
+
+void ChatView::updateActions() {
+  const bool hasUser = lastIndex(true) >= 0;
+  send_->setEnabled(!busy_);
+  stop_->setEnabled(busy_);
+  regenerate_->setEnabled(!busy_ && hasUser);
+  edit_->setEnabled(!busy_ && hasUser);
+  newChat_->setEnabled(!busy_);
+  hint_->setText(editing_ ? tr("Editing the last message \u2014 Enter resends, Esc cancels")
+                          : QString());
+}
+
+}  // namespace glance::ui

@@ -1,0 +1,91 @@
+#pragma once
+// The chat: messages rendered as Markdown while they stream, a stats line under each answer,
+// and the input box (Enter sends, Shift+Enter adds a line). Send, Stop, Regenerate,
+// Edit-and-resend and New chat are QActions with shortcuts (Ctrl+Return, Esc, Ctrl+R,
+// Ctrl+E, Ctrl+N) so the window can also put them in its menus.
+// The view keeps its own transcript and asks for work through signals. GUI thread only.
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+#include "core/engine/events.h"
+
+class QAction;
+class QLabel;
+class QPlainTextEdit;
+class QTextBrowser;
+class QTimer;
+
+namespace glance::ui {
+
+class ChatView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChatView(QWidget* parent = nullptr);
+
+  // Streaming an answer.
+  void beginAnswer();
+  void appendPiece(const QString& piece);
+  void finishAnswer(const TurnStats& stats, const QString& stop_reason);
+  void failAnswer(const QString& message);
+  void setBusy(bool busy);
+  bool isBusy() const { return busy_; }
+  void clear();
+
+  // Programmatic sending (e.g. "Describe this image." after a drop): as if typed.
+  void submit(const QString& text);
+
+  int messageCount() const { return static_cast<int>(messages_.size()); }
+  QString lastAnswer() const;
+  QString lastUserMessage() const;
+  QString transcriptMarkdown() const;
+  QPlainTextEdit* input() const { return input_; }
+
+  QAction* sendAction() const { return send_; }
+  QAction* stopAction() const { return stop_; }
+  QAction* regenerateAction() const { return regenerate_; }
+  QAction* editAction() const { return edit_; }
+  QAction* newChatAction() const { return newChat_; }
+
+ Q_SIGNALS:
+  void sendRequested(const QString& text);
+  void stopRequested();
+  void regenerateRequested();
+  void editResendRequested(const QString& text);
+  void newChatRequested();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  struct Message {
+    bool user = false;
+    QString text;
+    QString stats;  // the line under an answer
+    bool streaming = false;
+  };
+
+  void onSend();
+  void onRegenerate();
+  void onEdit();
+  void onNewChat();
+  void scheduleRender();
+  void render();
+  void updateActions();
+  int lastIndex(bool user) const;
+
+  std::vector<Message> messages_;
+  bool busy_ = false;
+  bool editing_ = false;  // the input holds the last user message for Edit-and-resend
+  QTextBrowser* transcript_ = nullptr;
+  QPlainTextEdit* input_ = nullptr;
+  QLabel* hint_ = nullptr;
+  QTimer* renderTimer_ = nullptr;
+  QAction* send_ = nullptr;
+  QAction* stop_ = nullptr;
+  QAction* regenerate_ = nullptr;
+  QAction* edit_ = nullptr;
+  QAction* newChat_ = nullptr;
+};
+
+}  // namespace glance::ui

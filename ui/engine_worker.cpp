@@ -1,0 +1,107 @@
+#include "ui/engine_worker.h"
+
+#include <exception>
+
+#include "core/util/error.h"
+
+namespace glance::ui {
+
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent) { RegisterEventTypes(); }
+
+// The session must go before the engine it points into; both die on the worker thread
+// (the owner connects QThread::finished to deleteLater).
+EngineWorker::~EngineWorker() {
+  session_.reset();
+  engine_.reset();
+}
+
+void EngineWorker::loadModel(const QString& dir, int threads) {
+  cancelLoad_.store(false);
+  try {
+    EngineOptions options;
+    options.threads = threads;
+    auto progress = [this](double fraction, const std::string& what) {
+      Q_EMIT loadProgress(fraction, Q(what));
+      return !cancelLoad_.load();
+    };
+    std::shared_ptr<const Engine> engine = Engine::Load(dir.toStdString(), options, progress);
+    session_.reset();  // a session belongs to one engine
+    engine_ = std::move(engine);
+    session_ = std::make_unique<Session>(engine_);
+    Q_EMIT modelLoaded(engine_->info());
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("load"), QString::fromUtf8(e.what()));
+  }
+}
+
+void EngineWorker::attachImage(const QString& path) {
+  if (!session_) {
+    Q_EMIT error(QStringLiteral("image"), tr("No model is loaded."));
+    return;
+  }
+  try {
+    Q_EMIT imageAttached(session_->AttachImage(path.toStdString()));
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
+  }
+}
+
+void EngineWorker::attachPixels(const QImage& image) {
+  if (!session_) {
+    Q_EMIT error(QStringLiteral("image"), tr("No model is loaded."));
+    return;
+  }
+  try {
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB888);
+    Q_EMIT imageAttached(session_->AttachImageRgb(rgb.constBits(), rgb.width(), rgb.height(),
+                                                  static_cast<int>(rgb.bytesPerLine())));
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
+  }
+}
+
+StreamCallbacks EngineWorker::callbacks() {
+  StreamCallbacks cb;
+  cb.on_text = [this](const std::string& piece) { Q_EMIT textPiece(Q(piece)); };
+  cb.on_attention = [this](const AttentionMap& map) { Q_EMIT attentionMap(map); };
+  cb.cancel = &cancel_;
+  return cb;
+}
+
+template <typename Run>
+void EngineWorker::generate(Run&& run) {
+  if (!session_) {
+    Q_EMIT error(QStringLiteral("generate"), tr("No model is loaded."));
+    return;
+  }
+  Q_EMIT turnStarted();
+  try {
+    Q_EMIT turnFinished(run(callbacks()));
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("generate"), QString::fromUtf8(e.what()));
+  }
+}
+
+void EngineWorker::send(const QString& text, const GenerateOptions& options) {
+  generate([&](const StreamCallbacks& cb) { return session_->Send(text.toStdString(), options, cb); });
+}
+
+void EngineWorker::regenerate(const GenerateOptions& options) {
+  generate([&](const StreamCallbacks& cb) { return session_->Regenerate(options, cb); });
+}
+
+void EngineWorker::editLast(const QString& text, const GenerateOptions& options) {
+  generate([&](const StreamCallbacks& cb) {
+    return session_->EditLastUser(text.toStdString(), options, cb);
+  });
+}
+
+void EngineWorker::reset() {
+  if (session_) session_->Reset();
+}
+
+void EngineWorker::setSystemPrompt(const QString& text) {
+  if (session_) session_->SetSystemPrompt(text.toStdString());
+}
+
+}  // namespace glance::ui
