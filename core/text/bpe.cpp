@@ -14,10 +14,9 @@ void BpeModel::Encode(std::string_view word, std::vector<int32_t>& out) const {
     EncodeUncached(word, out);
     return;
   }
-  std::string key(word);
   {
     std::lock_guard<std::mutex> lock(cache_mutex_);
-    auto it = cache_.find(key);
+    auto it = cache_.find(word);  // string_view lookup: no allocation on a hit
     if (it != cache_.end()) {
       out.insert(out.end(), it->second.begin(), it->second.end());
       return;
@@ -28,7 +27,7 @@ void BpeModel::Encode(std::string_view word, std::vector<int32_t>& out) const {
   std::vector<int32_t> ids(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
   std::lock_guard<std::mutex> lock(cache_mutex_);
   if (cache_.size() >= kMaxCacheEntries) cache_.clear();  // bound memory on huge inputs
-  cache_.emplace(std::move(key), std::move(ids));
+  cache_.emplace(std::string(word), std::move(ids));
 }
 
 void BpeModel::EncodeUncached(std::string_view word, std::vector<int32_t>& out) const {

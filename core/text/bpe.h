@@ -42,7 +42,11 @@ class BpeModel {
   static constexpr size_t kMaxCachedWordBytes = 64;
   static constexpr size_t kMaxCacheEntries = 200000;
   mutable std::mutex cache_mutex_;
-  mutable std::unordered_map<std::string, std::vector<int32_t>> cache_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  mutable std::unordered_map<std::string, std::vector<int32_t>, Hash, std::equal_to<>> cache_;
 };
 
 }  // namespace glance::text

@@ -34,37 +34,65 @@ RegexSplitter::~RegexSplitter() = default;
 RegexSplitter::RegexSplitter(RegexSplitter&&) noexcept = default;
 RegexSplitter& RegexSplitter::operator=(RegexSplitter&&) noexcept = default;
 
-void RegexSplitter::SplitInto(std::string_view text, std::vector<std::string_view>& pieces) const {
-  std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> md(
-      pcre2_match_data_create_from_pattern(impl_->code, nullptr), &pcre2_match_data_free);
-  if (!md) throw Error("tokenizer: out of memory creating regex match data");
-  const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
-  size_t pos = 0, gap_start = 0;
-  while (pos < text.size()) {
+RegexSplitter::Cursor::Cursor(const RegexSplitter& splitter, std::string_view text)
+    : splitter_(splitter), text_(text),
+      match_data_(pcre2_match_data_create_from_pattern(splitter.impl_->code, nullptr)) {
+  if (!match_data_) throw Error("tokenizer: out of memory creating regex match data");
+}
+
+RegexSplitter::Cursor::~Cursor() { pcre2_match_data_free(static_cast<pcre2_match_data*>(match_data_)); }
+
+bool RegexSplitter::Cursor::Next(std::string_view* piece) {
+  if (!pending_.empty()) {
+    *piece = pending_;
+    pending_ = {};
+    return true;
+  }
+  auto* md = static_cast<pcre2_match_data*>(match_data_);
+  const pcre2_code* code = splitter_.impl_->code;
+  const auto* subject = reinterpret_cast<PCRE2_SPTR>(text_.data());
+  while (pos_ < text_.size()) {
     // The caller validated UTF-8, so PCRE2's own check (a full scan per call) is skipped.
-    int rc = pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md.get(),
-                         nullptr);
+    int rc = pcre2_match(code, subject, text_.size(), pos_, PCRE2_NO_UTF_CHECK, md, nullptr);
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
-      rc = pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
-                       md.get(), nullptr);
+      rc = pcre2_match(code, subject, text_.size(), pos_, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, md, nullptr);
     if (rc == PCRE2_ERROR_NOMATCH) break;
     if (rc < 0) {
       PCRE2_UCHAR msg[256];
       pcre2_get_error_message(rc, msg, sizeof msg);
       throw Error(std::string("tokenizer: regex match failed: ") + reinterpret_cast<const char*>(msg));
     }
-    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
+    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
     const size_t start = ov[0], end = ov[1];
-    if (end == start) {  // empty match: HF skips it; step one character to make progress
-      pos = start + 1;
-      while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
+    if (end == start) {  // empty match: HF drops it; step one character to make progress
+      pos_ = start + 1;
+      while (pos_ < text_.size() && (static_cast<unsigned char>(text_[pos_]) & 0xC0) == 0x80) ++pos_;
       continue;
     }
-    if (start > gap_start) pieces.push_back(text.substr(gap_start, start - gap_start));
-    pieces.push_back(text.substr(start, end - start));
-    pos = gap_start = end;
+    const std::string_view match = text_.substr(start, end - start);
+    const size_t gap = gap_start_;
+    pos_ = gap_start_ = end;
+    if (start > gap) {  // text no alternative matched is a piece of its own ("Isolated")
+      pending_ = match;
+      *piece = text_.substr(gap, start - gap);
+    } else {
+      *piece = match;
+    }
+    return true;
   }
-  if (gap_start < text.size()) pieces.push_back(text.substr(gap_start));
+  pos_ = text_.size();
+  if (gap_start_ < text_.size()) {
+    *piece = text_.substr(gap_start_);
+    gap_start_ = text_.size();
+    return true;
+  }
+  return false;
+}
+
+void RegexSplitter::SplitInto(std::string_view text, std::vector<std::string_view>& pieces) const {
+  Cursor cursor(*this, text);
+  std::string_view piece;
+  while (cursor.Next(&piece)) pieces.push_back(piece);
 }
 
 }  // namespace glance::text

@@ -19,6 +19,24 @@ class RegexSplitter {
   RegexSplitter(RegexSplitter&&) noexcept;
   RegexSplitter& operator=(RegexSplitter&&) noexcept;
 
+  // Walks the pieces of one text in order without materialising them all (long inputs).
+  class Cursor {
+   public:
+    Cursor(const RegexSplitter& splitter, std::string_view text);  // text: valid UTF-8
+    ~Cursor();
+    Cursor(const Cursor&) = delete;
+    Cursor& operator=(const Cursor&) = delete;
+    // Sets *piece to the next piece; false at the end.
+    bool Next(std::string_view* piece);
+
+   private:
+    const RegexSplitter& splitter_;
+    std::string_view text_;
+    void* match_data_;  // pcre2_match_data*
+    size_t pos_ = 0, gap_start_ = 0;
+    std::string_view pending_;  // a match found while a gap before it was returned first
+  };
+
   // Appends the pieces of `text`, in order, to `pieces`. `text` must be valid UTF-8.
   void SplitInto(std::string_view text, std::vector<std::string_view>& pieces) const;
 

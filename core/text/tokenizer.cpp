@@ -48,11 +48,11 @@ int32_t Tokenizer::Impl::AddedTokenAt(std::string_view text, size_t pos) const {
 void Tokenizer::Impl::EncodeOrdinary(std::string_view text, std::vector<int32_t>& out) const {
   if (text.empty()) return;
   const std::string normalized = nfc ? Nfc(text) : std::string(text);
-  std::vector<std::string_view> pieces;
-  splitter->SplitInto(normalized, pieces);
+  text::RegexSplitter::Cursor cursor(*splitter, normalized);
   const auto& map = text::GetByteLevelMap();
   std::string byte_level;
-  for (std::string_view piece : pieces) {
+  std::string_view piece;
+  while (cursor.Next(&piece)) {
     if (ignore_merges) {
       byte_level.clear();
       for (char c : piece) byte_level += map.CharFor(static_cast<uint8_t>(c));
