@@ -28,7 +28,7 @@ class ArgParser {
         }
         if (bool_flags.count(name)) {
           if (has_eq) throw Error("--" + name + " takes no value");
-          flags_[name] = "1";
+          flags_.insert_or_assign(name, std::string(1, '1'));
         } else if (value_flags.count(name)) {
           if (!has_eq) {
             if (i + 1 >= args.size()) throw Error("--" + name + " needs a value");
