@@ -145,3 +145,21 @@ TEST(BadInput, CliCaptionsTheDemoAndPrintsJson) {
   EXPECT_NE(r.output.find("\"decode_tokens_per_s\""), std::string::npos);
   EXPECT_NE(r.output.find("\"grid_w\": 7"), std::string::npos);
 }
+
+TEST(Cli, ChatReplRunsItsCommands) {
+  const std::string script = std::string("printf 'Hello\\n/stats\\n/regenerate\\n/image /no/such.png\\n/image ") +
+                             DefaultDemoImagePath() + "\\nWhat is it?\\n/reset\\n/quit\\n' | ";
+  const std::string cmd = script + GLANCE_BINARY_DIR + "/app/glance-cli chat --max-tokens 3 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = ::pclose(p);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+  EXPECT_NE(out.find("prompt tokens"), std::string::npos) << out;        // /stats
+  EXPECT_NE(out.find("error:"), std::string::npos) << out;               // the missing image, reported
+  EXPECT_NE(out.find("7x7 tokens"), std::string::npos) << out;           // the demo image attached
+  EXPECT_NE(out.find("[new conversation]"), std::string::npos) << out;   // /reset
+}
