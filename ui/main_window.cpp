@@ -78,7 +78,7 @@ void MainWindow::buildDocks() {
   attention_ = new AttentionPanel(imageBox);
   imageLayout->addWidget(dropArea_);
   imageLayout->addWidget(attention_, 1);
-  auto* imageDock = MakeDock(tr("Image && attention"), QStringLiteral("attention"), imageBox, this);
+  auto* imageDock = MakeDock(tr("Image & attention"), QStringLiteral("attention"), imageBox, this);
   addDockWidget(Qt::RightDockWidgetArea, imageDock);
 
   timing_ = new TimingPanel(this);

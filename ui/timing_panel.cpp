@@ -53,6 +53,7 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   turnAxis_ = new QBarCategoryAxis(stageChart_);
   secondsAxis_ = new QValueAxis(stageChart_);
   secondsAxis_->setLabelFormat(QStringLiteral("%.2f"));
+  secondsAxis_->setTickCount(3);  // few labels: they stay readable in a short dock
   stageChart_->addAxis(turnAxis_, Qt::AlignBottom);
   stageChart_->addAxis(secondsAxis_, Qt::AlignLeft);
   stageSeries_->attachAxis(turnAxis_);
@@ -70,6 +71,7 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   tokenAxis_->setLabelFormat(QStringLiteral("%d"));
   msAxis_ = new QValueAxis(latencyChart_);
   msAxis_->setLabelFormat(QStringLiteral("%.1f"));
+  msAxis_->setTickCount(3);
   latencyChart_->addAxis(tokenAxis_, Qt::AlignBottom);
   latencyChart_->addAxis(msAxis_, Qt::AlignLeft);
   latencySeries_->attachAxis(tokenAxis_);
