@@ -4,36 +4,20 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/cpu/delta_rule_simd.h"
+#include "kernels/cpu/dot.h"
+#include "kernels/cpu/vector_ops.h"
+
 namespace glance::lm {
 
 void DeltaRuleRecurrent(const DeltaRuleInput& in, float* S, float* out, int64_t out_stride) {
-  const int dk = in.dk, dv = in.dv;
-  std::vector<float> mem(static_cast<size_t>(dv));
+  // One fused SIMD step per token (kernels/cpu/delta_rule_simd.h; the literal HF loops are
+  // its DeltaRuleStepReference).
+  std::vector<float> scratch(2 * static_cast<size_t>(in.dv));
   for (int64_t t = 0; t < in.n_tokens; ++t) {
-    const float* q = in.q + t * in.qk_stride;
-    const float* k = in.k + t * in.qk_stride;
-    const float* v = in.v + t * in.v_stride;
-    const float decay = std::exp(in.g[t * in.gb_stride]);
-    const float beta = in.beta[t * in.gb_stride];
-    // S ← decay·S, and kv_mem = Sᵀ k̂ (HF: (S * k[..., None]).sum(-2)).
-    std::fill(mem.begin(), mem.end(), 0.0f);
-    for (int a = 0; a < dk; ++a) {
-      float* row = S + a * dv;
-      for (int b = 0; b < dv; ++b) {
-        row[b] *= decay;
-        mem[static_cast<size_t>(b)] += row[b] * k[a];
-      }
-    }
-    for (int b = 0; b < dv; ++b) mem[static_cast<size_t>(b)] = (v[b] - mem[static_cast<size_t>(b)]) * beta;
-    float* o = out + t * out_stride;
-    std::fill(o, o + dv, 0.0f);
-    for (int a = 0; a < dk; ++a) {
-      float* row = S + a * dv;
-      for (int b = 0; b < dv; ++b) {
-        row[b] += k[a] * mem[static_cast<size_t>(b)];
-        o[b] += row[b] * q[a];
-      }
-    }
+    kernels::DeltaRuleStep(S, in.dk, in.dv, in.q + t * in.qk_stride, in.k + t * in.qk_stride,
+                           in.v + t * in.v_stride, std::exp(in.g[t * in.gb_stride]),
+                           in.beta[t * in.gb_stride], out + t * out_stride, scratch.data());
   }
 }
 
@@ -48,6 +32,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
   std::vector<float> decay(C * C);         // exp(Γ_i − Γ_j) for j <= i, else 0
   std::vector<float> A(C * C);             // (I + strict-lower)⁻¹ built in place (HF `attn`)
   std::vector<float> kbeta(C * udk);       // β_i k̂_i
+  std::vector<float> kbeta_eg(C * udk);    // β_i k̂_i e^{Γ_i}
   std::vector<float> vbeta(C * udv);       // β_i v_i
   std::vector<float> U(C * udv);           // A · vβ                      (HF `value`)
   std::vector<float> W(C * udk);           // A · (kβ ⊙ e^Γ)              (HF `k_cumdecay`)
@@ -85,22 +70,27 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
           at(A, i, j) = 0.0f;
           continue;
         }
-        float d = 0.0f;
-        for (int a = 0; a < dk; ++a) d += kbeta[static_cast<size_t>(i) * udk + static_cast<size_t>(a)] * k(j)[a];
+        const float d = kernels::DotF32(kbeta.data() + static_cast<size_t>(i) * udk, k(j), dk);
         at(A, i, j) = -(d * at(decay, i, j));
       }
     }
+    // Row form of the same recursion: A[i, :i] = row + Σ_{m<i} row[m]·A[m, :i], where the
+    // finished rows m < i are zero at and right of column m, so the sum over m ranges
+    // exactly over HF's m in (j, i).
     for (int i = 1; i < n; ++i) {
-      for (int j = 0; j < i; ++j) row[static_cast<size_t>(j)] = at(A, i, j);
-      for (int j = 0; j < i; ++j) {
-        float s = 0.0f;
-        for (int m = j + 1; m < i; ++m) s += row[static_cast<size_t>(m)] * at(A, m, j);
-        at(A, i, j) = row[static_cast<size_t>(j)] + s;
-      }
+      float* ai = &at(A, i, 0);
+      std::copy_n(ai, i, row.data());
+      for (int m = 1; m < i; ++m) kernels::Axpy(row[static_cast<size_t>(m)], &at(A, m, 0), ai, m);
     }
     for (int i = 0; i < n; ++i) at(A, i, i) = 1.0f;
 
     // U = A·vβ, W = A·(kβ ⊙ e^Γ) (A lower triangular with unit diagonal).
+    for (int j = 0; j < n; ++j) {
+      const float eg = eG[static_cast<size_t>(j)];
+      const float* kb = kbeta.data() + static_cast<size_t>(j) * udk;
+      float* kbe = kbeta_eg.data() + static_cast<size_t>(j) * udk;
+      for (int a = 0; a < dk; ++a) kbe[a] = kb[a] * eg;
+    }
     for (int i = 0; i < n; ++i) {
       float* u = U.data() + static_cast<size_t>(i) * udv;
       float* w = W.data() + static_cast<size_t>(i) * udk;
@@ -108,11 +98,8 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
       std::fill(w, w + dk, 0.0f);
       for (int j = 0; j <= i; ++j) {
         const float aij = at(A, i, j);
-        const float eg = eG[static_cast<size_t>(j)];
-        const float* vb = vbeta.data() + static_cast<size_t>(j) * udv;
-        const float* kb = kbeta.data() + static_cast<size_t>(j) * udk;
-        for (int b = 0; b < dv; ++b) u[b] += aij * vb[b];
-        for (int a = 0; a < dk; ++a) w[a] += aij * (kb[a] * eg);
+        kernels::Axpy(aij, vbeta.data() + static_cast<size_t>(j) * udv, u, dv);
+        kernels::Axpy(aij, kbeta_eg.data() + static_cast<size_t>(j) * udk, w, dk);
       }
     }
 
@@ -123,9 +110,7 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
           at(qk, i, j) = 0.0f;
           continue;
         }
-        float d = 0.0f;
-        for (int a = 0; a < dk; ++a) d += q(i)[a] * k(j)[a];
-        at(qk, i, j) = d * at(decay, i, j);
+        at(qk, i, j) = kernels::DotF32(q(i), k(j), dk) * at(decay, i, j);
       }
 
     // v_new = U − W·S ; out_i = (q̂_i e^{Γ_i})·S + Σ_{j<=i} qk_ij v_new_j.
@@ -134,43 +119,26 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
       const float* u = U.data() + static_cast<size_t>(i) * udv;
       const float* w = W.data() + static_cast<size_t>(i) * udk;
       std::fill(vn, vn + dv, 0.0f);
-      for (int a = 0; a < dk; ++a) {
-        const float* srow = S + static_cast<size_t>(a) * udv;
-        for (int b = 0; b < dv; ++b) vn[b] += w[a] * srow[b];
-      }
+      for (int a = 0; a < dk; ++a) kernels::Axpy(w[a], S + static_cast<size_t>(a) * udv, vn, dv);
       for (int b = 0; b < dv; ++b) vn[b] = u[b] - vn[b];
     }
     for (int i = 0; i < n; ++i) {
       float* o = out + (c0 + i) * out_stride;
       std::fill(o, o + dv, 0.0f);
       const float eg = eG[static_cast<size_t>(i)];
-      for (int a = 0; a < dk; ++a) {
-        const float qa = q(i)[a] * eg;
-        const float* srow = S + static_cast<size_t>(a) * udv;
-        for (int b = 0; b < dv; ++b) o[b] += qa * srow[b];
-      }
-      for (int j = 0; j <= i; ++j) {
-        const float s = at(qk, i, j);
-        const float* vn = vnew.data() + static_cast<size_t>(j) * udv;
-        for (int b = 0; b < dv; ++b) o[b] += s * vn[b];
-      }
+      for (int a = 0; a < dk; ++a) kernels::Axpy(q(i)[a] * eg, S + static_cast<size_t>(a) * udv, o, dv);
+      for (int j = 0; j <= i; ++j)
+        kernels::Axpy(at(qk, i, j), vnew.data() + static_cast<size_t>(j) * udv, o, dv);
     }
 
     // S ← e^{Γ_last}·S + Σ_j (k̂_j e^{Γ_last − Γ_j}) v_newⱼᵀ.
     const float g_last = G[static_cast<size_t>(n - 1)];
     const float e_last = eG[static_cast<size_t>(n - 1)];
-    for (int a = 0; a < dk; ++a) {
-      float* srow = S + static_cast<size_t>(a) * udv;
-      for (int b = 0; b < dv; ++b) srow[b] *= e_last;
-    }
+    kernels::Scale(e_last, S, static_cast<int64_t>(dk) * dv);
     for (int j = 0; j < n; ++j) {
       const float ej = std::exp(g_last - G[static_cast<size_t>(j)]);
       const float* vn = vnew.data() + static_cast<size_t>(j) * udv;
-      for (int a = 0; a < dk; ++a) {
-        const float kj = k(j)[a] * ej;
-        float* srow = S + static_cast<size_t>(a) * udv;
-        for (int b = 0; b < dv; ++b) srow[b] += kj * vn[b];
-      }
+      for (int a = 0; a < dk; ++a) kernels::Axpy(k(j)[a] * ej, vn, S + static_cast<size_t>(a) * udv, dv);
     }
   }
 }

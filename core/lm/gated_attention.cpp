@@ -7,6 +7,7 @@
 #include "core/lm/mrope.h"
 #include "core/lm/norms.h"
 #include "kernels/cpu/activations.h"
+#include "kernels/cpu/attention.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::lm {
@@ -14,8 +15,9 @@ namespace glance::lm {
 void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int layer_index,
                            const float* x, int64_t T, const float* cos, const float* sin,
                            KvCache& cache, int64_t n_past, float* out,
-                           kernels::ThreadPool* pool, AttentionObserver* observer,
+                           const kernels::Compute& cx, AttentionObserver* observer,
                            AttnTrace* trace) {
+  kernels::ThreadPool* pool = cx.pool;
   const int64_t nq = cfg.num_attention_heads, nkv = cfg.num_key_value_heads, D = cfg.head_dim;
   const int64_t group = nq / nkv;
   const int rot = cfg.rotary_dim();
@@ -25,9 +27,9 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
 
   std::vector<float> P(static_cast<size_t>(T * nq * 2 * D));
   std::vector<float> Kp(static_cast<size_t>(T * nkv * D)), Vp(Kp.size());
-  kernels::Matmul(x, T, w.q_proj, nullptr, P.data(), pool);
-  kernels::Matmul(x, T, w.k_proj, nullptr, Kp.data(), pool);
-  kernels::Matmul(x, T, w.v_proj, nullptr, Vp.data(), pool);
+  cx.Project(x, T, w.q_proj, nullptr, P.data());
+  cx.Project(x, T, w.k_proj, nullptr, Kp.data());
+  cx.Project(x, T, w.v_proj, nullptr, Vp.data());
   if (trace) {
     trace->q_proj = P;
     trace->k_proj = Kp;
@@ -68,20 +70,12 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
       for (int64_t t = 0; t < T; ++t) {
         const float* q = Q.data() + (t * nq + h) * D;
         const int64_t n = n_past + t + 1;  // causal: keys 0 .. own position
-        for (int64_t j = 0; j < n; ++j) {
-          const float* k = cache.key_row(kvh, j);
-          float d = 0.0f;
-          for (int64_t i = 0; i < D; ++i) d += q[i] * k[i];
-          p[static_cast<size_t>(j)] = d * scale;
-        }
+        // Rows of one head are contiguous in the cache (stride D): SIMD kernels from
+        // kernels/cpu/attention.h, scalar twins there are the oracle.
+        kernels::AttentionScores(q, cache.key_row(kvh, 0), D, n, D, scale, p.data());
         kernels::SoftmaxInPlace(p.data(), n);
         float* o = O.data() + (t * nq + h) * D;
-        std::fill(o, o + D, 0.0f);
-        for (int64_t j = 0; j < n; ++j) {
-          const float pj = p[static_cast<size_t>(j)];
-          const float* v = cache.value_row(kvh, j);
-          for (int64_t i = 0; i < D; ++i) o[i] += pj * v[i];
-        }
+        kernels::AttentionWeightedSum(p.data(), cache.value_row(kvh, 0), D, n, D, o);
         // Output gate (HF: attn_output * sigmoid(gate)), gate = second half of the head.
         const float* gate = P.data() + (t * nq + h) * 2 * D + D;
         for (int64_t i = 0; i < D; ++i) o[i] *= kernels::Sigmoid(gate[i]);
@@ -97,7 +91,7 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
   }
   if (trace) trace->o_proj_in = O;
 
-  kernels::Matmul(O.data(), T, w.o_proj, nullptr, out, pool);
+  cx.Project(O.data(), T, w.o_proj, nullptr, out);
   if (trace) trace->out.assign(out, out + T * cfg.hidden_size);
 
   if (observer) {

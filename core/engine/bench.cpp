@@ -1,0 +1,298 @@
+#include "core/engine/bench.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "core/engine/engine.h"
+#include "core/engine/session.h"
+#include "core/lm/language_model.h"
+#include "core/text/tokenizer.h"
+#include "core/util/error.h"
+#include "kernels/cpu/bandwidth.h"
+
+namespace glance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Bytes of a block-quantized weight: elements plus per-block scales (kernels/cpu/matmul.h,
+// quant_formats.h: Q8 int8 + f32 scale, Q4 nibbles + bf16 scale, per 32 columns). Written as a
+// template so this compiles whether or not the quantized formats are present in WeightType.
+template <class E, class W>
+uint64_t QuantizedBytes(const W& w) {
+  if constexpr (requires { E::Q8; E::Q4; w.blocks(); }) {
+    const uint64_t rb = static_cast<uint64_t>(w.rows) * static_cast<uint64_t>(w.blocks());
+    if (w.type == E::Q8) return rb * (32 + sizeof(float));
+    if (w.type == E::Q4) return rb * (16 + sizeof(uint16_t));
+  }
+  return 0;
+}
+
+// Bytes a matmul streams for this weight.
+uint64_t RefBytes(const kernels::WeightRef& w) {
+  const uint64_t rows = static_cast<uint64_t>(w.rows), cols = static_cast<uint64_t>(w.cols);
+  if (w.type == kernels::WeightType::F32) return rows * cols * 4;
+  if (w.type == kernels::WeightType::BF16 || w.type == kernels::WeightType::F16) return rows * cols * 2;
+  return QuantizedBytes<kernels::WeightType>(w);
+}
+
+uint64_t VecBytes(const std::vector<float>& v) { return v.size() * sizeof(float); }
+
+// A smooth synthetic photo-like image: gradients plus a few shapes, so the preprocessor and
+// vision tower see ordinary pixel statistics (the timing does not depend on content).
+std::vector<uint8_t> SyntheticRgb(int w, int h) {
+  std::vector<uint8_t> rgb(static_cast<size_t>(w) * static_cast<size_t>(h) * 3);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = rgb.data() + (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 3;
+      const bool disc = (x - w / 3) * (x - w / 3) + (y - h / 2) * (y - h / 2) < (h / 5) * (h / 5);
+      p[0] = static_cast<uint8_t>(disc ? 220 : (255 * x) / std::max(w - 1, 1));
+      p[1] = static_cast<uint8_t>(disc ? 40 : (255 * y) / std::max(h - 1, 1));
+      p[2] = static_cast<uint8_t>(((x / 16 + y / 16) % 2) ? 180 : 60);
+    }
+  return rgb;
+}
+
+double TimeAttach(const std::shared_ptr<const Engine>& engine, int w, int h, ImageModeChoice mode) {
+  const std::vector<uint8_t> rgb = SyntheticRgb(w, h);
+  Session s(engine);
+  const auto t0 = Clock::now();
+  s.AttachImageRgb(rgb.data(), w, h, w * 3, mode);
+  return Since(t0);
+}
+
+std::vector<int64_t> RandomIds(int64_t n, int64_t vocab, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int64_t> dist(0, vocab - 1);
+  std::vector<int64_t> ids(static_cast<size_t>(n));
+  for (auto& id : ids) id = dist(rng);
+  return ids;
+}
+
+// Tokens per second of one text-only prefill of n random ids on a fresh state.
+double PrefillRate(const Engine& engine, int64_t n, uint32_t seed) {
+  const lm::LanguageModel& model = engine.lm();
+  const std::vector<int64_t> ids = RandomIds(n, model.config().vocab_size, seed);
+  lm::LmState state = model.NewState();
+  lm::ForwardOutput out;
+  lm::ForwardInput in;
+  in.ids = ids;
+  const auto t0 = Clock::now();
+  model.Forward(in, state, out, engine.pool());
+  return static_cast<double>(n) / std::max(Since(t0), 1e-9);
+}
+
+// Tokens per second of `n` greedy decode steps after a short prefill (argmax is part of a
+// real step, so it is timed too).
+double DecodeRate(const Engine& engine, int n, uint32_t seed) {
+  const lm::LanguageModel& model = engine.lm();
+  const std::vector<int64_t> prompt = RandomIds(16, model.config().vocab_size, seed);
+  lm::LmState state = model.NewState();
+  lm::ForwardOutput out;
+  lm::ForwardInput in;
+  in.ids = prompt;
+  model.Forward(in, state, out, engine.pool());
+  int64_t next = 0;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    next = std::max_element(out.last(), out.last() + out.vocab) - out.last();
+    lm::ForwardInput step;
+    step.ids = std::span<const int64_t>(&next, 1);
+    model.Forward(step, state, out, engine.pool());
+  }
+  return static_cast<double>(n) / std::max(Since(t0), 1e-9);
+}
+
+// A question of at least 20 tokens under this model's tokenizer (words added until it is).
+std::string TwentyTokenQuestion(const Tokenizer& tok, int* n_tokens) {
+  static const char* kWords[] = {"Describe", "this", "picture", "in", "detail:", "which",
+                                 "objects", "are", "visible,", "what", "colours", "dominate,",
+                                 "where", "is", "the", "light", "coming", "from", "and", "what",
+                                 "is", "happening", "right", "now", "in", "the", "scene?"};
+  std::string q;
+  int n = 0;
+  for (const char* w : kWords) {
+    q += (q.empty() ? "" : " ");
+    q += w;
+    n = static_cast<int>(tok.Encode(q).size());
+    if (n >= 20) break;
+  }
+  *n_tokens = n;
+  return q;
+}
+
+}  // namespace
+
+BenchStat Summarise(std::vector<double> samples) {
+  BenchStat s;
+  s.samples = samples;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  const size_t n = samples.size();
+  s.median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  s.min = samples.front();
+  s.max = samples.back();
+  return s;
+}
+
+uint64_t DecodeWeightBytes(const lm::LanguageModel& model) {
+  const lm::LmWeights& w = model.weights();
+  uint64_t b = RefBytes(w.lm_head) + VecBytes(w.final_norm);
+  for (const lm::LayerWeights& L : w.layers) {
+    b += VecBytes(L.input_norm) + VecBytes(L.post_norm);
+    b += RefBytes(L.mlp.gate_proj) + RefBytes(L.mlp.up_proj) + RefBytes(L.mlp.down_proj);
+    if (L.type == LayerType::kLinearAttention) {
+      const lm::LinearAttnWeights& a = L.linear;
+      b += RefBytes(a.in_proj_qkv) + RefBytes(a.in_proj_z) + RefBytes(a.in_proj_b) +
+           RefBytes(a.in_proj_a) + RefBytes(a.out_proj) + VecBytes(a.conv) + VecBytes(a.norm);
+    } else {
+      const lm::FullAttnWeights& a = L.full;
+      b += RefBytes(a.q_proj) + RefBytes(a.k_proj) + RefBytes(a.v_proj) + RefBytes(a.o_proj) +
+           VecBytes(a.q_norm) + VecBytes(a.k_norm);
+    }
+  }
+  return b;
+}
+
+uint64_t DecodeStateBytes(const lm::LanguageModel& model) {
+  const lm::LmState s = model.NewState();
+  uint64_t b = 0;
+  for (const lm::LinearLayerState& l : s.linear) b += VecBytes(l.recurrent) + VecBytes(l.conv_tail);
+  return b;
+}
+
+uint64_t PeakRssBytes() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      std::istringstream in(line.substr(6));
+      uint64_t kb = 0;
+      in >> kb;
+      return kb * 1024;
+    }
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports kB
+}
+
+BenchResult RunBench(const BenchOptions& o) {
+  if (o.reps < 1) throw Error("bench: --reps must be at least 1");
+  if (o.decode_tokens < 1) throw Error("bench: decode tokens must be at least 1");
+  auto stage = [&](const std::string& s) {
+    if (o.progress) o.progress(s);
+  };
+  BenchResult r;
+  r.model_dir = o.model_dir.empty() ? DefaultDemoModelDir() : o.model_dir;
+  r.precision = o.precision;
+  r.reps = o.reps;
+  EngineOptions eo;
+  eo.threads = o.threads;
+  eo.precision = o.precision;
+
+  stage("load");
+  std::shared_ptr<const Engine> engine;
+  std::vector<double> load;
+  for (int i = 0; i < o.reps; ++i) {
+    engine.reset();  // one model in memory at a time, so peak RSS stays honest
+    const auto t0 = Clock::now();
+    engine = Engine::Load(r.model_dir, eo);
+    load.push_back(Since(t0));
+  }
+  r.load_s = Summarise(load);
+  r.is_demo = engine->info().is_demo;
+  r.threads = engine->info().threads;
+  r.model_weight_bytes = engine->info().weight_bytes;
+  r.decode_weight_bytes = DecodeWeightBytes(engine->lm());
+  r.decode_state_bytes = DecodeStateBytes(engine->lm());
+
+  std::vector<double> v224, v640, p64, p512, dec, ttft;
+  stage("vision");
+  for (int i = 0; i < o.reps; ++i) {
+    v224.push_back(TimeAttach(engine, 224, 224, ImageModeChoice::kFast));
+    v640.push_back(TimeAttach(engine, 640, 480, ImageModeChoice::kDetail));
+  }
+  stage("prefill");
+  for (int i = 0; i < o.reps; ++i) {
+    p64.push_back(PrefillRate(*engine, 64, 100u + static_cast<uint32_t>(i)));
+    p512.push_back(PrefillRate(*engine, 512, 200u + static_cast<uint32_t>(i)));
+  }
+  stage("decode");
+  for (int i = 0; i < o.reps; ++i)
+    dec.push_back(DecodeRate(*engine, o.decode_tokens, 300u + static_cast<uint32_t>(i)));
+  stage("ttft");
+  const std::string question = TwentyTokenQuestion(engine->tokenizer(), &r.ttft_prompt_words_tokens);
+  const std::vector<uint8_t> rgb = SyntheticRgb(224, 224);
+  for (int i = 0; i < o.reps; ++i) {
+    Session s(engine);
+    GenerateOptions g;
+    g.max_new_tokens = 1;
+    g.capture_attention = false;
+    const auto t0 = Clock::now();  // the user's view: image attached, question sent, 1st token
+    s.AttachImageRgb(rgb.data(), 224, 224, 224 * 3, ImageModeChoice::kFast);
+    s.Send(question, g);
+    ttft.push_back(Since(t0));
+  }
+  r.vision_s_224 = Summarise(v224);
+  r.vision_s_640x480 = Summarise(v640);
+  r.prefill_tokens_per_s_64 = Summarise(p64);
+  r.prefill_tokens_per_s_512 = Summarise(p512);
+  r.decode_tokens_per_s = Summarise(dec);
+  r.ttft_s = Summarise(ttft);
+  r.peak_rss_bytes = PeakRssBytes();  // before the bandwidth arrays exist
+
+  stage("bandwidth");
+  const kernels::BandwidthResult bw =
+      kernels::MeasureTriadBandwidth(o.bandwidth_array_bytes, std::max(o.reps, 3), engine->pool());
+  r.bandwidth_gb_s = Summarise(bw.gb_per_s);
+
+  // Roofline: bytes a decode step must stream × steps per second ÷ measured bandwidth.
+  const double bytes = static_cast<double>(r.decode_weight_bytes + r.decode_state_bytes);
+  std::vector<double> roof;
+  for (double tps : r.decode_tokens_per_s.samples)
+    roof.push_back(bytes * tps / (r.bandwidth_gb_s.median * 1e9));
+  r.roofline_fraction = Summarise(roof);
+  return r;
+}
+
+nlohmann::json BenchToJson(const BenchResult& r) {
+  nlohmann::json j;
+  j["model_dir"] = r.model_dir;
+  j["is_demo"] = r.is_demo;
+  j["precision"] = r.precision;
+  j["threads"] = r.threads;
+  j["reps"] = r.reps;
+  auto put = [&](const char* key, const BenchStat& s) {
+    j[key] = s.median;
+    j[std::string(key) + "_min"] = s.min;
+    j[std::string(key) + "_max"] = s.max;
+  };
+  put("load_s", r.load_s);
+  put("vision_s_224", r.vision_s_224);
+  put("vision_s_640x480", r.vision_s_640x480);
+  put("prefill_tokens_per_s_64", r.prefill_tokens_per_s_64);
+  put("prefill_tokens_per_s_512", r.prefill_tokens_per_s_512);
+  put("decode_tokens_per_s", r.decode_tokens_per_s);
+  put("ttft_s", r.ttft_s);
+  put("bandwidth_gb_s", r.bandwidth_gb_s);
+  put("roofline_fraction", r.roofline_fraction);
+  j["ttft_question_tokens"] = r.ttft_prompt_words_tokens;
+  j["peak_rss_bytes"] = r.peak_rss_bytes;
+  j["model_weight_bytes"] = r.model_weight_bytes;
+  j["decode_weight_bytes"] = r.decode_weight_bytes;
+  j["decode_state_bytes"] = r.decode_state_bytes;
+  return j;
+}
+
+}  // namespace glance

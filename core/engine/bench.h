@@ -1,0 +1,69 @@
+#pragma once
+// glance-cli bench: the speed figures of one model folder on this machine, measured the same
+// way every time (issue: CPU speed). Several repetitions of each stage; median, min and max.
+//   load → vision 224×224 (fast) and 640×480 (detail) → prefill 64 and 512 random tokens on a
+//   fresh state → decode over `decode_tokens` → time to first token (image + ~20-token
+//   question through Session) → peak RSS → triad memory bandwidth → decode roofline fraction.
+// Heavy by design: never call it from ctest except on the tiny demo model.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace glance {
+
+namespace lm {
+class LanguageModel;
+}
+
+struct BenchOptions {
+  std::string model_dir;           // empty: the bundled demo model (DefaultDemoModelDir())
+  std::string precision = "f32";   // EngineOptions::precision
+  int threads = 0;                 // EngineOptions::threads (0 = one per core)
+  int reps = 3;                    // repetitions of every stage (>= 1)
+  int decode_tokens = 64;
+  uint64_t bandwidth_array_bytes = 128ull << 20;  // each of the triad's three arrays
+  std::function<void(const std::string& stage)> progress;  // called as each stage starts
+};
+
+struct BenchStat {
+  std::vector<double> samples;
+  double median = 0.0, min = 0.0, max = 0.0;
+};
+BenchStat Summarise(std::vector<double> samples);
+
+struct BenchResult {
+  std::string model_dir;
+  bool is_demo = false;
+  std::string precision;
+  int threads = 0;
+  int reps = 0;
+  BenchStat load_s, vision_s_224, vision_s_640x480;
+  BenchStat prefill_tokens_per_s_64, prefill_tokens_per_s_512, decode_tokens_per_s, ttft_s;
+  BenchStat bandwidth_gb_s, roofline_fraction;
+  int ttft_prompt_words_tokens = 0;   // tokens of the question text used for TTFT
+  uint64_t peak_rss_bytes = 0;        // VmHWM before the bandwidth arrays are allocated
+  uint64_t model_weight_bytes = 0;    // ModelInfo::weight_bytes (whole checkpoint)
+  uint64_t decode_weight_bytes = 0;   // LM weights read per decoded token (LM head in full)
+  uint64_t decode_state_bytes = 0;    // Gated DeltaNet recurrent + conv state
+};
+
+// Throws glance::Error (bad folder, bad options) like Engine::Load.
+BenchResult RunBench(const BenchOptions& options);
+
+// Bytes of language-model weights one decode step reads: every projection, the norms, the conv
+// kernels, and the LM head in full (a tied embedding is read as the head; the one embedding
+// row looked up is negligible and not counted).
+uint64_t DecodeWeightBytes(const lm::LanguageModel& lm);
+// Bytes of the Gated DeltaNet state a decode step reads (recurrent matrices + conv tails).
+uint64_t DecodeStateBytes(const lm::LanguageModel& lm);
+
+// Peak resident set of this process (Linux VmHWM; getrusage as the fallback).
+uint64_t PeakRssBytes();
+
+// The flat JSON of the result: load_s, vision_s_224, ... each with _min and _max variants.
+nlohmann::json BenchToJson(const BenchResult& r);
+
+}  // namespace glance

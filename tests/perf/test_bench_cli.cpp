@@ -1,0 +1,64 @@
+// Runs `glance-cli bench --reps 1 --json` on the bundled demo model (tiny: seconds) and checks
+// every documented key is present, numeric and plausible; bad options must fail.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+};
+
+RunResult RunBench(const std::string& args) {
+  const std::string cmd = std::string(GLANCE_BINARY_DIR) + "/app/glance-cli bench " + args + " 2>/dev/null";
+  RunResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  r.status = pclose(p);
+  return r;
+}
+
+}  // namespace
+
+TEST(BenchCli, DemoModelJsonHasEveryKey) {
+  const RunResult r = RunBench("--reps 1 --json --decode-tokens 8");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j.at("is_demo").get<bool>());
+  for (const char* key : {"load_s", "vision_s_224", "vision_s_640x480", "prefill_tokens_per_s_64",
+                          "prefill_tokens_per_s_512", "decode_tokens_per_s", "ttft_s",
+                          "bandwidth_gb_s", "roofline_fraction"}) {
+    for (const std::string suffix : {"", "_min", "_max"}) {
+      const std::string k = key + suffix;
+      ASSERT_TRUE(j.contains(k)) << k;
+      ASSERT_TRUE(j[k].is_number()) << k;
+      EXPECT_GT(j[k].get<double>(), 0.0) << k;
+    }
+    EXPECT_LE(j[std::string(key) + "_min"].get<double>(), j[key].get<double>()) << key;
+    EXPECT_GE(j[std::string(key) + "_max"].get<double>(), j[key].get<double>()) << key;
+  }
+  ASSERT_TRUE(j.contains("peak_rss_bytes"));
+  EXPECT_GT(j["peak_rss_bytes"].get<double>(), 1e6);
+  EXPECT_GE(j["ttft_question_tokens"].get<int>(), 20);
+  EXPECT_GT(j["decode_weight_bytes"].get<double>(), 0.0);
+  // The roofline fraction is the documented formula of the reported figures (per-rep
+  // decode rate, median bandwidth; with one rep the median is the sample).
+  const double bytes = j["decode_weight_bytes"].get<double>() + j["decode_state_bytes"].get<double>();
+  const double expect = bytes * j["decode_tokens_per_s"].get<double>() /
+                        (j["bandwidth_gb_s"].get<double>() * 1e9);
+  EXPECT_NEAR(j["roofline_fraction"].get<double>(), expect, 1e-9 * expect + 1e-12);
+}
+
+TEST(BenchCli, BadOptionsFail) {
+  EXPECT_NE(RunBench("--reps 0 --json").status, 0);
+  EXPECT_NE(RunBench("--model /nonexistent/model --reps 1").status, 0);
+  EXPECT_NE(RunBench("--bogus").status, 0);
+}
