@@ -8,10 +8,12 @@
 namespace glance::cli {
 
 static int Check(const Args& args) {
-  ArgParser p(args, {"threads"}, {});
+  ArgParser p(args, {"threads", "backend", "bundle"}, {});
   if (p.positional().size() != 1) throw Error("usage: glance-cli check DIR");
   CheckOptions o;
   o.threads = static_cast<int>(p.GetInt("threads", 0));
+  o.backend = p.Get("backend", "cpu");
+  o.npu_bundle = p.Get("bundle", "");
   std::printf("reference check of %s\n", p.positional()[0].c_str());
   const CheckReport r = RunReferenceCheck(p.positional()[0], o, [](const GateResult& g) {
     std::printf("%-5s %-28s %s   [%s]\n", g.skipped ? "SKIP" : g.passed ? "PASS" : "FAIL", g.name.c_str(),
@@ -24,7 +26,7 @@ static int Check(const Args& args) {
   return r.passed() ? 0 : 1;
 }
 
-static Register reg("check", "check DIR [--threads N]",
+static Register reg("check", "check DIR [--threads N] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
                     "run every gate against a Hugging Face reference folder (tests/data/tiny-a format)", Check);
 
 }  // namespace glance::cli

@@ -10,6 +10,7 @@
 
 #include "core/lm/language_model.h"
 #include "core/model/safetensors.h"
+#include "core/npu/backend_select.h"
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
@@ -90,11 +91,14 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
     info.dtypes += (info.dtypes.empty() ? "" : ", ") + dt + ": " + HumanBytes(bytes);
   info.tokenizer_size = static_cast<int64_t>(e->tokenizer_->size());
   info.threads = e->pool_->threads();
-  info.backend = "cpu";
-  info.backend_reason = options.backend == "cpu" ? "CPU requested"
-                                                 : "no NPU backend in this build; using the CPU (f32 reference path)";
-  if (options.backend != "auto" && options.backend != "cpu")
-    throw Error("backend '" + options.backend + "' is not available in this build (use auto or cpu)");
+  step(0.97, "backend");
+  npu::BackendChoice choice = npu::SelectBackend(
+      options.backend, npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);
+  e->backend_ = std::move(choice.backend);
+  e->lm_->set_backend(e->backend_.get());
+  e->vision_->set_backend(e->backend_.get());
+  info.backend = choice.name;
+  info.backend_reason = choice.reason;
   step(1.0, "ready");
   return e;
 }

@@ -25,11 +25,16 @@ class LanguageModel;
 }
 namespace kernels {
 class ThreadPool;
+class Backend;
 }
 
 struct EngineOptions {
   int threads = 0;                // 0 = one per core
-  std::string backend = "auto";  // "auto" | "cpu" (more with the NPU work)
+  // "auto" | "cpu" | "npu" | "npu-emu" (core/npu/backend_select.h says what each does).
+  std::string backend = "auto";
+  // NPU bundle folder (manifest.txt, tensors.bin, kernels/). Empty: $GLANCE_NPU_BUNDLE, else
+  // <model>/npu-bundle if present; npu-emu without one packs the checkpoint at load.
+  std::string npu_bundle;
   // Weight format of the language model's projections: "f32" keeps the checkpoint's own
   // values (bf16 widened exactly; the reference path), "bf16", "q8", "q4" (issue: CPU speed).
   std::string precision = "f32";
@@ -68,6 +73,8 @@ class Engine {
   const vision::VisionTower& vision() const { return *vision_; }
   const lm::LanguageModel& lm() const { return *lm_; }
   kernels::ThreadPool* pool() const { return pool_.get(); }
+  // The projection backend the LM and vision tower use (per-kernel times: backend().Stats()).
+  const kernels::Backend& backend() const { return *backend_; }
 
   // Token ids that end a turn: <|im_end|> and <|endoftext|> (plus config eos ids).
   const std::vector<int32_t>& stop_ids() const { return stop_ids_; }
@@ -83,6 +90,7 @@ class Engine {
   std::unique_ptr<vision::VisionTower> vision_;
   std::unique_ptr<lm::LanguageModel> lm_;
   std::unique_ptr<kernels::ThreadPool> pool_;
+  std::unique_ptr<kernels::Backend> backend_;
   std::vector<int32_t> stop_ids_;
 };
 

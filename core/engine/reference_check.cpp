@@ -11,6 +11,7 @@
 #include "core/engine/reference_data.h"
 #include "core/engine/sampler.h"
 #include "core/lm/language_model.h"
+#include "core/npu/npu_check.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
@@ -65,6 +66,7 @@ struct Images {
 
 CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
+  if (options.backend == "npu-emu" || options.backend == "npu") return npu::RunNpuCheck(dir, options, on_gate);
   CheckReport report;
   auto emit = [&](GateResult g) {
     if (on_gate) on_gate(g);
@@ -73,6 +75,8 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   const ReferenceData ref(dir);
   EngineOptions eo;
   eo.threads = options.threads;
+  eo.backend = options.backend;
+  eo.npu_bundle = options.npu_bundle;
   const auto engine = Engine::Load(dir, eo);
   const ModelConfig& cfg = engine->config();
   const int32_t pad = static_cast<int32_t>(cfg.image_token_id);

@@ -20,6 +20,10 @@ struct GateResult {
 
 struct CheckOptions {
   int threads = 0;
+  // "cpu" (the f32 gates) or "npu-emu" / "npu" (the NPU-numerics gates, measured and written
+  // down in core/npu/npu_check.cpp); "auto" resolves at load and gates by what it picked.
+  std::string backend = "cpu";
+  std::string npu_bundle;  // EngineOptions::npu_bundle
 };
 
 struct CheckReport {

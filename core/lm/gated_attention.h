@@ -9,6 +9,7 @@
 
 #include "core/lm/attention_observer.h"
 #include "core/lm/lm_weights.h"
+#include "kernels/backend.h"
 #include "core/lm/state.h"
 
 namespace glance::kernels {
@@ -32,7 +33,7 @@ struct AttnTrace {
 void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int layer_index,
                            const float* x, int64_t T, const float* cos, const float* sin,
                            KvCache& cache, int64_t n_past, float* out,
-                           kernels::ThreadPool* pool, AttentionObserver* observer,
+                           const kernels::Compute& cx, AttentionObserver* observer,
                            AttnTrace* trace = nullptr);
 
 }  // namespace glance::lm

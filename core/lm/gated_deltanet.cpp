@@ -49,7 +49,8 @@ void CausalConvSilu(const std::vector<float>& kernel, int64_t Cd, int K, float* 
 
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
-                          kernels::ThreadPool* pool, LinearAttnTrace* trace) {
+                          const kernels::Compute& cx, LinearAttnTrace* trace) {
+  kernels::ThreadPool* pool = cx.pool;
   const int64_t nk = cfg.linear_num_key_heads, nv = cfg.linear_num_value_heads;
   const int dk = cfg.linear_key_head_dim, dv = cfg.linear_value_head_dim;
   const int64_t Kd = nk * dk, Vd = nv * dv, Cd = cfg.conv_dim();
@@ -58,10 +59,10 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
 
   std::vector<float> qkv(static_cast<size_t>(T * Cd)), z(static_cast<size_t>(T * Vd));
   std::vector<float> b(static_cast<size_t>(T * nv)), a(b.size());
-  kernels::Matmul(x, T, w.in_proj_qkv, nullptr, qkv.data(), pool);
-  kernels::Matmul(x, T, w.in_proj_z, nullptr, z.data(), pool);
-  kernels::Matmul(x, T, w.in_proj_b, nullptr, b.data(), pool);
-  kernels::Matmul(x, T, w.in_proj_a, nullptr, a.data(), pool);
+  cx.Project(x, T, w.in_proj_qkv, nullptr, qkv.data());
+  cx.Project(x, T, w.in_proj_z, nullptr, z.data());
+  cx.Project(x, T, w.in_proj_b, nullptr, b.data());
+  cx.Project(x, T, w.in_proj_a, nullptr, a.data());
   if (trace) {
     trace->in_proj_qkv = qkv;
     trace->in_proj_z = z;
@@ -127,7 +128,7 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
     }
   if (trace) trace->gated_norm_out = core;
 
-  kernels::Matmul(core.data(), T, w.out_proj, nullptr, out, pool);
+  cx.Project(core.data(), T, w.out_proj, nullptr, out);
   if (trace) trace->out_proj.assign(out, out + T * cfg.hidden_size);
 }
 

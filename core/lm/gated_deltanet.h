@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/lm/lm_weights.h"
+#include "kernels/backend.h"
 #include "core/lm/state.h"
 
 namespace glance::kernels {
@@ -37,6 +38,6 @@ struct LinearAttnTrace {
 // x [T][H] (after input_layernorm) -> out [T][H]; advances `state` by T tokens.
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
-                          kernels::ThreadPool* pool, LinearAttnTrace* trace = nullptr);
+                          const kernels::Compute& cx, LinearAttnTrace* trace = nullptr);
 
 }  // namespace glance::lm

@@ -55,6 +55,7 @@ void LanguageModel::CheckInput(const ForwardInput& in, const LmState& state) con
 void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutput& out,
                             kernels::ThreadPool* pool, AttentionObserver* observer) const {
   CheckInput(in, state);
+  const kernels::Compute cx{backend_, pool};
   const int64_t T = static_cast<int64_t>(in.ids.size());
   const int64_t H = cfg_.hidden_size, V = cfg_.vocab_size;
   const int64_t n_past = state.n_tokens;
@@ -92,18 +93,18 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
     if (L.type == LayerType::kLinearAttention) {
       LinearAttnTrace* tr = in.trace && in.trace->linear_layer == li ? &in.trace->linear : nullptr;
       GatedDeltaNetForward(L.linear, cfg_, h.data(), T, state.linear[static_cast<size_t>(li)],
-                           y.data(), in.delta_rule, pool, tr);
+                           y.data(), in.delta_rule, cx, tr);
     } else {
       AttnTrace* tr = in.trace && in.trace->attn_layer == li ? &in.trace->attn : nullptr;
       KvCache& cache = state.kv[static_cast<size_t>(li)];
       cache.Reserve(n_past + T, n_past);
       GatedAttentionForward(L.full, cfg_, li, h.data(), T, cos.data(), sin.data(), cache, n_past,
-                            y.data(), pool, observer, tr);
+                            y.data(), cx, observer, tr);
     }
     for (size_t i = 0; i < x.size(); ++i) x[i] += y[i];
     for (int64_t t = 0; t < T; ++t)
       RmsNormRow(x.data() + t * H, H, L.post_norm.data(), eps, h.data() + t * H);
-    MlpForward(L.mlp, h.data(), T, y.data(), pool);
+    MlpForward(L.mlp, h.data(), T, y.data(), cx);
     for (size_t i = 0; i < x.size(); ++i) x[i] += y[i];
     if (in.trace)
       std::copy_n(x.data() + (T - 1) * H, H, in.trace->layer_out_last.data() + li * H);
@@ -119,7 +120,7 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
   out.n_rows = rows;
   out.vocab = V;
   out.logits.resize(static_cast<size_t>(rows * V));
-  kernels::Matmul(h.data(), rows, weights_.lm_head, nullptr, out.logits.data(), pool);
+  cx.Project(h.data(), rows, weights_.lm_head, nullptr, out.logits.data());
 }
 
 }  // namespace glance::lm

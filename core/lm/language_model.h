@@ -24,6 +24,7 @@ class TensorStore;
 }
 namespace glance::kernels {
 class ThreadPool;
+class Backend;
 }
 
 namespace glance::lm {
@@ -74,6 +75,8 @@ class LanguageModel {
 
   const TextConfig& config() const { return cfg_; }
   const LmWeights& weights() const { return weights_; }
+  // Where projections run (null = CPU). Set once by the Engine at load, before sharing.
+  void set_backend(const kernels::Backend* backend) { backend_ = backend; }
   // An empty state (no tokens) for this model.
   LmState NewState() const { return LmState(cfg_); }
 
@@ -90,6 +93,7 @@ class LanguageModel {
   TextConfig cfg_;
   LmWeights weights_;
   RopeTable rope_;
+  const kernels::Backend* backend_ = nullptr;
 };
 
 }  // namespace glance::lm

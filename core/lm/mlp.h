@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/lm/lm_weights.h"
+#include "kernels/backend.h"
 
 namespace glance::kernels {
 class ThreadPool;
@@ -12,6 +13,6 @@ namespace glance::lm {
 
 // x [T][H] -> out [T][H]. pool may be null.
 void MlpForward(const MlpWeights& w, const float* x, int64_t T, float* out,
-                kernels::ThreadPool* pool);
+                const kernels::Compute& cx);
 
 }  // namespace glance::lm

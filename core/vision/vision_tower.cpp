@@ -6,6 +6,7 @@
 
 #include "core/util/error.h"
 #include "core/vision/vision_position.h"
+#include "kernels/backend.h"
 #include "kernels/cpu/activations.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -157,18 +158,18 @@ void VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
   // h = h + proj(attn(norm1(h)))
   norm_rows(blk.norm1);
   std::vector<float> qkv(size_t(n) * size_t(3 * H));
-  kernels::Matmul(x.data(), n, blk.qkv.w, blk.qkv.b.data(), qkv.data(), pool);
+  kernels::Compute{backend_, pool}.Project(x.data(), n, blk.qkv.w, blk.qkv.b.data(), qkv.data());
   std::vector<float> attn(size_t(n) * size_t(H));
   Attention(qkv.data(), n, frame_len, cos, sin, attn.data(), pool);
   std::vector<float> y(size_t(n) * size_t(H));
-  kernels::Matmul(attn.data(), n, blk.proj.w, blk.proj.b.data(), y.data(), pool);
+  kernels::Compute{backend_, pool}.Project(attn.data(), n, blk.proj.w, blk.proj.b.data(), y.data());
   for (size_t k = 0; k < y.size(); ++k) (*h)[k] += y[k];
   // h = h + fc2(gelu_tanh(fc1(norm2(h))))
   norm_rows(blk.norm2);
   std::vector<float> mid(size_t(n) * size_t(I));
-  kernels::Matmul(x.data(), n, blk.fc1.w, blk.fc1.b.data(), mid.data(), pool);
+  kernels::Compute{backend_, pool}.Project(x.data(), n, blk.fc1.w, blk.fc1.b.data(), mid.data());
   for (float& v : mid) v = kernels::GeluTanh(v);
-  kernels::Matmul(mid.data(), n, blk.fc2.w, blk.fc2.b.data(), y.data(), pool);
+  kernels::Compute{backend_, pool}.Project(mid.data(), n, blk.fc2.w, blk.fc2.b.data(), y.data());
   for (size_t k = 0; k < y.size(); ++k) (*h)[k] += y[k];
 }
 
@@ -192,7 +193,7 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
 
   // Patch embedding + learned position table (the same for every frame).
   std::vector<float> h(size_t(n) * size_t(H));
-  kernels::Matmul(img.pixel_values.data(), n, patch_embed_.w, patch_embed_.b.data(), h.data(), pool);
+  kernels::Compute{backend_, pool}.Project(img.pixel_values.data(), n, patch_embed_.w, patch_embed_.b.data(), h.data());
   if (trace) trace->patch_embed = h;
   const std::vector<float> pos = InterpolatePosEmbed(pos_table_, pos_side_, img.grid_h, img.grid_w, m);
   if (!ablation.skip_pos_embed) {
@@ -228,10 +229,10 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   }
   const int tokens = n / (m * m);
   std::vector<float> mid(size_t(tokens) * size_t(merger_fc1_.w.rows));
-  kernels::Matmul(x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data(), pool);
+  kernels::Compute{backend_, pool}.Project(x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data());
   for (float& v : mid) v = kernels::GeluErf(v);
   std::vector<float> out(size_t(tokens) * size_t(config_.out_hidden_size));
-  kernels::Matmul(mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data(), pool);
+  kernels::Compute{backend_, pool}.Project(mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data());
   return out;
 }
 

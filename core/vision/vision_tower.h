@@ -21,6 +21,7 @@
 
 namespace glance::kernels {
 class ThreadPool;
+class Backend;
 }
 
 namespace glance::vision {
@@ -53,6 +54,8 @@ class VisionTower {
                              VisionTrace* trace = nullptr, const VisionAblation& ablation = {}) const;
 
   const VisionConfig& config() const { return config_; }
+  // Where projections run (null = CPU). Set once by the Engine at load, before sharing.
+  void set_backend(const kernels::Backend* backend) { backend_ = backend; }
   int64_t out_hidden_size() const { return config_.out_hidden_size; }
 
  private:
@@ -85,6 +88,7 @@ class VisionTower {
   Norm merger_norm_;                 // [hidden]
   Linear merger_fc1_;                // [4·hidden][4·hidden]
   Linear merger_fc2_;                // [out_hidden][4·hidden]
+  const kernels::Backend* backend_ = nullptr;
 };
 
 }  // namespace glance::vision

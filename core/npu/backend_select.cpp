@@ -1,0 +1,64 @@
+#include "core/npu/backend_select.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/npu/npu_bundle.h"
+#include "core/npu/npu_detect.h"
+#include "core/util/error.h"
+#include "kernels/npu/npu_backend.h"
+
+namespace glance::npu {
+
+namespace fs = std::filesystem;
+
+std::string FindBundleDir(const std::string& requested, const std::string& model_dir) {
+  if (!requested.empty()) return requested;
+  if (const char* env = std::getenv("GLANCE_NPU_BUNDLE"); env && *env) return env;
+  std::error_code ec;
+  const fs::path local = fs::path(model_dir) / "npu-bundle";
+  return fs::is_regular_file(local / "manifest.txt", ec) ? local.string() : std::string();
+}
+
+static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& store) {
+  BackendChoice c;
+  c.name = "npu-emu";
+  std::unique_ptr<kernels::npu::WeightSource> source;
+  if (!bundle_dir.empty()) {
+    auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
+    source = std::make_unique<BundleWeightSource>(bundle, store);
+    c.reason = "NPU emulator requested; weights from bundle " + bundle_dir;
+  } else {
+    source = std::make_unique<kernels::npu::PackingWeightSource>();
+    c.reason = "NPU emulator requested; weights packed to bfp16ebs8 at load (no bundle)";
+  }
+  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeEmulatorDevice(), std::move(source));
+  return c;
+}
+
+static BackendChoice Hardware(const std::string& bundle_dir, const TensorStore& store) {
+  auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
+  BackendChoice c;
+  c.name = "npu";
+  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeXrtDevice(bundle->kernels()),
+                                                         std::make_unique<BundleWeightSource>(bundle, store));
+  c.reason = "NPU: every check passed; bundle " + bundle_dir;
+  return c;
+}
+
+BackendChoice SelectBackend(const std::string& requested, const std::string& bundle_dir,
+                            const TensorStore& store) {
+  if (requested == "cpu") return {std::make_unique<kernels::CpuBackend>(), "cpu", "CPU requested"};
+  if (requested == "npu-emu") return Emulator(bundle_dir, store);
+  if (requested != "auto" && requested != "npu")
+    throw Error("unknown backend '" + requested + "' (use auto, cpu, npu or npu-emu)");
+  DetectOptions o;
+  o.bundle_dir = bundle_dir;
+  const NpuStatus st = DetectNpu(o);
+  if (st.ready()) return Hardware(bundle_dir, store);
+  if (requested == "npu")
+    throw Error("backend 'npu' is not available: " + st.summary() + " (glance-cli npu-status shows every check)");
+  return {std::make_unique<kernels::CpuBackend>(), "cpu", "no usable NPU (" + st.summary() + "); using the CPU"};
+}
+
+}  // namespace glance::npu

@@ -1,0 +1,34 @@
+#pragma once
+// Backend choice at load (EngineOptions::backend):
+//   "cpu"      the CPU (kernels::Matmul; the f32 reference path)
+//   "npu-emu"  the NPU emulator: the bundle's packed weights when a bundle is found, else the
+//              checkpoint packed to bfp16ebs8 on the fly (so it works on any model folder)
+//   "npu"      the NPU through XRT; throws naming the failed check when it cannot
+//   "auto"     the NPU when every DetectNpu check passes, else the CPU, saying which failed
+#include <memory>
+#include <string>
+
+#include "kernels/backend.h"
+
+namespace glance {
+class TensorStore;
+}
+
+namespace glance::npu {
+
+struct BackendChoice {
+  std::unique_ptr<kernels::Backend> backend;  // never null
+  std::string name;                           // "cpu", "npu-emu", "npu"
+  std::string reason;                         // why, for ModelInfo / Stats
+};
+
+// The bundle folder to use: `requested` if set, else $GLANCE_NPU_BUNDLE, else
+// <model_dir>/npu-bundle when it exists, else "".
+std::string FindBundleDir(const std::string& requested, const std::string& model_dir);
+
+// Throws glance::Error on an unknown backend name, or when "npu" cannot be had.
+// `store` must outlive the backend (bundle lookups map its tensor addresses).
+BackendChoice SelectBackend(const std::string& requested, const std::string& bundle_dir,
+                            const TensorStore& store);
+
+}  // namespace glance::npu

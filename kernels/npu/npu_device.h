@@ -1,0 +1,65 @@
+#pragma once
+// The device interface the NPU backend dispatches through. Two implementations: the XRT device
+// (xrt_device.cpp, built only with a modern XRT) and the emulator (npu_emulator.cpp), which
+// runs the same kernels on the CPU with the NPU's arithmetic, so everything above this line —
+// packing, chunking, padding, buffer reuse, dispatch order, accuracy — is exercised without one.
+//
+// A device holds uploaded weights (handles) and runs two kernel families on them:
+//   GEMM (flm.GEMM):  c[chunks·256][n_pad] bf16 = a[chunks·256][k_pad] bf16 · B, one dispatch
+//                     covering `chunks` 256-row chunks (an instruction stream per chunk count)
+//   GEMV (GEMVbfp16): c[n_pad] bf16 = a[k_pad] bf16 · B
+// Arithmetic: bfp16ebs8 weights, bf16 activations, f32 accumulation, bf16 round-to-nearest-even
+// epilogue (bfp16.h).
+//
+// Thread contract: Run may be called from several threads; implementations serialise what they
+// must (the XRT device owns one set of buffers per kernel).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/npu/bfp16.h"
+
+namespace glance::kernels {
+class ThreadPool;
+}
+
+namespace glance::kernels::npu {
+
+enum class KernelFamily : uint8_t { kGemm, kGemv };
+
+class NpuDevice {
+ public:
+  virtual ~NpuDevice() = default;
+  virtual std::string name() const = 0;
+  // Largest chunk count one GEMM dispatch covers (the bundle's longest instruction stream).
+  virtual int64_t max_chunks() const = 0;
+  // Whether a kernel of `family` exists for this padded K × N.
+  virtual bool HasKernel(KernelFamily family, int64_t k_pad, int64_t n_pad) const = 0;
+  // Takes the weight for good (uploads it); returns its handle.
+  virtual int UploadWeight(PackedWeight w) = 0;
+  virtual const PackedWeight& weight(int handle) const = 0;
+  // One dispatch. GEMM: rows = chunks·256 with 1 <= chunks <= max_chunks(); GEMV: rows = 1.
+  // a: [rows][k_pad] bf16, c: [rows][n_pad] bf16. Returns the dispatch's kernel name
+  // (e.g. "gemm", "gemv") for timing.
+  virtual const char* Run(KernelFamily family, int handle, const uint16_t* a, int64_t rows,
+                          uint16_t* c, ThreadPool* pool) = 0;
+};
+
+// The emulator: every shape has a kernel (padding makes any K × N legal).
+std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks = 4);
+
+// The XRT device, opened from a bundle's kernel records. Only in builds with GLANCE_HAVE_XRT;
+// elsewhere it throws glance::Error saying how to build with XRT.
+struct XrtKernelSpec {
+  KernelFamily family = KernelFamily::kGemm;
+  int64_t k = 0, n = 0, chunks = 1;  // padded K, N; GEMM chunk count of this stream
+  std::string xclbin, kernel_name, insts;  // absolute paths, kernel name inside the xclbin
+  std::string context;  // hardware-context key: one per family (prefill, decode, vision)
+};
+std::unique_ptr<NpuDevice> MakeXrtDevice(const std::vector<XrtKernelSpec>& kernels);
+bool XrtCompiledIn();
+// Constructs xrt::device(0) and reports why not (only with XRT; else false + reason).
+bool XrtDeviceOpens(std::string* why);
+
+}  // namespace glance::kernels::npu
