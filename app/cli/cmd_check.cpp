@@ -8,12 +8,13 @@
 namespace glance::cli {
 
 static int Check(const Args& args) {
-  ArgParser p(args, {"threads", "backend", "bundle"}, {});
+  ArgParser p(args, {"threads", "backend", "bundle", "precision"}, {});
   if (p.positional().size() != 1) throw Error("usage: glance-cli check DIR");
   CheckOptions o;
   o.threads = static_cast<int>(p.GetInt("threads", 0));
   o.backend = p.Get("backend", "cpu");
   o.npu_bundle = p.Get("bundle", "");
+  o.precision = p.Get("precision", "f32");
   std::printf("reference check of %s\n", p.positional()[0].c_str());
   const CheckReport r = RunReferenceCheck(p.positional()[0], o, [](const GateResult& g) {
     std::printf("%-5s %-28s %s   [%s]\n", g.skipped ? "SKIP" : g.passed ? "PASS" : "FAIL", g.name.c_str(),
@@ -26,7 +27,7 @@ static int Check(const Args& args) {
   return r.passed() ? 0 : 1;
 }
 
-static Register reg("check", "check DIR [--threads N] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
+static Register reg("check", "check DIR [--threads N] [--backend cpu|npu-emu|npu|auto] [--bundle DIR] [--precision f32|bf16|q8|q4]",
                     "run every gate against a Hugging Face reference folder (tests/data/tiny-a format)", Check);
 
 }  // namespace glance::cli

@@ -9,7 +9,9 @@
 #include <set>
 
 #include "core/lm/language_model.h"
+#include "core/model/compressed_tensors.h"
 #include "core/model/safetensors.h"
+#include "core/model/weight_cache.h"
 #include "core/npu/backend_select.h"
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
@@ -63,9 +65,20 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   step(0.35, "vision tower");
   e->vision_ = vision::VisionTower::Load(*e->store_, e->config_.vision);
   step(0.5, "language model");
-  e->lm_ = std::make_unique<lm::LanguageModel>(lm::LanguageModel::Load(*e->store_, e->config_.text));
-  step(0.95, "threads");
+  // The pool first: it also quantizes the weights when a precision other than f32 is asked.
   e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
+  PrecisionPlan plan = PrecisionPlan::FromName(options.precision);
+  plan.keep_as_stored = ReadCompressedTensorsConfig((dir / "config.json").string()).ignore;
+  // Quantized weights are cached on disk keyed by the checkpoint's identity (weight_cache.h).
+  std::unique_ptr<WeightCache> cache;
+  if (options.precision != "f32" && !std::getenv("GLANCE_NO_WEIGHT_CACHE")) {
+    cache = std::make_unique<WeightCache>(WeightCache::DefaultDir(),
+                                          WeightCache::Key(*e->store_, options.precision));
+    plan.cache = cache.get();
+  }
+  e->lm_ = std::make_unique<lm::LanguageModel>(
+      lm::LanguageModel::Load(*e->store_, e->config_.text, plan, e->pool_.get()));
+  step(0.95, "threads");
 
   // Stop ids: the chat turn end and end-of-text (qwen35.md §7), plus any eos in the config.
   std::set<int32_t> stops;

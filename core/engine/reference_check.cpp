@@ -8,6 +8,7 @@
 
 #include "core/engine/check_gates.h"
 #include "core/engine/engine.h"
+#include "core/engine/precision_check.h"
 #include "core/engine/reference_data.h"
 #include "core/engine/sampler.h"
 #include "core/lm/language_model.h"
@@ -67,6 +68,7 @@ struct Images {
 CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
   if (options.backend == "npu-emu" || options.backend == "npu") return npu::RunNpuCheck(dir, options, on_gate);
+  if (options.precision != "f32") return RunPrecisionCheck(dir, options, on_gate);
   CheckReport report;
   auto emit = [&](GateResult g) {
     if (on_gate) on_gate(g);

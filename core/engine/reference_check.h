@@ -24,6 +24,9 @@ struct CheckOptions {
   // down in core/npu/npu_check.cpp); "auto" resolves at load and gates by what it picked.
   std::string backend = "cpu";
   std::string npu_bundle;  // EngineOptions::npu_bundle
+  // "f32": the gates above. "bf16" | "q8" | "q4": the quantized-precision gates instead
+  // (KL divergence and top-1 agreement, teacher-forced; precision_check.h).
+  std::string precision = "f32";
 };
 
 struct CheckReport {

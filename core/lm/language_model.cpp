@@ -16,6 +16,12 @@ LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cf
   return LanguageModel(cfg, std::move(w));
 }
 
+LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cfg,
+                                  const PrecisionPlan& plan, kernels::ThreadPool* pool) {
+  LmWeights w = LmWeights::Load(store, cfg, plan, pool);
+  return LanguageModel(cfg, std::move(w));
+}
+
 void LanguageModel::CheckInput(const ForwardInput& in, const LmState& state) const {
   const int64_t T = static_cast<int64_t>(in.ids.size());
   if (T < 1) throw Error("language model forward: no tokens given");

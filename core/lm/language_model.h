@@ -72,6 +72,9 @@ class LanguageModel {
  public:
   // Validates the config and loads/checks every text weight (glance::Error names what is wrong).
   static LanguageModel Load(const TensorStore& store, const TextConfig& cfg);
+  // With the weights prepared per `plan` (EngineOptions::precision; prepared_weights.h).
+  static LanguageModel Load(const TensorStore& store, const TextConfig& cfg,
+                            const PrecisionPlan& plan, kernels::ThreadPool* pool);
 
   const TextConfig& config() const { return cfg_; }
   const LmWeights& weights() const { return weights_; }

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <string>
 
+#include "core/model/compressed_tensors.h"
 #include "core/model/safetensors.h"
+#include "core/model/weight_cache.h"
 #include "core/util/error.h"
 
 namespace glance::lm {
@@ -13,6 +15,13 @@ const std::string kPrefix = "model.language_model.";
 
 kernels::WeightRef Matrix(const TensorStore& store, const std::string& name, int64_t rows,
                           int64_t cols) {
+  // compressed-tensors int4: detected per tensor by X.weight_packed (qwen35.md §6).
+  const std::string suffix = ".weight";
+  if (!store.Find(name) && name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (auto q = LoadPackedInt4(store, name.substr(0, name.size() - suffix.size()), rows, cols))
+      return *q;
+  }
   const TensorView& t = store.Get(name, {rows, cols});
   kernels::WeightRef w;
   switch (t.dtype) {
@@ -126,6 +135,47 @@ LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg) {
       fa.k_norm = OnePlus(Vector(store, a + "k_norm.weight", {D}));
     }
   }
+  return w;
+}
+
+LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg,
+                          const PrecisionPlan& plan, kernels::ThreadPool* pool) {
+  LmWeights w = Load(store, cfg);
+  // Each matrix is converted unless its module is in plan.keep_as_stored.
+  auto prep = [&](kernels::WeightRef& m, const std::string& module,
+                  std::optional<kernels::WeightType> target) {
+    if (!IsIgnored(plan.keep_as_stored, module)) m = PrepareWeight(m, target, pool, plan.cache, module);
+  };
+  const bool tied = w.lm_head.data == w.embed.data;
+  prep(w.embed, kPrefix + "embed_tokens", plan.embed);
+  if (tied && plan.lm_head == plan.embed && !IsIgnored(plan.keep_as_stored, "lm_head")) {
+    w.lm_head = w.embed;  // one copy serves both
+  } else {
+    prep(w.lm_head, "lm_head", plan.lm_head);
+  }
+  for (size_t i = 0; i < w.layers.size(); ++i) {
+    LayerWeights& L = w.layers[i];
+    const std::string p = kPrefix + "layers." + std::to_string(i) + ".";
+    auto proj = [&](kernels::WeightRef& m, const std::string& name) {
+      prep(m, p + name, plan.projections);
+    };
+    proj(L.mlp.gate_proj, "mlp.gate_proj");
+    proj(L.mlp.up_proj, "mlp.up_proj");
+    proj(L.mlp.down_proj, "mlp.down_proj");
+    if (L.type == LayerType::kLinearAttention) {
+      proj(L.linear.in_proj_qkv, "linear_attn.in_proj_qkv");
+      proj(L.linear.in_proj_z, "linear_attn.in_proj_z");
+      proj(L.linear.in_proj_b, "linear_attn.in_proj_b");
+      proj(L.linear.in_proj_a, "linear_attn.in_proj_a");
+      proj(L.linear.out_proj, "linear_attn.out_proj");
+    } else {
+      proj(L.full.q_proj, "self_attn.q_proj");
+      proj(L.full.k_proj, "self_attn.k_proj");
+      proj(L.full.v_proj, "self_attn.v_proj");
+      proj(L.full.o_proj, "self_attn.o_proj");
+    }
+  }
+  if (plan.cache) plan.cache->Save();  // best effort: a failed write only costs time next start
   return w;
 }
 

@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "core/model/config.h"
+#include "core/model/prepared_weights.h"
 #include "kernels/cpu/matmul.h"
 
 namespace glance {
 class TensorStore;
+}
+namespace glance::kernels {
+class ThreadPool;
 }
 
 namespace glance::lm {
@@ -63,6 +67,10 @@ struct LmWeights {
   // Throws glance::Error naming the tensor on a missing tensor, a wrong shape or an unusable
   // dtype, and naming the field on an inconsistent config.
   static LmWeights Load(const TensorStore& store, const TextConfig& cfg);
+  // The same, then every matrix converted per `plan` (prepared_weights.h; quantized copies
+  // are owned by their WeightRefs), in parallel on `pool` when given.
+  static LmWeights Load(const TensorStore& store, const TextConfig& cfg,
+                        const PrecisionPlan& plan, kernels::ThreadPool* pool);
 };
 
 // Checks the config fields the LM forward relies on (head counts divide, layer_types sized…).

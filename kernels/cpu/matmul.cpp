@@ -3,24 +3,47 @@
 #include <algorithm>
 #include <vector>
 
-#include "kernels/cpu/dot.h"
+#include "kernels/cpu/matmul_kernels.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::kernels {
 
+const char* WeightTypeName(WeightType t) {
+  switch (t) {
+    case WeightType::F32: return "f32";
+    case WeightType::BF16: return "bf16";
+    case WeightType::F16: return "f16";
+    case WeightType::Q8: return "q8";
+    case WeightType::Q4: return "q4";
+  }
+  return "?";
+}
+
 float WeightRef::at(int64_t r, int64_t c) const {
   const size_t i = static_cast<size_t>(r * cols + c);
+  const int64_t nb = blocks(), b = c / kQuantBlock, j = c % kQuantBlock;
   switch (type) {
     case WeightType::F32: return static_cast<const float*>(data)[i];
     case WeightType::BF16: return bf16_to_f32(static_cast<const uint16_t*>(data)[i]);
     case WeightType::F16: return f16_to_f32(static_cast<const uint16_t*>(data)[i]);
+    case WeightType::Q8:
+      return static_cast<float>(static_cast<const int8_t*>(data)[r * nb * kQuantBlock + c]) *
+             static_cast<const float*>(scales)[r * nb + b];
+    case WeightType::Q4: {
+      const uint8_t byte = static_cast<const uint8_t*>(data)[(r * nb + b) * 16 + (j & 15)];
+      const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
+      return static_cast<float>(nib - 8) *
+             bf16_to_f32(static_cast<const uint16_t*>(scales)[r * nb + b]);
+    }
   }
   return 0.0f;
 }
 
 void WeightRef::row_to_f32(int64_t r, float* dst) const {
   const size_t off = static_cast<size_t>(r * cols);
+  const int64_t nb = blocks();
   switch (type) {
     case WeightType::F32:
       std::copy_n(static_cast<const float*>(data) + off, cols, dst);
@@ -35,15 +58,25 @@ void WeightRef::row_to_f32(int64_t r, float* dst) const {
       for (int64_t c = 0; c < cols; ++c) dst[c] = f16_to_f32(src[c]);
       return;
     }
+    case WeightType::Q8:
+      DequantizeRowQ8(static_cast<const int8_t*>(data) + r * nb * kQuantBlock,
+                      static_cast<const float*>(scales) + r * nb, cols, dst);
+      return;
+    case WeightType::Q4:
+      DequantizeRowQ4(static_cast<const uint8_t*>(data) + r * nb * 16,
+                      static_cast<const uint16_t*>(scales) + r * nb, cols, dst);
+      return;
   }
 }
 
 void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                      float* y) {
-  for (int64_t i = 0; i < n_rows; ++i) {
-    for (int64_t o = 0; o < w.rows; ++o) {
+  std::vector<float> wrow(static_cast<size_t>(w.cols));
+  for (int64_t o = 0; o < w.rows; ++o) {
+    w.row_to_f32(o, wrow.data());
+    for (int64_t i = 0; i < n_rows; ++i) {
       float acc = 0.0f;
-      for (int64_t k = 0; k < w.cols; ++k) acc += x[i * w.cols + k] * w.at(o, k);
+      for (int64_t k = 0; k < w.cols; ++k) acc += x[i * w.cols + k] * wrow[static_cast<size_t>(k)];
       y[i * w.rows + o] = acc + (bias ? bias[o] : 0.0f);
     }
   }
@@ -51,28 +84,23 @@ void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const f
 
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool) {
-  const int64_t in = w.cols, out = w.rows;
-  // Output features are split across threads; each thread widens a weight row once and
-  // reuses it for every input row (the weight is streamed exactly once).
+  if (n_rows <= 0 || w.rows <= 0) return;
+  // Output features are split across threads (contiguous ranges: each thread streams its own
+  // part of W once). Quantized formats quantize the activations once, before the split.
+  QuantizedActivations xa;
+  if (w.quantized()) QuantizeActivations(x, n_rows, w.cols, &xa);
   auto body = [&](size_t begin, size_t end) {
-    std::vector<float> wrow(static_cast<size_t>(in));
-    for (size_t o = begin; o < end; ++o) {
-      const float* wr;
-      if (w.type == WeightType::F32) {
-        wr = static_cast<const float*>(w.data) + o * static_cast<size_t>(in);
-      } else {
-        w.row_to_f32(static_cast<int64_t>(o), wrow.data());
-        wr = wrow.data();
-      }
-      const float b = bias ? bias[o] : 0.0f;
-      for (int64_t i = 0; i < n_rows; ++i)
-        y[i * out + static_cast<int64_t>(o)] = DotF32(x + i * in, wr, in) + b;
+    const int64_t b = static_cast<int64_t>(begin), e = static_cast<int64_t>(end);
+    switch (w.type) {
+      case WeightType::Q8: detail::MatmulQ8Range(xa, w, bias, y, b, e); break;
+      case WeightType::Q4: detail::MatmulQ4Range(xa, w, bias, y, b, e); break;
+      default: detail::MatmulFloatRange(x, n_rows, w, bias, y, b, e); break;
     }
   };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(out), body, 16);
+  if (pool && pool->threads() > 1) {
+    pool->ParallelFor(static_cast<size_t>(w.rows), body, 16);
   } else {
-    body(0, static_cast<size_t>(out));
+    body(0, static_cast<size_t>(w.rows));
   }
 }
 

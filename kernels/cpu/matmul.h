@@ -1,27 +1,50 @@
 #pragma once
 // The projection every layer is made of: y = x · Wᵀ (+ bias), PyTorch nn.Linear convention.
 //   x  [n_rows][in]  f32, row-major (n_rows = tokens, or patches)
-//   W  [out][in]     stored as F32, BF16 or F16 (later: q8/q4 blocks)
+//   W  [out][in]     stored as F32, BF16, F16 (mmapped checkpoint data) or in a block-quantized
+//                    format Q8 / Q4 (quant_formats.h: prepared at load, or repacked from a
+//                    compressed-tensors int4 checkpoint)
 //   y  [n_rows][out] f32
 // Accumulation is f32. bf16/f16 weights widen exactly to f32, so the result equals an f32
-// matmul over the same values up to summation order.
+// matmul over the same values up to summation order. For Q8/Q4 the activations are quantized
+// to int16 per block of 32 (relative error ≤ 2^-16 of the block's max |x|) and the products
+// are summed exactly in int32 per block, so the result is the matmul over the *dequantized*
+// weights up to that activation rounding.
+//
+// Kernels: n_rows == 1 is a memory-bound GEMV (each weight byte read once, converted in
+// registers); n_rows > 1 is a register-blocked GEMM. Both use Highway runtime dispatch (the
+// best of SSE4/AVX2/AVX-512 the CPU has); MatmulReference is the scalar oracle for all types.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace glance::kernels {
 
 class ThreadPool;
 
-enum class WeightType : uint8_t { F32, BF16, F16 };
+enum class WeightType : uint8_t { F32, BF16, F16, Q8, Q4 };
+
+const char* WeightTypeName(WeightType t);
 
 struct WeightRef {
   WeightType type = WeightType::F32;
-  const void* data = nullptr;  // [rows][cols] in `type`
-  int64_t rows = 0;            // out features
-  int64_t cols = 0;            // in features
+  // F32/BF16/F16: [rows][cols] in `type`.
+  // Q8: int8 [rows][blocks·32]; Q4: uint8 [rows][blocks·16] (layout in quant_formats.h).
+  const void* data = nullptr;
+  int64_t rows = 0;  // out features
+  int64_t cols = 0;  // in features
+  // Q8: float [rows][blocks]; Q4: bf16 bits uint16 [rows][blocks]. Unused otherwise.
+  const void* scales = nullptr;
+  // Keeps prepared storage (quantized copies, a cache mapping) alive while any ref to it
+  // exists; empty for refs into the checkpoint's own mapping.
+  std::shared_ptr<const void> owner = nullptr;
+
+  bool quantized() const { return type == WeightType::Q8 || type == WeightType::Q4; }
+  // Quant blocks per row (ceil(cols / 32)); rows are zero-padded to whole blocks.
+  int64_t blocks() const { return (cols + 31) / 32; }
 
   float at(int64_t r, int64_t c) const;
-  // Widens row r into dst[cols].
+  // Widens (dequantizes) row r into dst[cols].
   void row_to_f32(int64_t r, float* dst) const;
 };
 
@@ -29,7 +52,8 @@ struct WeightRef {
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool);
 
-// The plain reference: one double-free f32 loop, no threads, no SIMD. Oracle for tests.
+// The plain reference: one f32 loop over W.at() (dequantized weights, unquantized
+// activations), no threads, no SIMD. Oracle for tests.
 void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                      float* y);
 

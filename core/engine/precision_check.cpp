@@ -1,0 +1,172 @@
+#include "core/engine/precision_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/engine/engine.h"
+#include "core/engine/reference_data.h"
+#include "core/engine/sampler.h"
+#include "core/lm/language_model.h"
+#include "core/lm/mrope.h"
+#include "core/util/error.h"
+#include "core/vision/image_preprocessor.h"
+#include "core/vision/vision_tower.h"
+
+namespace glance {
+namespace fs = std::filesystem;
+namespace {
+
+// Gates measured on tests/data/tiny-a (random-weight tiny model: its top-2 logits are often
+// within 0.1 of each other, so argmax flips come from small perturbations). Measured:
+//   bf16: mean KL 1.2e-11, 94/94 top-1, 24/24 decode (bf16 weights round to themselves)
+//   q8  : mean KL 3.0e-3, max 2.6e-2, 81/94 top-1 (largest reference margin at a flip 0.10),
+//         22-23/24 decode tokens
+//   q4  : mean KL 0.22, max 0.68, 25/94 top-1, 9/24 decode tokens
+// The gates sit just outside those numbers so that a regression shows.
+struct PrecisionGates {
+  double mean_kl;     // mean KL(ref ‖ quant) in nats over all teacher-forced rows
+  double max_kl;      // worst row
+  double top1;        // fraction of rows whose argmax equals the reference's
+  double decode;      // fraction of decode steps reproducing the golden greedy token
+};
+PrecisionGates GatesFor(const std::string& precision) {
+  if (precision == "bf16") return {1e-6, 1e-5, 1.0, 1.0};
+  if (precision == "q8") return {5e-3, 5e-2, 0.80, 0.90};
+  if (precision == "q4") return {0.3, 1.0, 0.20, 0.30};
+  throw Error("check --precision: \"" + precision + "\" is not one of f32, bf16, q8, q4");
+}
+
+__attribute__((format(printf, 1, 2))) std::string Fmt(const char* f, ...) {
+  char buf[200];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+// KL(p ‖ q) of softmax(a) and softmax(b), in double.
+double KlDivergence(const float* a, const float* b, int64_t n) {
+  const double ma = *std::max_element(a, a + n), mb = *std::max_element(b, b + n);
+  double za = 0, zb = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    za += std::exp(double(a[i]) - ma);
+    zb += std::exp(double(b[i]) - mb);
+  }
+  const double la = std::log(za) + ma, lb = std::log(zb) + mb;
+  double kl = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double lpa = double(a[i]) - la, lpb = double(b[i]) - lb;
+    kl += std::exp(lpa) * (lpa - lpb);
+  }
+  return std::max(kl, 0.0);
+}
+
+}  // namespace
+
+CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& options,
+                              const std::function<void(const GateResult&)>& on_gate) {
+  const PrecisionGates gates = GatesFor(options.precision);
+  CheckReport report;
+  auto emit = [&](GateResult g) {
+    if (on_gate) on_gate(g);
+    report.gates.push_back(std::move(g));
+  };
+  const ReferenceData ref(dir);
+  EngineOptions eo;
+  eo.threads = options.threads;
+  eo.precision = options.precision;
+  const auto engine = Engine::Load(dir, eo);
+  const ModelConfig& cfg = engine->config();
+  const int64_t V = cfg.text.vocab_size, H = cfg.text.hidden_size;
+
+  // Vision features of the golden image(s) (the vision tower is not quantized).
+  std::vector<std::string> files;
+  const auto& meta = ref.meta();
+  if (meta.contains("images"))
+    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
+  else if (meta.contains("image"))
+    files.push_back(meta["image"].at("file").get<std::string>());
+  std::vector<float> features;
+  std::vector<lm::ImageGrid> grids;
+  for (const auto& f : files) {
+    const auto pre = engine->preprocessor().Preprocess((fs::path(dir) / f).string(), vision::ImageMode::kDetail);
+    grids.push_back({pre.merged_h(), pre.merged_w()});
+    const auto feats = engine->vision().Forward(pre, engine->pool());
+    features.insert(features.end(), feats.begin(), feats.end());
+  }
+  const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
+  const int64_t L = static_cast<int64_t>(ids.size());
+  const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
+  std::vector<lm::EmbeddingOverride> overrides;
+  for (int64_t i = 0, row = 0; i < L; ++i)
+    if (ids[size_t(i)] == cfg.image_token_id && (row + 1) * H <= int64_t(features.size()))
+      overrides.push_back({i, features.data() + (row++) * H});
+
+  const auto& model = engine->lm();
+  lm::LmState state = model.NewState();
+  lm::ForwardOutput out;
+  lm::ForwardInput in;
+  in.ids = ids;
+  in.overrides = overrides;
+  in.positions = pos.pos.data();
+  in.all_logits = true;
+  state.rope_delta = pos.rope_delta;
+  model.Forward(in, state, out, engine->pool());
+  const std::vector<float> want_prefill = ref.F32("prefill.logits");
+  if (want_prefill.size() != out.logits.size())
+    throw Error("check: prefill logits size differs from the reference in " + dir);
+  double kl_sum = 0, kl_max = 0;
+  int rows = 0, top1 = 0;
+  double worst_margin = 0;  // largest reference margin among rows where the argmax differs
+  auto score = [&](const float* ours, const float* want) {
+    const double kl = KlDivergence(want, ours, V);
+    kl_sum += kl;
+    kl_max = std::max(kl_max, kl);
+    const int32_t a = Argmax(ours, V), b = Argmax(want, V);
+    top1 += a == b;
+    // How close a call it was in the reference: its logit margin over our pick.
+    if (a != b) worst_margin = std::max(worst_margin, double(want[b]) - double(want[a]));
+    ++rows;
+  };
+  for (int64_t t = 0; t < L; ++t) score(out.logits.data() + t * V, want_prefill.data() + t * V);
+
+  const std::vector<int64_t> tokens = ref.I64("decode.tokens");
+  const std::vector<float> dlogits = ref.F32("decode.logits");
+  const int64_t steps = static_cast<int64_t>(tokens.size());
+  int agree = Argmax(out.last(), V) == tokens[0];
+  for (int64_t s = 1; s < steps; ++s) {
+    lm::ForwardInput d;
+    const int64_t id = tokens[size_t(s - 1)];
+    d.ids = std::span<const int64_t>(&id, 1);
+    model.Forward(d, state, out, engine->pool());
+    score(out.last(), dlogits.data() + s * V);
+    agree += Argmax(out.last(), V) == tokens[size_t(s)];
+  }
+  const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
+  const std::string p = options.precision;
+  emit({p + " KL divergence", mean_kl <= gates.mean_kl && kl_max <= gates.max_kl, false,
+        Fmt("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
+        Fmt("mean <= %.0e, max <= %.0e", gates.mean_kl, gates.max_kl)});
+  emit({p + " top-1 agreement", frac >= gates.top1, false,
+        Fmt("%d/%d rows (%.1f%%); largest reference margin at a flip %.3g", top1, rows,
+            100.0 * frac, worst_margin), Fmt(">= %.0f%%", 100.0 * gates.top1)});
+  emit({p + " greedy decode", agree >= gates.decode * double(steps) - 1e-9, false,
+        Fmt("%d/%d teacher-forced steps give the golden greedy token", agree, int(steps)),
+        Fmt(">= %.0f%% of steps", 100.0 * gates.decode)});
+  {
+    // Negative control: the KL measure must tell one reference step from the next.
+    double min_kl = 1e30;
+    for (int64_t s = 0; s + 1 < steps; ++s)
+      min_kl = std::min(min_kl, KlDivergence(dlogits.data() + s * V, dlogits.data() + (s + 1) * V, V));
+    emit({"negative control (KL)", min_kl > 2 * gates.mean_kl, false,
+          Fmt("reference step k vs k+1: min KL %.3g", min_kl),
+          Fmt("must exceed 2 × the mean-KL gate (%.2g)", 2 * gates.mean_kl)});
+  }
+  return report;
+}
+
+}  // namespace glance

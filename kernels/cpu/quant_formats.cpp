@@ -1,0 +1,163 @@
+#include "kernels/cpu/quant_formats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "kernels/cpu/numeric.h"
+#include "kernels/cpu/thread_pool.h"
+
+namespace glance::kernels {
+
+void QuantizeRowQ8(const float* src, int64_t cols, int8_t* q, float* scales) {
+  const int64_t nb = QuantBlocks(cols);
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
+    float amax = 0.0f;
+    for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(src[k0 + j]));
+    const float d = amax / 127.0f;
+    const float inv = d > 0.0f ? 1.0f / d : 0.0f;
+    for (int64_t j = 0; j < kQuantBlock; ++j) {
+      const float v = j < n ? src[k0 + j] * inv : 0.0f;
+      q[k0 + j] = static_cast<int8_t>(std::clamp(std::lround(v), -127L, 127L));
+    }
+    scales[b] = d;
+  }
+}
+
+void QuantizeRowQ4(const float* src, int64_t cols, uint8_t* packed, uint16_t* scales_bf16) {
+  const int64_t nb = QuantBlocks(cols);
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
+    float m = 0.0f;  // signed value of largest magnitude
+    for (int64_t j = 0; j < n; ++j)
+      if (std::fabs(src[k0 + j]) > std::fabs(m)) m = src[k0 + j];
+    const uint16_t d16 = f32_to_bf16(m / -8.0f);
+    const float d = bf16_to_f32(d16);
+    const float inv = d != 0.0f ? 1.0f / d : 0.0f;
+    uint8_t nib[kQuantBlock];
+    for (int64_t j = 0; j < kQuantBlock; ++j) {
+      const float v = j < n ? src[k0 + j] * inv : 0.0f;
+      nib[j] = static_cast<uint8_t>(std::clamp(std::lround(v), -8L, 7L) + 8);
+    }
+    for (int64_t j = 0; j < 16; ++j)
+      packed[b * 16 + j] = static_cast<uint8_t>(nib[j] | (nib[j + 16] << 4));
+    scales_bf16[b] = d16;
+  }
+}
+
+void DequantizeRowQ8(const int8_t* q, const float* scales, int64_t cols, float* dst) {
+  for (int64_t k = 0; k < cols; ++k) dst[k] = static_cast<float>(q[k]) * scales[k / kQuantBlock];
+}
+
+void DequantizeRowQ4(const uint8_t* packed, const uint16_t* scales_bf16, int64_t cols,
+                     float* dst) {
+  for (int64_t k = 0; k < cols; ++k) {
+    const int64_t b = k / kQuantBlock, j = k % kQuantBlock;
+    const uint8_t byte = packed[b * 16 + (j & 15)];
+    const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
+    dst[k] = static_cast<float>(nib - 8) * bf16_to_f32(scales_bf16[b]);
+  }
+}
+
+void RepackCompressedTensorsQ4Row(const int32_t* words, int64_t cols, uint8_t* packed) {
+  const int64_t nb = QuantBlocks(cols);
+  std::memset(packed, 0x88, static_cast<size_t>(nb * 16));  // padding = nibble 8 = q 0
+  for (int64_t k = 0; k < cols; ++k) {
+    const uint32_t word = static_cast<uint32_t>(words[k / 8]);
+    const uint8_t nib = static_cast<uint8_t>((word >> (4 * (k % 8))) & 0xfu);
+    const int64_t b = k / kQuantBlock, j = k % kQuantBlock;
+    uint8_t& byte = packed[b * 16 + (j & 15)];
+    byte = j < 16 ? static_cast<uint8_t>((byte & 0xf0) | nib)
+                  : static_cast<uint8_t>((byte & 0x0f) | (nib << 4));
+  }
+}
+
+uint64_t WeightBytes(WeightType type, int64_t rows, int64_t cols) {
+  const uint64_t r = static_cast<uint64_t>(rows), c = static_cast<uint64_t>(cols);
+  const uint64_t nb = static_cast<uint64_t>(QuantBlocks(cols));
+  switch (type) {
+    case WeightType::F32: return r * c * 4;
+    case WeightType::BF16:
+    case WeightType::F16: return r * c * 2;
+    case WeightType::Q8: return r * nb * (32 + 4);
+    case WeightType::Q4: return r * nb * (16 + 2);
+  }
+  return 0;
+}
+
+namespace {
+struct QuantStorage {
+  std::vector<uint8_t> data;
+  std::vector<uint8_t> scales;
+};
+}  // namespace
+
+WeightRef QuantizeMatrix(const WeightRef& src, WeightType target, ThreadPool* pool) {
+  auto st = std::make_shared<QuantStorage>();
+  const int64_t rows = src.rows, cols = src.cols, nb = QuantBlocks(cols);
+  size_t row_bytes = 0, row_scale_bytes = 0;
+  switch (target) {
+    case WeightType::Q8: row_bytes = static_cast<size_t>(nb * 32); row_scale_bytes = static_cast<size_t>(nb * 4); break;
+    case WeightType::Q4: row_bytes = static_cast<size_t>(nb * 16); row_scale_bytes = static_cast<size_t>(nb * 2); break;
+    case WeightType::BF16: row_bytes = static_cast<size_t>(cols * 2); break;
+    default: return src;  // F32/F16 targets: nothing to prepare
+  }
+  st->data.resize(row_bytes * static_cast<size_t>(rows));
+  st->scales.resize(row_scale_bytes * static_cast<size_t>(rows));
+  auto body = [&](size_t begin, size_t end) {
+    std::vector<float> row(static_cast<size_t>(cols));
+    for (size_t r = begin; r < end; ++r) {
+      src.row_to_f32(static_cast<int64_t>(r), row.data());
+      uint8_t* d = st->data.data() + r * row_bytes;
+      uint8_t* s = st->scales.data() + r * row_scale_bytes;
+      if (target == WeightType::Q8) {
+        QuantizeRowQ8(row.data(), cols, reinterpret_cast<int8_t*>(d), reinterpret_cast<float*>(s));
+      } else if (target == WeightType::Q4) {
+        QuantizeRowQ4(row.data(), cols, d, reinterpret_cast<uint16_t*>(s));
+      } else {
+        uint16_t* o = reinterpret_cast<uint16_t*>(d);
+        for (int64_t k = 0; k < cols; ++k) o[k] = f32_to_bf16(row[static_cast<size_t>(k)]);
+      }
+    }
+  };
+  if (pool) {
+    pool->ParallelFor(static_cast<size_t>(rows), body, 8);
+  } else {
+    body(0, static_cast<size_t>(rows));
+  }
+  WeightRef w;
+  w.type = target;
+  w.rows = rows;
+  w.cols = cols;
+  w.data = st->data.data();
+  w.scales = st->scales.empty() ? nullptr : st->scales.data();
+  w.owner = st;
+  return w;
+}
+
+void QuantizeActivations(const float* x, int64_t n_rows, int64_t cols, QuantizedActivations* out) {
+  const int64_t nb = QuantBlocks(cols), kp = nb * kQuantBlock;
+  out->n_rows = n_rows;
+  out->blocks = nb;
+  out->q.assign(static_cast<size_t>(n_rows * kp), 0);
+  out->s.assign(static_cast<size_t>(n_rows * nb), 0.0f);
+  for (int64_t i = 0; i < n_rows; ++i) {
+    const float* xr = x + i * cols;
+    int16_t* qr = out->q.data() + i * kp;
+    float* sr = out->s.data() + i * nb;
+    for (int64_t b = 0; b < nb; ++b) {
+      const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
+      float amax = 0.0f;
+      for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(xr[k0 + j]));
+      const float d = amax / 32767.0f;
+      const float inv = d > 0.0f ? 1.0f / d : 0.0f;
+      for (int64_t j = 0; j < n; ++j)
+        qr[k0 + j] = static_cast<int16_t>(std::clamp(std::lround(xr[k0 + j] * inv), -32767L, 32767L));
+      sr[b] = d;
+    }
+  }
+}
+
+}  // namespace glance::kernels

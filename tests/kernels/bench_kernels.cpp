@@ -1,0 +1,68 @@
+// Kernel throughput on 2B-shaped projections (hidden 2048, intermediate 6144): GEMV GB/s of
+// weight bytes streamed (decode) and GEMM GFLOP/s (prefill), per weight type, 1 and 2 threads.
+// Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/matmul.h"
+#include "kernels/cpu/quant_formats.h"
+#include "kernels/cpu/thread_pool.h"
+
+using namespace glance::kernels;
+
+namespace {
+double Seconds(const std::chrono::steady_clock::time_point& t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Runs fn repeatedly for at least `budget` seconds; returns seconds per call.
+template <class F>
+double Time(F&& fn, double budget) {
+  fn();  // warm-up (page faults, caches)
+  int n = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  do {
+    fn();
+    ++n;
+  } while (Seconds(t0) < budget);
+  return Seconds(t0) / n;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t gemm_rows = argc > 1 ? std::atoll(argv[1]) : 128;
+  const double budget = argc > 2 ? std::atof(argv[2]) : 0.4;
+  struct Shape {
+    int64_t out, in;
+    const char* what;
+  };
+  const Shape shapes[] = {{6144, 2048, "gate/up 6144x2048"}, {2048, 6144, "down 2048x6144"}};
+  const WeightType types[] = {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4};
+  std::mt19937 rng(1);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  ThreadPool pool1(1), pool2(2);
+  std::printf("%-18s %-5s %3s %12s %12s\n", "shape", "type", "thr", "GEMV GB/s", "GEMM GFLOP/s");
+  for (const Shape& s : shapes) {
+    std::vector<float> wf(static_cast<size_t>(s.out * s.in));
+    for (auto& v : wf) v = nd(rng);
+    const WeightRef src{WeightType::F32, wf.data(), s.out, s.in};
+    std::vector<float> x(static_cast<size_t>(gemm_rows * s.in)), y(static_cast<size_t>(gemm_rows * s.out));
+    for (auto& v : x) v = nd(rng) * 50.0f;
+    for (WeightType t : types) {
+      const WeightRef w = t == WeightType::F32 ? src : QuantizeMatrix(src, t, &pool2);
+      const double bytes = static_cast<double>(WeightBytes(t, s.out, s.in));
+      for (ThreadPool* pool : {&pool1, &pool2}) {
+        const double gemv = Time([&] { Matmul(x.data(), 1, w, nullptr, y.data(), pool); }, budget);
+        const double gemm =
+            Time([&] { Matmul(x.data(), gemm_rows, w, nullptr, y.data(), pool); }, budget);
+        const double flops = 2.0 * static_cast<double>(gemm_rows * s.out * s.in);
+        std::printf("%-18s %-5s %3d %12.2f %12.2f\n", s.what, WeightTypeName(t), pool->threads(),
+                    bytes / gemv * 1e-9, flops / gemm * 1e-9);
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,239 @@
+// Every weight type × shapes with SIMD/block tails × threads on/off against the double-precision
+// product of the *dequantized* weights (WeightRef::at), with error statistics. Also the
+// quantize→dequantize error bounds, the compressed-tensors int4 repack, and negative controls
+// showing the checker catches a wrong weight.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/matmul.h"
+#include "kernels/cpu/numeric.h"
+#include "kernels/cpu/quant_formats.h"
+#include "kernels/cpu/thread_pool.h"
+
+using namespace glance::kernels;
+
+namespace {
+
+// f32 kernels: relative to Σ|x·w| (f32 accumulation over ≤ a few thousand terms).
+constexpr double kF32SumTol = 1e-5;
+// Q8/Q4 kernels quantize activations to int16 per 32-block: each |x| error ≤ amax_b / 65534,
+// so the dot error ≤ Σ_b amax_b/65534 · Σ_{k∈b}|w_k| (exact bound; 1% slack for f32 scales).
+constexpr double kActQuantBound = 1.01 / 65534.0;
+// Mean error over a case must be well below the worst case.
+constexpr double kMeanFraction = 0.5;
+
+struct Case {
+  int64_t rows, in, out;
+};
+const Case kCases[] = {{1, 64, 40},  {1, 100, 33}, {1, 31, 7},   {2, 96, 18},  {3, 200, 17},
+                       {4, 64, 16},  {5, 130, 35}, {7, 257, 9},  {9, 2048, 6}, {1, 2048, 70},
+                       {1, 1, 3},    {6, 33, 1}};
+
+struct Stats {
+  double max_rel = 0, mean_rel = 0;  // error / allowed bound
+  double max_abs = 0;
+  bool ok = true;
+};
+
+// Checks y against the double oracle over w.at(); returns error statistics.
+Stats Compare(const std::vector<float>& x, const WeightRef& w, const std::vector<float>& bias,
+              const std::vector<float>& y, int64_t rows) {
+  Stats st;
+  const int64_t in = w.cols, out = w.rows;
+  double sum_rel = 0;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t o = 0; o < out; ++o) {
+      double exact = bias[static_cast<size_t>(o)], sumabs = std::fabs(exact), qbound = 0;
+      for (int64_t b = 0; b * 32 < in; ++b) {
+        double amax = 0, wsum = 0;
+        for (int64_t k = b * 32; k < std::min(in, b * 32 + 32); ++k) {
+          const double xv = x[static_cast<size_t>(i * in + k)], wv = w.at(o, k);
+          exact += xv * wv;
+          sumabs += std::fabs(xv * wv);
+          amax = std::max(amax, std::fabs(xv));
+          wsum += std::fabs(wv);
+        }
+        qbound += amax * wsum;
+      }
+      double allowed = kF32SumTol * sumabs + 1e-30;
+      if (w.quantized()) allowed += kActQuantBound * qbound;
+      const double err = std::fabs(double(y[static_cast<size_t>(i * out + o)]) - exact);
+      const double rel = err / allowed;
+      st.max_rel = std::max(st.max_rel, rel);
+      st.max_abs = std::max(st.max_abs, err);
+      sum_rel += rel;
+      if (!(rel <= 1.0)) st.ok = false;
+    }
+  st.mean_rel = sum_rel / double(rows * out);
+  return st;
+}
+
+uint16_t ExactF16(float f) {  // f is a multiple of 1/64 with |f| < 4: exactly representable
+  if (f == 0.0f) return 0;
+  int e;
+  const float m = std::frexp(std::fabs(f), &e);
+  return static_cast<uint16_t>((f < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) |
+                               static_cast<int>(std::lround((m * 2.0f - 1.0f) * 1024.0f)));
+}
+
+struct Built {
+  WeightRef w;
+  std::vector<float> f32;
+  std::vector<uint16_t> f16;
+};
+
+Built MakeWeights(WeightType type, int64_t out, int64_t in, std::mt19937& rng) {
+  std::normal_distribution<float> nd(0.0f, 0.5f);
+  Built b;
+  b.f32.resize(static_cast<size_t>(out * in));
+  for (auto& v : b.f32) v = std::clamp(std::round(nd(rng) * 64.0f) / 64.0f, -3.9f, 3.9f);
+  // One outlier row block so that scales differ a lot between blocks.
+  if (in > 40) b.f32[5] = 3.5f;
+  WeightRef src{WeightType::F32, b.f32.data(), out, in};
+  if (type == WeightType::F32) {
+    b.w = src;
+  } else if (type == WeightType::F16) {
+    b.f16.resize(b.f32.size());
+    for (size_t i = 0; i < b.f32.size(); ++i) b.f16[i] = ExactF16(b.f32[i]);
+    b.w = WeightRef{WeightType::F16, b.f16.data(), out, in};
+  } else {
+    b.w = QuantizeMatrix(src, type, nullptr);
+  }
+  return b;
+}
+
+class QuantKernels : public ::testing::TestWithParam<WeightType> {};
+
+TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
+  const WeightType type = GetParam();
+  ThreadPool pool(2);
+  for (const Case& c : kCases) {
+    std::mt19937 rng(unsigned(c.rows * 131 + c.in * 7 + c.out));
+    Built wb = MakeWeights(type, c.out, c.in, rng);
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<float> x(static_cast<size_t>(c.rows * c.in)), bias(static_cast<size_t>(c.out));
+    for (auto& v : x) v = nd(rng);
+    for (auto& v : bias) v = nd(rng);
+    std::vector<float> y1(static_cast<size_t>(c.rows * c.out)), y2(y1.size()), yref(y1.size());
+    Matmul(x.data(), c.rows, wb.w, bias.data(), y1.data(), nullptr);
+    Matmul(x.data(), c.rows, wb.w, bias.data(), y2.data(), &pool);
+    MatmulReference(x.data(), c.rows, wb.w, bias.data(), yref.data());
+    const Stats s1 = Compare(x, wb.w, bias, y1, c.rows);
+    const Stats sref = Compare(x, wb.w, bias, yref, c.rows);
+    std::printf("%-4s rows %ld in %4ld out %3ld: max err/bound %.3f mean %.3f max abs %.2e\n",
+                WeightTypeName(type), long(c.rows), long(c.in), long(c.out), s1.max_rel,
+                s1.mean_rel, s1.max_abs);
+    EXPECT_TRUE(s1.ok) << WeightTypeName(type) << " " << c.rows << "x" << c.in << "x" << c.out
+                       << " max err/bound " << s1.max_rel;
+    EXPECT_LE(s1.mean_rel, kMeanFraction);
+    EXPECT_TRUE(sref.ok) << "scalar reference off for " << WeightTypeName(type);
+    // The split across threads never changes what a feature's sum is.
+    EXPECT_EQ(y1, y2) << WeightTypeName(type) << " threads changed the result";
+  }
+}
+
+TEST_P(QuantKernels, NegativeControlWrongWeightIsCaught) {
+  const WeightType type = GetParam();
+  std::mt19937 rng(7);
+  Built wb = MakeWeights(type, 9, 96, rng);
+  std::vector<float> x(3 * 96, 0.5f), bias(9, 0.0f), y(3 * 9);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 7) - 3);
+  Matmul(x.data(), 3, wb.w, bias.data(), y.data(), nullptr);
+  ASSERT_TRUE(Compare(x, wb.w, bias, y, 3).ok);
+  // Same y judged against a weight with one element changed: must fail.
+  Built other = MakeWeights(type, 9, 96, rng);
+  EXPECT_FALSE(Compare(x, other.w, bias, y, 3).ok);
+  // A quantized result judged against the unquantized f32 weights is off by more than the
+  // kernel tolerance (shows the quantization error is real and the checker sees it).
+  if (wb.w.quantized()) {
+    WeightRef f32{WeightType::F32, wb.f32.data(), 9, 96};
+    std::vector<float> xs(x.size());
+    std::normal_distribution<float> nd;
+    for (auto& v : xs) v = nd(rng);
+    std::vector<float> w_rand(9 * 96);
+    for (auto& v : w_rand) v = nd(rng) * 0.37f;
+    WeightRef src{WeightType::F32, w_rand.data(), 9, 96};
+    WeightRef q = QuantizeMatrix(src, type, nullptr);
+    Matmul(xs.data(), 3, q, bias.data(), y.data(), nullptr);
+    EXPECT_FALSE(Compare(xs, src, bias, y, 3).ok);
+    (void)f32;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, QuantKernels,
+                         ::testing::Values(WeightType::F32, WeightType::BF16, WeightType::F16,
+                                           WeightType::Q8, WeightType::Q4),
+                         [](const auto& p) { return std::string(WeightTypeName(p.param)); });
+
+TEST(QuantFormats, RoundTripErrorBounds) {
+  std::mt19937 rng(3);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  for (int64_t cols : {1, 31, 32, 33, 100, 2048}) {
+    std::vector<float> w(static_cast<size_t>(cols));
+    for (auto& v : w) v = nd(rng);
+    const int64_t nb = QuantBlocks(cols);
+    std::vector<int8_t> q8(static_cast<size_t>(nb * 32));
+    std::vector<float> s8(static_cast<size_t>(nb)), back(static_cast<size_t>(cols));
+    QuantizeRowQ8(w.data(), cols, q8.data(), s8.data());
+    DequantizeRowQ8(q8.data(), s8.data(), cols, back.data());
+    double max_ratio8 = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+      const double d = s8[static_cast<size_t>(k / 32)];
+      max_ratio8 = std::max(max_ratio8, std::fabs(double(back[static_cast<size_t>(k)]) - double(w[static_cast<size_t>(k)])) / d);
+    }
+    EXPECT_LE(max_ratio8, 0.5 + 1e-4) << cols;  // round to nearest: half a step
+    for (int64_t k = cols; k < nb * 32; ++k) EXPECT_EQ(q8[static_cast<size_t>(k)], 0);  // padding
+
+    std::vector<uint8_t> q4(static_cast<size_t>(nb * 16));
+    std::vector<uint16_t> s4(static_cast<size_t>(nb));
+    QuantizeRowQ4(w.data(), cols, q4.data(), s4.data());
+    DequantizeRowQ4(q4.data(), s4.data(), cols, back.data());
+    double max_ratio4 = 0, sum_ratio4 = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+      const double d = std::fabs(double(bf16_to_f32(s4[static_cast<size_t>(k / 32)])));
+      const double r = std::fabs(double(back[static_cast<size_t>(k)]) - double(w[static_cast<size_t>(k)])) / d;
+      max_ratio4 = std::max(max_ratio4, r);
+      sum_ratio4 += r;
+    }
+    // The largest |w| maps to −8 (up to the bf16 rounding of the scale, 2^-9 relative); the
+    // opposite sign clamps at +7: at most one step plus 8 · 2^-8.
+    EXPECT_LE(max_ratio4, 1.0 + 8.0 / 256.0) << cols;
+    EXPECT_LE(sum_ratio4 / double(cols), 0.3) << cols;  // ~0.25 for round to nearest
+  }
+}
+
+TEST(QuantFormats, CompressedTensorsRepackMatchesTheirDequant) {
+  // compressed-tensors int4: element k in word k/8 at bits 4(k%8), nibble = q + 8.
+  const int64_t cols = 72;  // 2¼ blocks: tail block
+  std::mt19937 rng(5);
+  std::vector<int> q(static_cast<size_t>(cols));
+  for (auto& v : q) v = int(rng() % 16) - 8;
+  std::vector<int32_t> words(static_cast<size_t>((cols + 7) / 8), 0);
+  for (int64_t k = 0; k < cols; ++k)
+    words[static_cast<size_t>(k / 8)] = int32_t(uint32_t(words[static_cast<size_t>(k / 8)]) |
+                                   (uint32_t(q[static_cast<size_t>(k)] + 8) << (4 * (k % 8))));
+  std::vector<uint16_t> scales = {f32_to_bf16(0.5f), f32_to_bf16(-0.25f), f32_to_bf16(2.0f)};
+  std::vector<uint8_t> packed(3 * 16);
+  RepackCompressedTensorsQ4Row(words.data(), cols, packed.data());
+  std::vector<float> back(static_cast<size_t>(cols));
+  DequantizeRowQ4(packed.data(), scales.data(), cols, back.data());
+  for (int64_t k = 0; k < cols; ++k)
+    EXPECT_EQ(back[static_cast<size_t>(k)], float(q[static_cast<size_t>(k)]) * bf16_to_f32(scales[static_cast<size_t>(k / 32)])) << k;
+}
+
+TEST(QuantFormats, ActivationQuantizationIsWithinHalfAStep) {
+  std::vector<float> x = {0.f, 1e-3f, -2.f, 5.f, 0.25f, -0.125f, 3.f};
+  QuantizedActivations xa;
+  QuantizeActivations(x.data(), 1, int64_t(x.size()), &xa);
+  ASSERT_EQ(xa.blocks, 1);
+  for (size_t k = 0; k < x.size(); ++k)
+    EXPECT_LE(std::fabs(double(xa.q[k]) * double(xa.s[0]) - double(x[k])), 0.5 * double(xa.s[0]) * 1.0001);
+  for (size_t k = x.size(); k < 32; ++k) EXPECT_EQ(xa.q[k], 0);
+}
+
+}  // namespace
