@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   const QCommandLineOption model(QStringLiteral("model"),
-                                 QStringLiteral("Model folder to load (default: the demo)."),
+                                 QStringLiteral("Model folder to load (default: the last one "
+                                                "used, else the demo)."),
                                  QStringLiteral("dir"));
   const QCommandLineOption image(QStringLiteral("image"),
                                  QStringLiteral("Image to attach and describe at start."),
@@ -36,8 +37,10 @@ int main(int argc, char** argv) {
   window.show();
   if (parser.isSet(model))
     window.loadModel(parser.value(model));
+  else if (parser.isSet(screenshot))
+    window.loadDefaultModel();  // documentation shots always show the demo
   else
-    window.loadDefaultModel();
+    window.loadLastModel();  // Settings' model folder; the demo when unset or failing
   // Queued after the load on the engine thread, so the image waits for the model.
   if (parser.isSet(image)) window.attachImageFile(parser.value(image), true);
   return QApplication::exec();

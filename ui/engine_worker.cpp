@@ -15,11 +15,12 @@ EngineWorker::~EngineWorker() {
   engine_.reset();
 }
 
-void EngineWorker::loadModel(const QString& dir, int threads) {
+void EngineWorker::loadModel(const QString& dir, int threads, const QString& backend) {
   cancelLoad_.store(false);
   try {
     EngineOptions options;
     options.threads = threads;
+    if (!backend.isEmpty()) options.backend = backend.toStdString();
     auto progress = [this](double fraction, const std::string& what) {
       Q_EMIT loadProgress(fraction, Q(what));
       return !cancelLoad_.load();
@@ -40,7 +41,7 @@ void EngineWorker::attachImage(const QString& path) {
     return;
   }
   try {
-    Q_EMIT imageAttached(session_->AttachImage(path.toStdString()));
+    Q_EMIT imageAttached(session_->AttachImage(path.toStdString(), imageMode_));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
   }
@@ -54,7 +55,7 @@ void EngineWorker::attachPixels(const QImage& image) {
   try {
     const QImage rgb = image.convertToFormat(QImage::Format_RGB888);
     Q_EMIT imageAttached(session_->AttachImageRgb(rgb.constBits(), rgb.width(), rgb.height(),
-                                                  static_cast<int>(rgb.bytesPerLine())));
+                                                  static_cast<int>(rgb.bytesPerLine()), imageMode_));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
   }
@@ -102,6 +103,10 @@ void EngineWorker::reset() {
 
 void EngineWorker::setSystemPrompt(const QString& text) {
   if (session_) session_->SetSystemPrompt(text.toStdString());
+}
+
+void EngineWorker::setImageMode(const QString& mode) {
+  imageMode_ = mode == QStringLiteral("detail") ? ImageModeChoice::kDetail : ImageModeChoice::kFast;
 }
 
 }  // namespace glance::ui

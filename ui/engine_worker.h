@@ -30,7 +30,8 @@ class EngineWorker : public QObject {
   void cancelLoad() { cancelLoad_.store(true); }
 
  public Q_SLOTS:
-  void loadModel(const QString& dir, int threads);
+  // backend: "auto" | "cpu" | "npu" | "npu-emu" (EngineOptions::backend).
+  void loadModel(const QString& dir, int threads, const QString& backend);
   void attachImage(const QString& path);
   void attachPixels(const QImage& image);
   void send(const QString& text, const glance::GenerateOptions& options);
@@ -38,6 +39,8 @@ class EngineWorker : public QObject {
   void editLast(const QString& text, const glance::GenerateOptions& options);
   void reset();
   void setSystemPrompt(const QString& text);
+  // For images attached from now on: "fast" or "detail".
+  void setImageMode(const QString& mode);
 
  Q_SIGNALS:
   void loadProgress(double fraction, const QString& what);
@@ -59,6 +62,7 @@ class EngineWorker : public QObject {
   std::unique_ptr<Session> session_;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> cancelLoad_{false};
+  ImageModeChoice imageMode_ = ImageModeChoice::kFast;
 };
 
 }  // namespace glance::ui

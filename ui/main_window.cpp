@@ -23,8 +23,11 @@
 
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
+#include "ui/conversation_sidebar.h"
+#include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
+#include "ui/settings_store.h"
 #include "ui/theme.h"
 #include "ui/timing_panel.h"
 
@@ -34,7 +37,6 @@ namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kThemeKey = QStringLiteral("view/theme");
-const QString kCaptionKey = QStringLiteral("chat/caption_on_drop");
 
 QDockWidget* MakeDock(const QString& title, const QString& objectName, QWidget* content,
                       QMainWindow* window) {
@@ -48,27 +50,46 @@ QDockWidget* MakeDock(const QString& title, const QString& objectName, QWidget* 
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationStore* store)
+    : QMainWindow(parent),
+      settings_(settings ? settings : new SettingsStore(this)),
+      store_(store ? store : new ConversationStore(QString(), this)) {
   RegisterEventTypes();
   setWindowTitle(QStringLiteral("Glance"));
   setAcceptDrops(true);
   setDockNestingEnabled(true);
-  chat_ = new ChatView(this);
-  setCentralWidget(chat_);
+  // The centre: an inline notice (bad input, read-only conversation) above the chat.
+  auto* centre = new QWidget(this);
+  auto* centreLayout = new QVBoxLayout(centre);
+  centreLayout->setContentsMargins(0, 0, 0, 0);
+  notice_ = new QLabel(centre);
+  notice_->setObjectName(QStringLiteral("notice"));
+  notice_->setWordWrap(true);
+  notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  notice_->setStyleSheet(QStringLiteral(
+      "QLabel#notice { background: palette(alternate-base); border: 1px solid palette(mid); "
+      "border-radius: 4px; padding: 6px; }"));
+  notice_->setVisible(false);
+  chat_ = new ChatView(centre);
+  centreLayout->addWidget(notice_);
+  centreLayout->addWidget(chat_, 1);
+  setCentralWidget(centre);
   buildDocks();
   buildMenus();
   buildStatusBar();
   connectWorker();
   restoreLayout();
+  applySettings();
+  connect(settings_, &SettingsStore::valueChanged, this, &MainWindow::onSettingChanged);
+  current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
+  openNewestConversation();
 }
 
 MainWindow::~MainWindow() { shutdownWorker(); }
 
 void MainWindow::buildDocks() {
-  conversations_ = new QListWidget(this);
-  conversations_->addItem(tr("Current chat"));
-  conversations_->setCurrentRow(0);
-  auto* convDock = MakeDock(tr("Conversations"), QStringLiteral("conversations"), conversations_, this);
+  sidebar_ = new ConversationSidebar(store_, this);
+  auto* convDock = MakeDock(tr("Conversations"), QStringLiteral("conversations"), sidebar_, this);
   addDockWidget(Qt::LeftDockWidgetArea, convDock);
 
   auto* imageBox = new QWidget(this);
@@ -103,11 +124,14 @@ void MainWindow::buildMenus() {
   openImage->setShortcut(QKeySequence::Open);
   QAction* paste = file->addAction(tr("&Paste image"), dropArea_, &ImageDropArea::pasteFromClipboard);
   paste->setShortcut(QKeySequence::Paste);
-  file->addAction(tr("Open &model folder\u2026"), this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Qwen3.5 model folder"));
-    if (!dir.isEmpty()) loadModel(dir);
-  });
-  file->addAction(tr("Load the &demo model"), this, &MainWindow::loadDefaultModel);
+  file->addSeparator();
+  buildModelMenu(file);
+  file->addSeparator();
+  buildConversationMenu(file);
+  file->addSeparator();
+  QAction* settingsAction = file->addAction(tr("&Settings\u2026"), this, &MainWindow::openSettings);
+  settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+  settingsAction->setMenuRole(QAction::PreferencesRole);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -116,13 +140,11 @@ void MainWindow::buildMenus() {
   chat->addActions({chat_->sendAction(), chat_->stopAction(), chat_->regenerateAction(),
                     chat_->editAction(), chat_->newChatAction()});
   chat->addSeparator();
-  QAction* caption = chat->addAction(tr("&Caption dropped images"));
-  caption->setCheckable(true);
-  caption->setChecked(QSettings().value(kCaptionKey, true).toBool());
-  captionOnDrop_ = caption->isChecked();
-  connect(caption, &QAction::toggled, this, [this](bool on) {
-    captionOnDrop_ = on;
-    QSettings().setValue(kCaptionKey, on);
+  captionAction_ = chat->addAction(tr("&Caption dropped images"));
+  captionAction_->setCheckable(true);
+  connect(captionAction_, &QAction::toggled, this, [this](bool on) {
+    settings_->setValue(QStringLiteral("caption_on_drop"), on ? QStringLiteral("true")
+                                                              : QStringLiteral("false"));
   });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -146,6 +168,7 @@ void MainWindow::buildMenus() {
   if (saved != Theme::kSystem) ApplyTheme(saved);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Model info"), this, &MainWindow::showModelInfo);
   help->addAction(tr("&About Glance"), this, [this] {
     QMessageBox::about(this, tr("About Glance"),
                        tr("<b>Glance %1</b><p>Private, inspectable image captioning and chat "

@@ -3,13 +3,19 @@
 // Image & attention and Timing as dock widgets the user can move or hide (layout remembered);
 // a status bar with model · backend (and why) · threads · memory. Owns the engine thread:
 // commands go to the EngineWorker by queued signals, events come back as values.
+// Settings come from a SettingsStore (core/settings/registry.h), conversations are saved to a
+// ConversationStore after every finished turn, and problems (a folder that is not a model, a
+// failed load) show in an inline notice above the chat, never in a chain of dialogs.
 // GUI thread only.
 #include <QImage>
 #include <QMainWindow>
 
+#include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
 
+class QAction;
 class QLabel;
+class QMenu;
 class QListWidget;
 class QProgressBar;
 class QThread;
@@ -19,6 +25,9 @@ namespace glance::ui {
 
 class AttentionPanel;
 class ChatView;
+class ConversationSidebar;
+class ConversationStore;
+class SettingsStore;
 class EngineWorker;
 class ImageDropArea;
 class TimingPanel;
@@ -26,11 +35,19 @@ class TimingPanel;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  // settings / store: used as given (tests pass their own; not owned); nullptr = the
+  // application's QSettings and ConversationStore::DefaultFolder(), owned by the window.
+  explicit MainWindow(QWidget* parent = nullptr, SettingsStore* settings = nullptr,
+                      ConversationStore* store = nullptr);
   ~MainWindow() override;
 
+  // Loads through the worker with the store's threads/backend. On failure the notice says why
+  // and a model that was already loaded keeps working.
   void loadModel(const QString& dir);
   void loadDefaultModel();  // the bundled demo (glance::DefaultDemoModelDir())
+  // The store's model_dir, or the demo when it is empty; a failing model_dir falls back to
+  // the demo with a note.
+  void loadLastModel();
   // Attaches an image file; with `caption`, sends "Describe this image." once it is ready.
   void attachImageFile(const QString& path, bool caption);
   void attachImagePixels(const QImage& image, bool caption);
@@ -39,19 +56,39 @@ class MainWindow : public QMainWindow {
 
   bool captionOnDrop() const { return captionOnDrop_; }
   void setCaptionOnDrop(bool on) { captionOnDrop_ = on; }
+  // From the settings store (refreshed whenever a setting changes); tests may tweak it.
   GenerateOptions& generateOptions() { return options_; }
   bool isModelLoaded() const { return modelLoaded_; }
+  const ModelInfo& modelInfo() const { return model_; }
+
+  // Conversations.
+  void newChat();
+  bool openConversation(const QString& id);  // read-only until New chat
+  bool exportConversation(const QString& path, bool markdown);
+  const Conversation& currentConversation() const { return current_; }
+  bool isReadOnly() const { return readOnly_; }
+  QString noticeText() const;
+
+  // Menu actions, callable directly.
+  void openSettings();
+  void openDownloads();
+  void showModelInfo();
 
   ChatView* chat() const { return chat_; }
   AttentionPanel* attention() const { return attention_; }
   TimingPanel* timing() const { return timing_; }
   ImageDropArea* dropArea() const { return dropArea_; }
-  QListWidget* conversations() const { return conversations_; }  // for the conversation store
+  QListWidget* conversations() const;  // the sidebar's list
+  ConversationSidebar* sidebar() const { return sidebar_; }
+  SettingsStore* settings() const { return settings_; }
+  ConversationStore* conversationStore() const { return store_; }
   EngineWorker* worker() const { return worker_; }
 
  Q_SIGNALS:
   // To the worker (queued: it lives on the engine thread).
-  void requestLoad(const QString& dir, int threads);
+  void requestLoad(const QString& dir, int threads, const QString& backend);
+  void requestImageMode(const QString& mode);
+  void requestSystemPrompt(const QString& text);
   void requestAttachImage(const QString& path);
   void requestAttachPixels(const QImage& image);
   void requestSend(const QString& text, const glance::GenerateOptions& options);
@@ -76,6 +113,15 @@ class MainWindow : public QMainWindow {
   void shutdownWorker();
   void restoreLayout();
   void saveLayout() const;
+  void buildModelMenu(QMenu* file);
+  void buildConversationMenu(QMenu* file);
+  void applySettings();
+  void onSettingChanged(const QString& key);
+  void showNotice(const QString& text);
+  void setReadOnly(bool on, const QString& why = QString());
+  void recordTurn(const TurnResult& result);
+  void showConversation(const Conversation& conversation);
+  void openNewestConversation();
 
   void onModelLoaded(const ModelInfo& info);
   void onLoadProgress(double fraction, const QString& what);
@@ -91,7 +137,11 @@ class MainWindow : public QMainWindow {
   AttentionPanel* attention_ = nullptr;
   TimingPanel* timing_ = nullptr;
   ImageDropArea* dropArea_ = nullptr;
-  QListWidget* conversations_ = nullptr;
+  ConversationSidebar* sidebar_ = nullptr;
+  SettingsStore* settings_ = nullptr;
+  ConversationStore* store_ = nullptr;
+  QLabel* notice_ = nullptr;
+  QAction* captionAction_ = nullptr;
   QLabel* modelLabel_ = nullptr;
   QLabel* backendLabel_ = nullptr;
   QLabel* threadsLabel_ = nullptr;
@@ -108,6 +158,15 @@ class MainWindow : public QMainWindow {
   int imageCount_ = 0;   // images in this conversation (AttentionMap::image_index)
   QString screenshotPath_;
   bool shutDown_ = false;
+
+  // Conversation bookkeeping: what the running turn will become in current_.
+  Conversation current_;
+  bool readOnly_ = false;
+  QString pendingUser_;
+  bool replaceLastTurn_ = false;             // regenerate / edit-and-resend
+  std::vector<ImageInfo> pendingImages_;     // attached since the last recorded turn
+  bool fallBackToDemo_ = false;              // the start-up model_dir load
+  QString loadingDir_;
 };
 
 }  // namespace glance::ui

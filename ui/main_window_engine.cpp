@@ -1,20 +1,25 @@
 // MainWindow, engine side: the worker thread, commands out, events in.
+#include <QAction>
 #include <QApplication>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QStatusBar>
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
 
+#include "core/settings/registry.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
+#include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
 #include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
+#include "ui/settings_store.h"
 #include "ui/timing_panel.h"
 
 namespace glance::ui {
@@ -34,6 +39,8 @@ void MainWindow::connectWorker() {
   connect(this, &MainWindow::requestRegenerate, worker_, &EngineWorker::regenerate);
   connect(this, &MainWindow::requestEdit, worker_, &EngineWorker::editLast);
   connect(this, &MainWindow::requestReset, worker_, &EngineWorker::reset);
+  connect(this, &MainWindow::requestImageMode, worker_, &EngineWorker::setImageMode);
+  connect(this, &MainWindow::requestSystemPrompt, worker_, &EngineWorker::setSystemPrompt);
 
   // Events: queued back to this (GUI) thread.
   connect(worker_, &EngineWorker::loadProgress, this, &MainWindow::onLoadProgress);
@@ -46,26 +53,44 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::error, this, &MainWindow::onError);
 
   // The chat's requests. Stop goes straight to the worker's atomic, not through the queue.
+  // In a read-only (reopened) conversation the input is disabled; Regenerate and Edit would
+  // need the engine state of a conversation it never ran, so they only say so.
   connect(chat_, &ChatView::sendRequested, this, [this](const QString& text) {
+    if (readOnly_) {  // a programmatic submit() into a reopened conversation: start afresh
+      newChat();
+      const QSignalBlocker block(chat_);
+      chat_->clear();
+      chat_->submit(text);
+    }
+    pendingUser_ = text;
+    replaceLastTurn_ = false;
     startTurn();
     Q_EMIT requestSend(text, options_);
   });
   connect(chat_, &ChatView::regenerateRequested, this, [this] {
+    if (readOnly_ || current_.turns.empty()) {
+      setReadOnly(true);
+      showConversation(current_);
+      return;
+    }
+    pendingUser_ = current_.turns.back().user_text;
+    replaceLastTurn_ = true;
     startTurn();
     Q_EMIT requestRegenerate(options_);
   });
   connect(chat_, &ChatView::editResendRequested, this, [this](const QString& text) {
+    if (readOnly_ || current_.turns.empty()) {
+      setReadOnly(true);
+      showConversation(current_);
+      return;
+    }
+    pendingUser_ = text;
+    replaceLastTurn_ = true;
     startTurn();
     Q_EMIT requestEdit(text, options_);
   });
   connect(chat_, &ChatView::stopRequested, this, [this] { worker_->stop(); });
-  connect(chat_, &ChatView::newChatRequested, this, [this] {
-    imageCount_ = 0;
-    attention_->clear();
-    dropArea_->clearImage();
-    attention_->setImage(QImage());
-    Q_EMIT requestReset();
-  });
+  connect(chat_, &ChatView::newChatRequested, this, &MainWindow::newChat);
   thread_->start();
 }
 
@@ -79,24 +104,28 @@ void MainWindow::shutdownWorker() {
 }
 
 void MainWindow::loadModel(const QString& dir) {
-  modelLoaded_ = false;
+  loadingDir_ = dir;
   modelLabel_->setText(tr("Loading %1\u2026").arg(QFileInfo(dir).fileName()));
   loadBar_->setValue(0);
   loadBar_->setVisible(true);
   cancelLoad_->setVisible(true);
   chat_->setBusy(true);
-  Q_EMIT requestLoad(dir, 0);
+  const settings::Values values = settings_->values();
+  Q_EMIT requestLoad(dir, static_cast<int>(settings::GetInt(values, "threads")),
+                     Q(settings::GetString(values, "backend")));
 }
 
 void MainWindow::loadDefaultModel() { loadModel(Q(glance::DefaultDemoModelDir())); }
 
 void MainWindow::attachImageFile(const QString& path, bool caption) {
+  if (readOnly_) chat_->newChatAction()->trigger();  // an image starts a live conversation
   pendingImage_ = QImage(path);
   captionPending_ = caption;
   Q_EMIT requestAttachImage(path);
 }
 
 void MainWindow::attachImagePixels(const QImage& image, bool caption) {
+  if (readOnly_) chat_->newChatAction()->trigger();
   pendingImage_ = image;
   captionPending_ = caption;
   Q_EMIT requestAttachPixels(image);
@@ -109,8 +138,18 @@ void MainWindow::onLoadProgress(double fraction, const QString& what) {
 }
 
 void MainWindow::onModelLoaded(const ModelInfo& info) {
+  const bool replaced = modelLoaded_;
   model_ = info;
   modelLoaded_ = true;
+  fallBackToDemo_ = false;
+  if (!info.is_demo) settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
+  // The new engine has a fresh session: a live conversation cannot continue in it.
+  Q_EMIT requestSystemPrompt(current_.system_prompt);
+  Q_EMIT requestReset();
+  if (replaced && !current_.turns.empty() && !readOnly_)
+    setReadOnly(true, tr("Read-only: the model changed. Start a New chat to continue."));
+  else if (!readOnly_ && !notice_->text().startsWith(tr("Could not load")))
+    showNotice(QString());
   loadBar_->setVisible(false);
   cancelLoad_->setVisible(false);
   chat_->setBusy(false);
@@ -131,6 +170,7 @@ void MainWindow::onImageAttached(const ImageInfo& info) {
   attention_->clear();
   attention_->setImage(processed);
   ++imageCount_;
+  pendingImages_.push_back(info);
   if (captionPending_) {
     captionPending_ = false;
     chat_->submit(tr("Describe this image."));
@@ -144,6 +184,7 @@ void MainWindow::startTurn() {
 
 void MainWindow::onTurnFinished(const TurnResult& result) {
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
+  recordTurn(result);
   chat_->setBusy(false);
   timing_->addTurn(result.stats);
   // The panel draws one image: keep the maps over the newest one.
@@ -169,8 +210,20 @@ void MainWindow::onError(const QString& during, const QString& message) {
   if (during == QStringLiteral("load")) {
     loadBar_->setVisible(false);
     cancelLoad_->setVisible(false);
-    modelLabel_->setText(tr("No model: %1").arg(message));
     chat_->setBusy(false);
+    const QString what = QFileInfo(loadingDir_).fileName();
+    if (modelLoaded_) {  // the worker kept the engine it had
+      modelLabel_->setText(model_.is_demo ? tr("Demo model (random weights)") : Q(model_.name));
+      showNotice(tr("Could not load %1: %2\nStill using %3.").arg(what, message, Q(model_.name)));
+    } else if (fallBackToDemo_) {
+      fallBackToDemo_ = false;
+      showNotice(tr("Could not load the last model %1: %2\nUsing the demo model instead.")
+                     .arg(loadingDir_, message));
+      loadDefaultModel();
+    } else {
+      modelLabel_->setText(tr("No model"));
+      showNotice(tr("Could not load %1: %2").arg(what, message));
+    }
   } else if (during == QStringLiteral("image")) {
     captionPending_ = false;
     dropArea_->showMessage(message);

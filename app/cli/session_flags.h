@@ -1,7 +1,13 @@
 #pragma once
 // Flags shared by the commands that run the model (caption, chat): model folder, threads,
 // sampling and image mode, turned into Engine/Session options.
+//
+// The flags are the settings registry's (core/settings/registry.h): the same keys, defaults
+// and validators as the desktop app's settings, so `--top-p 2` is refused with the message the
+// Settings dialog shows. Older flag names stay as aliases (--max-tokens = --max-new-tokens,
+// --mode = --image-mode). Registry booleans take a value here: --greedy false, --attention on.
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -9,49 +15,58 @@
 #include "app/cli/arg_parser.h"
 #include "core/engine/engine.h"
 #include "core/engine/session.h"
+#include "core/settings/registry.h"
 
 namespace glance::cli {
 
-inline std::set<std::string> SessionValueFlags() {
-  return {"model", "threads", "max-tokens", "mode", "temperature", "top-k", "top-p", "min-p",
-          "repetition-penalty", "presence-penalty", "seed", "system", "thinking", "backend"};
+// Old flag name -> the registry's flag name.
+inline const std::map<std::string, std::string>& LegacyFlagAliases() {
+  static const std::map<std::string, std::string> aliases = {{"max-tokens", "max-new-tokens"},
+                                                             {"mode", "image-mode"}};
+  return aliases;
 }
 
-inline ImageModeChoice ParseMode(const ArgParser& p) {
-  const std::string m = p.Get("mode", "fast");
-  if (m == "fast") return ImageModeChoice::kFast;
-  if (m == "detail") return ImageModeChoice::kDetail;
-  throw Error("--mode must be fast or detail, got '" + m + "'");
+inline std::set<std::string> SessionValueFlags() {
+  std::set<std::string> flags;
+  for (const settings::Key& k : settings::Registry())
+    if (!k.cli_flag.empty()) flags.insert(k.cli_flag);
+  for (const auto& [alias, flag] : LegacyFlagAliases()) flags.insert(alias);
+  return flags;
 }
+
+// The registry's values with the flags given on the command line applied (validated and
+// canonicalised; an error names the flag as typed).
+inline settings::Values SessionValues(const ArgParser& p) {
+  settings::Values values = settings::Defaults();
+  auto apply = [&values](const settings::Key& key, const std::string& typed, const std::string& value) {
+    if (auto err = settings::ValidationError(key, value)) throw Error("--" + typed + ": " + *err);
+    values[key.name] = settings::Canonical(key.name, value);
+  };
+  for (const auto& [alias, flag] : LegacyFlagAliases())
+    if (auto v = p.Get(alias)) apply(*settings::FindKeyByFlag(flag), alias, *v);
+  for (const settings::Key& k : settings::Registry())
+    if (!k.cli_flag.empty())
+      if (auto v = p.Get(k.cli_flag)) apply(k, k.cli_flag, *v);
+  // glance-cli has always sampled as soon as a temperature is given; --greedy still wins.
+  if (p.Has("temperature") && !p.Has("greedy")) values["greedy"] = "false";
+  return values;
+}
+
+inline ImageModeChoice ParseMode(const ArgParser& p) { return settings::ToImageMode(SessionValues(p)); }
 
 inline GenerateOptions ParseGenerateOptions(const ArgParser& p) {
-  GenerateOptions o;
-  o.max_new_tokens = static_cast<int>(p.GetInt("max-tokens", 128));
-  if (o.max_new_tokens < 1) throw Error("--max-tokens must be at least 1");
-  auto& s = o.sampling;
-  s.greedy = !p.Has("temperature");
-  s.temperature = static_cast<float>(p.GetDouble("temperature", 1.0));
-  s.top_k = static_cast<int>(p.GetInt("top-k", 0));
-  s.top_p = static_cast<float>(p.GetDouble("top-p", 1.0));
-  s.min_p = static_cast<float>(p.GetDouble("min-p", 0.0));
-  s.repetition_penalty = static_cast<float>(p.GetDouble("repetition-penalty", 1.0));
-  s.presence_penalty = static_cast<float>(p.GetDouble("presence-penalty", 0.0));
-  s.seed = static_cast<uint64_t>(p.GetInt("seed", 0));
-  s.Validate();
-  if (auto t = p.Get("thinking")) {
-    if (*t == "on") o.enable_thinking = true;
-    else if (*t == "off") o.enable_thinking = false;
-    else if (*t != "default") throw Error("--thinking must be on, off or default");
-  }
+  GenerateOptions o = settings::ToGenerateOptions(SessionValues(p));
+  o.sampling.Validate();
   return o;
 }
 
 // Loads --model (or the bundled demo, saying so on stderr).
 inline std::shared_ptr<const Engine> LoadEngineFromFlags(const ArgParser& p) {
-  EngineOptions eo;
-  eo.threads = static_cast<int>(p.GetInt("threads", 0));
-  eo.backend = p.Get("backend", "auto");
-  std::string dir = p.Get("model", "");
+  const settings::Values values = SessionValues(p);
+  EngineOptions eo = settings::ToEngineOptions(values);
+  // The engine keeps its own default precision unless the flag asks for one.
+  if (p.Has("precision")) eo.precision = settings::GetString(values, "precision");
+  std::string dir = settings::GetString(values, "model_dir");
   if (dir.empty()) {
     dir = DefaultDemoModelDir();
     std::fprintf(stderr,

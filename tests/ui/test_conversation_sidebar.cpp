@@ -1,0 +1,238 @@
+// Conversations in the window: a saved conversation reopens identically (sidebar, transcript,
+// timings, attention), the sidebar filters, renames and deletes, a live turn is saved with its
+// image (path + sha256), stats and attention, and no conversation is lost when a model fails
+// to load. The live-turn cases need the engine and the bundled demo model.
+#include <QAction>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/attention_panel.h"
+#include "ui/chat_view.h"
+#include "ui/conversation_sidebar.h"
+#include "ui/conversation_store.h"
+#include "ui/image_drop_area.h"
+#include "ui/main_window.h"
+#include "ui/settings_store.h"
+#include "ui/timing_panel.h"
+
+using glance::TurnResult;
+using glance::ui::Conversation;
+using glance::ui::ConversationStore;
+using glance::ui::ConversationTurn;
+using glance::ui::MainWindow;
+using glance::ui::SettingsStore;
+
+namespace {
+constexpr int kTimeoutMs = 120000;
+const QString kDemoImage = QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-image.png");
+
+// A conversation as the window would have saved it: two turns, an image, maps and words.
+Conversation Sample(const QString& title) {
+  Conversation c;
+  c.title = title;
+  c.system_prompt = QStringLiteral("Be brief.");
+  ConversationTurn first;
+  first.user_text = QStringLiteral("Describe this image.");
+  glance::ImageInfo image;
+  image.path = kDemoImage.toStdString();
+  image.sha256 = std::string(64, 'a');
+  image.source_w = image.resized_w = 224;
+  image.source_h = image.resized_h = 224;
+  image.grid_w = image.grid_h = 7;
+  image.mode = "fast";
+  first.images.push_back(image);
+  first.answer = QStringLiteral("A red square on a **blue** field.");
+  first.stats.generated_tokens = 2;
+  first.stats.prompt_tokens = 60;
+  first.stats.decode_tokens_per_s = 12.5;
+  first.stats.stages = {{"prefill", 0.25, 1}, {"decode", 0.5, 2}};
+  for (int step = 0; step < 2; ++step) {
+    glance::AttentionMap m;
+    m.step = step;
+    m.token_text = step == 0 ? "A" : " red";
+    m.grid_h = m.grid_w = 7;
+    m.layers = {3};
+    m.n_heads = 1;
+    m.weights.assign(49, 1.0f / 49.0f);
+    m.mean = m.weights;
+    first.attention.push_back(m);
+  }
+  first.words = {{"A", 0, 0}, {"red", 1, 1}};
+  ConversationTurn second;
+  second.user_text = QStringLiteral("And the colours?");
+  second.answer = QStringLiteral("Red and blue.");
+  second.stats.generated_tokens = 4;
+  second.stats.stages = {{"decode", 0.75, 4}};
+  second.attention = first.attention;
+  second.words = {{"A red", 0, 1}};
+  c.turns = {first, second};
+  return c;
+}
+}  // namespace
+
+class TestConversationSidebar : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  QString Folder() const { return dir_.filePath(QStringLiteral("conversations")); }
+  std::unique_ptr<SettingsStore> Settings() const {
+    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(
+        dir_.filePath(QStringLiteral("glance.ini")), QSettings::IniFormat));
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+  }
+  void cleanup() {
+    QDir(Folder()).removeRecursively();
+    QFile::remove(dir_.filePath(QStringLiteral("glance.ini")));
+  }
+
+  void savedConversationReopensIdentically() {
+    ConversationStore store(Folder());
+    Conversation older = Sample(QStringLiteral("Older chat"));
+    QVERIFY(store.save(older));
+    QTest::qWait(20);  // distinct "updated" times: the newest is listed first
+    Conversation saved = Sample(QStringLiteral("Squares and colours"));
+    QVERIFY(store.save(saved));
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+
+    // The newest conversation is open, read-only, with its transcript, timings and maps.
+    QCOMPARE(window.sidebar()->visibleTitles(),
+             QStringList({QStringLiteral("Squares and colours"), QStringLiteral("Older chat")}));
+    QCOMPARE(window.sidebar()->currentId(), saved.id);
+    QVERIFY(window.isReadOnly());
+    QVERIFY(window.noticeText().startsWith(QStringLiteral("Read-only")));
+    QVERIFY(!window.chat()->input()->isEnabled());
+    QCOMPARE(window.chat()->messageCount(), 4);
+    QCOMPARE(window.chat()->lastUserMessage(), QStringLiteral("And the colours?"));
+    QCOMPARE(window.chat()->lastAnswer(), QStringLiteral("Red and blue."));
+    QCOMPARE(window.timing()->turnCount(), 2);
+    QCOMPARE(window.attention()->wordCount(), 1);  // the last turn's words
+    QVERIFY(window.dropArea()->infoText().contains(QStringLiteral("49")));
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+    QCOMPARE(window.currentConversation().turns[0].images[0].sha256, std::string(64, 'a'));
+
+    // Clicking the other one shows it; clicking back shows the same transcript as before.
+    const QString before = window.chat()->transcriptMarkdown();
+    QVERIFY(window.openConversation(older.id));
+    QCOMPARE(window.sidebar()->currentId(), older.id);
+    QVERIFY(window.openConversation(saved.id));
+    QCOMPARE(window.chat()->transcriptMarkdown(), before);
+
+    // Exports of what is shown.
+    const QString md = dir_.filePath(QStringLiteral("export.md"));
+    QVERIFY(window.exportConversation(md, true));
+    QFile mdFile(md);
+    QVERIFY(mdFile.open(QIODevice::ReadOnly));
+    QVERIFY(mdFile.readAll().contains("Red and blue."));
+    const QString json = dir_.filePath(QStringLiteral("export.json"));
+    QVERIFY(window.exportConversation(json, false));
+    QVERIFY(QFileInfo(json).size() > 0);
+
+    // New chat leaves read-only and empties the view; the saved ones stay listed.
+    window.chat()->newChatAction()->trigger();
+    QVERIFY(!window.isReadOnly());
+    QVERIFY(window.chat()->input()->isEnabled());
+    QCOMPARE(window.chat()->messageCount(), 0);
+    QCOMPARE(window.sidebar()->visibleTitles().size(), 2);
+  }
+
+  void sidebarFiltersRenamesDeletes() {
+    ConversationStore store(Folder());
+    Conversation a = Sample(QStringLiteral("Cats on a mat"));
+    Conversation b = Sample(QStringLiteral("Dogs in a park"));
+    QVERIFY(store.save(a));
+    QVERIFY(store.save(b));
+    glance::ui::ConversationSidebar sidebar(&store);
+    QCOMPARE(sidebar.visibleTitles().size(), 2);
+    sidebar.setFilter(QStringLiteral("dog"));
+    QCOMPARE(sidebar.visibleTitles(), QStringList({QStringLiteral("Dogs in a park")}));
+    sidebar.setFilter(QString());
+    QVERIFY(sidebar.rename(a.id, QStringLiteral("Cats, renamed")));
+    QVERIFY(sidebar.visibleTitles().contains(QStringLiteral("Cats, renamed")));
+    QCOMPARE(store.load(a.id)->turns.size(), size_t{2});  // renaming keeps the turns
+    QSignalSpy removed(&sidebar, &glance::ui::ConversationSidebar::removed);
+    QVERIFY(sidebar.remove(b.id));
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(sidebar.visibleTitles(), QStringList({QStringLiteral("Cats, renamed")}));
+    QCOMPARE(store.list().size(), 1);
+  }
+
+  void liveTurnIsSavedAndReopens() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("6")));
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    window.attachImageFile(kDemoImage, true);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const TurnResult result = qvariant_cast<TurnResult>(done.last().at(0));
+
+    const auto entries = store.list();
+    QCOMPARE(entries.size(), 1);
+    const auto saved = store.load(entries[0].id);
+    QVERIFY(saved.has_value());
+    QCOMPARE(saved->turns.size(), size_t{1});
+    const ConversationTurn& turn = saved->turns[0];
+    QCOMPARE(turn.user_text, QStringLiteral("Describe this image."));
+    QCOMPARE(turn.answer, QString::fromStdString(result.text));
+    QCOMPARE(turn.images.size(), size_t{1});
+    QCOMPARE(QString::fromStdString(turn.images[0].path), kDemoImage);
+    QCOMPARE(turn.images[0].sha256.size(), size_t{64});
+    QCOMPARE(turn.stats.generated_tokens, result.stats.generated_tokens);
+    QCOMPARE(turn.attention.size(), result.attention.size());
+    QVERIFY(!turn.attention.empty());
+    QCOMPARE(turn.words.size(), result.words.size());
+    QCOMPARE(window.sidebar()->currentId(), entries[0].id);
+
+    // A follow-up goes into the same file.
+    window.chat()->submit(QStringLiteral("More?"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(store.list().size(), 1);
+    QCOMPARE(store.load(entries[0].id)->turns.size(), size_t{2});
+
+    // New chat, then reopen: the same transcript, read-only.
+    const QString live = window.chat()->transcriptMarkdown();
+    window.chat()->newChatAction()->trigger();
+    QVERIFY(window.openConversation(entries[0].id));
+    QCOMPARE(window.chat()->transcriptMarkdown(), live);
+    QVERIFY(window.isReadOnly());
+  }
+
+  void noConversationLostWhenTheModelFailsToLoad() {
+    ConversationStore store(Folder());
+    Conversation saved = Sample(QStringLiteral("Keep me"));
+    QVERIFY(store.save(saved));
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    const QString shown = window.chat()->transcriptMarkdown();
+    QTemporaryDir empty;
+    window.loadModel(empty.path());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+    QVERIFY(!window.isModelLoaded());
+    QVERIFY(window.noticeText().contains(QStringLiteral("Could not load")));
+    QCOMPARE(window.sidebar()->visibleTitles(), QStringList({QStringLiteral("Keep me")}));
+    QCOMPARE(window.chat()->transcriptMarkdown(), shown);
+    QCOMPARE(window.currentConversation().id, saved.id);
+    QCOMPARE(store.load(saved.id)->turns.size(), size_t{2});
+  }
+};
+
+QTEST_MAIN(TestConversationSidebar)
+#include "test_conversation_sidebar.moc"

@@ -1,0 +1,157 @@
+// The window's settings and model handling: the settings store drives generateOptions(),
+// settings round-trip into a new window, a folder that is not a model stays an inline notice
+// while the loaded model keeps answering, a failing last model falls back to the demo, and
+// Model info lists what is loaded. Needs the engine and the bundled demo model.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/settings/registry.h"
+#include "ui/chat_view.h"
+#include "ui/conversation_store.h"
+#include "ui/main_window.h"
+#include "ui/model_info_dialog.h"
+#include "ui/settings_store.h"
+
+using glance::TurnResult;
+using glance::ui::ConversationStore;
+using glance::ui::MainWindow;
+using glance::ui::SettingsStore;
+
+namespace {
+constexpr int kTimeoutMs = 120000;
+}
+
+class TestMainWindowSettings : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  QString IniPath() const { return dir_.filePath(QStringLiteral("glance.ini")); }
+  std::unique_ptr<SettingsStore> Settings() const {
+    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(IniPath(), QSettings::IniFormat));
+  }
+  QString ConversationsDir() const { return dir_.filePath(QStringLiteral("conversations")); }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+  }
+  void cleanup() {
+    QFile::remove(IniPath());
+    QDir(ConversationsDir()).removeRecursively();
+  }
+
+  void storeDrivesGenerateOptions() {
+    auto settings = Settings();
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    // Before: the registry's defaults (the engine's own GenerateOptions defaults).
+    const glance::GenerateOptions defaults;
+    QCOMPARE(window.generateOptions().max_new_tokens, defaults.max_new_tokens);
+    QVERIFY(!window.generateOptions().enable_thinking.has_value());
+    QVERIFY(window.captionOnDrop());
+
+    QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("77")));
+    QVERIFY(settings->setValue(QStringLiteral("greedy"), QStringLiteral("false")));
+    QVERIFY(settings->setValue(QStringLiteral("temperature"), QStringLiteral("0.7")));
+    QVERIFY(settings->setValue(QStringLiteral("thinking"), QStringLiteral("off")));
+    QVERIFY(settings->setValue(QStringLiteral("capture_attention"), QStringLiteral("false")));
+    QVERIFY(settings->setValue(QStringLiteral("caption_on_drop"), QStringLiteral("false")));
+    QCOMPARE(window.generateOptions().max_new_tokens, 77);
+    QVERIFY(!window.generateOptions().sampling.greedy);
+    QCOMPARE(window.generateOptions().sampling.temperature, 0.7f);
+    QCOMPARE(window.generateOptions().enable_thinking, std::optional<bool>(false));
+    QVERIFY(!window.generateOptions().capture_attention);
+    QVERIFY(!window.captionOnDrop());
+    // A rejected value changes nothing.
+    QString error;
+    QVERIFY(!settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("0"), &error));
+    QVERIFY(error.contains(QStringLiteral("max_new_tokens")));
+    QCOMPARE(window.generateOptions().max_new_tokens, 77);
+    // Settings that need a reload say so inline.
+    QVERIFY(settings->setValue(QStringLiteral("threads"), QStringLiteral("2")));
+    QVERIFY(window.noticeText().contains(QStringLiteral("next loaded")));
+  }
+
+  void settingsRoundTripIntoANewWindow() {
+    {
+      auto settings = Settings();
+      QVERIFY(settings->setValue(QStringLiteral("top_p"), QStringLiteral("0.80")));
+      QVERIFY(settings->setValue(QStringLiteral("seed"), QStringLiteral("42")));
+      QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("33")));
+      settings->backend().sync();
+    }
+    auto settings = Settings();
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    QCOMPARE(settings->value(QStringLiteral("top_p")), QStringLiteral("0.8"));
+    QCOMPARE(window.generateOptions().sampling.top_p, 0.8f);
+    QCOMPARE(window.generateOptions().sampling.seed, uint64_t{42});
+    QCOMPARE(window.generateOptions().max_new_tokens, 33);
+    // The same values the CLI's builders produce from the same strings.
+    const glance::GenerateOptions fromRegistry = glance::settings::ToGenerateOptions(settings->values());
+    QCOMPARE(window.generateOptions().sampling.top_p, fromRegistry.sampling.top_p);
+  }
+
+  void notAModelFolderIsInlineAndTheModelKeepsWorking() {
+    auto settings = Settings();
+    QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("4")));
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(window.noticeText().isEmpty());
+
+    QTemporaryDir notAModel;
+    QFile stray(notAModel.filePath(QStringLiteral("notes.txt")));
+    QVERIFY(stray.open(QIODevice::WriteOnly));
+    stray.write("not a model");
+    stray.close();
+    window.loadModel(notAModel.path());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+    QCOMPARE(ready.count(), 1);
+    QVERIFY2(window.noticeText().contains(QStringLiteral("Could not load")), qPrintable(window.noticeText()));
+    QVERIFY(window.noticeText().contains(QStringLiteral("Still using")));
+    QVERIFY(window.isModelLoaded());
+    QVERIFY(!window.chat()->isBusy());
+    // The bad folder was not remembered.
+    QVERIFY(settings->value(QStringLiteral("model_dir")) != notAModel.path());
+
+    window.chat()->submit(QStringLiteral("Still there?"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(done.count(), 1);
+    QVERIFY(qvariant_cast<TurnResult>(done.last().at(0)).stats.generated_tokens > 0);
+
+    // Model info lists what is loaded.
+    const auto rows = glance::ui::ModelInfoRows(window.modelInfo());
+    QStringList labels;
+    for (const auto& row : rows) labels << row.first;
+    for (const char* want : {"Folder", "Parameters", "Weights", "Data types", "Tokenizer", "Backend",
+                             "Why this backend", "Threads"})
+      QVERIFY2(labels.contains(QString::fromLatin1(want)), want);
+    QCOMPARE(rows[1].second, QDir::toNativeSeparators(QString::fromStdString(window.modelInfo().dir)));
+  }
+
+  void failingLastModelFallsBackToTheDemo() {
+    auto settings = Settings();
+    QTemporaryDir gone;
+    QVERIFY(settings->setValue(QStringLiteral("model_dir"), gone.path() + QStringLiteral("/missing")));
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.loadLastModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    QVERIFY(window.modelInfo().is_demo);
+    QVERIFY2(window.noticeText().contains(QStringLiteral("demo model")), qPrintable(window.noticeText()));
+  }
+};
+
+QTEST_MAIN(TestMainWindowSettings)
+#include "test_main_window_settings.moc"

@@ -1,0 +1,67 @@
+#pragma once
+// The Conversations dock: saved conversations (ConversationStore), newest first, with a search
+// filter over titles, and New chat / Rename / Delete. The sidebar only lists and edits entries;
+// the window decides what opening or starting a conversation means (signals below).
+//
+// Thread contract: GUI thread only.
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+#include "ui/conversation_store.h"
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QListWidgetItem;
+class QToolButton;
+
+namespace glance::ui {
+
+class ConversationSidebar : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ConversationSidebar(ConversationStore* store, QWidget* parent = nullptr);
+
+  // Re-reads the store; keeps the current selection (by id) when it still exists.
+  void refresh();
+  // Selects the entry with this id without emitting openRequested (empty = no selection).
+  void setCurrentId(const QString& id);
+  QString currentId() const;
+  // Titles of the visible (filtered) rows, top to bottom; ids likewise.
+  QStringList visibleTitles() const;
+  QStringList visibleIds() const;
+  void setFilter(const QString& text);
+  // Renames a saved conversation (title only); false + inline message on failure.
+  bool rename(const QString& id, const QString& title);
+  // Deletes a saved conversation; emits removed(id).
+  bool remove(const QString& id);
+
+  QListWidget* list() const { return list_; }
+  QLineEdit* searchBox() const { return search_; }
+  QString message() const;
+
+ Q_SIGNALS:
+  void openRequested(const QString& id);
+  void newChatRequested();
+  void removed(const QString& id);
+  void renamed(const QString& id, const QString& title);
+
+ private:
+  void applyFilter();
+  void showMessage(const QString& text);
+  void renameCurrent();
+  void deleteCurrent();
+
+  ConversationStore* store_;
+  QList<ConversationStore::Entry> entries_;
+  QLineEdit* search_ = nullptr;
+  QListWidget* list_ = nullptr;
+  QToolButton* new_ = nullptr;
+  QToolButton* rename_ = nullptr;
+  QToolButton* delete_ = nullptr;
+  QLabel* message_ = nullptr;
+  bool selecting_ = false;  // setCurrentId() in progress: not a user's click
+};
+
+}  // namespace glance::ui

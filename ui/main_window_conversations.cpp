@@ -1,0 +1,191 @@
+// MainWindow: conversations. The current conversation is saved to the ConversationStore after
+// every finished turn; a saved one reopens read-only (the engine's state is not saved, and
+// re-running the history would cost a full prefill), with its transcript, last attention
+// maps and timings; New chat starts a live one again.
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QSignalBlocker>
+
+#include "ui/attention_panel.h"
+#include "ui/chat_view.h"
+#include "ui/conversation_sidebar.h"
+#include "ui/conversation_store.h"
+#include "ui/heatmap.h"
+#include "ui/image_drop_area.h"
+#include "ui/main_window.h"
+#include "ui/settings_store.h"
+#include "ui/timing_panel.h"
+
+namespace glance::ui {
+namespace {
+constexpr int kTitleChars = 60;
+
+QString TitleFrom(const QString& text) {
+  QString t = text.simplified();
+  if (t.size() > kTitleChars) t = t.left(kTitleChars - 1) + QChar(0x2026);
+  return t;
+}
+}  // namespace
+
+QListWidget* MainWindow::conversations() const { return sidebar_->list(); }
+
+void MainWindow::buildConversationMenu(QMenu* file) {
+  file->addAction(tr("Export conversation as &Markdown\u2026"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export as Markdown"),
+                                                      current_.title + QStringLiteral(".md"),
+                                                      tr("Markdown (*.md)"));
+    if (!path.isEmpty()) exportConversation(path, true);
+  });
+  file->addAction(tr("Export conversation as &JSON\u2026"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export as JSON"),
+                                                      current_.title + QStringLiteral(".json"),
+                                                      tr("JSON (*.json)"));
+    if (!path.isEmpty()) exportConversation(path, false);
+  });
+  connect(sidebar_, &ConversationSidebar::openRequested, this, &MainWindow::openConversation);
+  connect(sidebar_, &ConversationSidebar::newChatRequested, chat_->newChatAction(), &QAction::trigger);
+  connect(sidebar_, &ConversationSidebar::removed, this, [this](const QString& id) {
+    if (id == current_.id) current_.id.clear();  // still on screen; a new turn saves it anew
+  });
+  connect(sidebar_, &ConversationSidebar::renamed, this, [this](const QString& id, const QString& title) {
+    if (id == current_.id) current_.title = title;
+  });
+}
+
+void MainWindow::newChat() {
+  imageCount_ = 0;
+  attention_->clear();
+  dropArea_->clearImage();
+  attention_->setImage(QImage());
+  timing_->clear();
+  pendingImages_.clear();
+  current_ = Conversation();
+  current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
+  setReadOnly(false);
+  sidebar_->setCurrentId(QString());
+  Q_EMIT requestSystemPrompt(current_.system_prompt);
+  Q_EMIT requestReset();
+}
+
+void MainWindow::setReadOnly(bool on, const QString& why) {
+  readOnly_ = on;
+  chat_->input()->setEnabled(!on);
+  if (on) {
+    chat_->input()->clear();
+    showNotice(why.isEmpty() ? tr("Read-only: start a New chat to continue.") : why);
+  } else if (notice_->text().startsWith(tr("Read-only"))) {
+    showNotice(QString());
+  }
+}
+
+bool MainWindow::openConversation(const QString& id) {
+  if (chat_->isBusy()) {
+    showNotice(tr("Wait for the answer to finish (or press Stop) before opening another conversation."));
+    sidebar_->setCurrentId(current_.id);
+    return false;
+  }
+  QString error;
+  std::optional<Conversation> loaded = store_->load(id, &error);
+  if (!loaded) {
+    showNotice(tr("Could not open the conversation: %1").arg(error));
+    return false;
+  }
+  current_ = std::move(*loaded);
+  pendingImages_.clear();
+  showConversation(current_);
+  sidebar_->setCurrentId(current_.id);
+  setReadOnly(true);
+  return true;
+}
+
+void MainWindow::showConversation(const Conversation& conversation) {
+  chat_->clear();
+  {
+    // Replay into the chat view without asking the engine for anything.
+    const QSignalBlocker block(chat_);
+    for (const ConversationTurn& turn : conversation.turns) {
+      chat_->submit(turn.user_text);
+      chat_->beginAnswer();
+      chat_->appendPiece(turn.answer);
+      chat_->finishAnswer(turn.stats, QString());
+    }
+  }
+  timing_->clear();
+  for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
+  attention_->clear();
+  dropArea_->clearImage();
+  attention_->setImage(QImage());
+  imageCount_ = 0;
+  // The last image of the conversation and the last turn's maps over it.
+  const ImageInfo* last = nullptr;
+  for (const ConversationTurn& turn : conversation.turns)
+    for (const ImageInfo& info : turn.images) {
+      last = &info;
+      ++imageCount_;
+    }
+  if (last) {
+    const QImage source(Q(last->path));
+    if (source.isNull()) {
+      dropArea_->showMessage(tr("The image %1 is no longer there.").arg(Q(last->path)));
+    } else {
+      const QImage processed = ProcessedView(source, last->resized_w, last->resized_h);
+      dropArea_->setImageInfo(*last, processed);
+      attention_->setImage(processed);
+    }
+  }
+  if (!conversation.turns.empty()) {
+    const ConversationTurn& turn = conversation.turns.back();
+    std::vector<AttentionMap> maps;
+    for (const AttentionMap& m : turn.attention)
+      if (m.image_index == imageCount_ - 1) maps.push_back(m);
+    // Words index the steps of all maps; they only fit when every map is over this image.
+    const bool allMaps = maps.size() == turn.attention.size();
+    if (!maps.empty())
+      attention_->setAttention(std::move(maps), allMaps ? turn.words : std::vector<AttentionWord>{});
+  }
+}
+
+void MainWindow::recordTurn(const TurnResult& result) {
+  ConversationTurn turn;
+  turn.user_text = pendingUser_;
+  turn.answer = Q(result.text);
+  turn.stats = result.stats;
+  turn.attention = result.attention;
+  turn.words = result.words;
+  if (replaceLastTurn_ && !current_.turns.empty()) {
+    turn.images = current_.turns.back().images;  // same user message, same images
+    current_.turns.back() = std::move(turn);
+  } else {
+    turn.images = std::move(pendingImages_);
+    current_.turns.push_back(std::move(turn));
+  }
+  pendingImages_.clear();
+  if (current_.title.isEmpty()) current_.title = TitleFrom(current_.turns.front().user_text);
+  QString error;
+  if (!store_->save(current_, &error)) {
+    showNotice(tr("The conversation could not be saved: %1").arg(error));
+    return;
+  }
+  sidebar_->refresh();
+  sidebar_->setCurrentId(current_.id);
+}
+
+bool MainWindow::exportConversation(const QString& path, bool markdown) {
+  QString error;
+  const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error)
+                           : ConversationStore::ExportJson(current_, path, &error);
+  showNotice(ok ? tr("Exported to %1.").arg(path) : tr("Export failed: %1").arg(error));
+  return ok;
+}
+
+void MainWindow::openNewestConversation() {
+  const QStringList ids = sidebar_->visibleIds();
+  if (!ids.isEmpty()) openConversation(ids.front());
+}
+
+}  // namespace glance::ui

@@ -1,0 +1,86 @@
+// MainWindow: settings (SettingsStore -> options, worker), the model menu (open folder,
+// download, demo), Model info, and the inline notice.
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+
+#include "core/settings/registry.h"
+#include "ui/download_dialog.h"
+#include "ui/engine_worker.h"
+#include "ui/main_window.h"
+#include "ui/model_download.h"
+#include "ui/model_info_dialog.h"
+#include "ui/settings_dialog.h"
+#include "ui/settings_store.h"
+
+namespace glance::ui {
+
+void MainWindow::buildModelMenu(QMenu* file) {
+  file->addAction(tr("Open &model folder\u2026"), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open a Qwen3.5 model folder"), settings_->value(QStringLiteral("model_dir")));
+    if (!dir.isEmpty()) loadModel(dir);
+  });
+  file->addAction(tr("&Download model\u2026"), this, &MainWindow::openDownloads);
+  file->addAction(tr("Load the &demo model"), this, &MainWindow::loadDefaultModel);
+}
+
+void MainWindow::applySettings() {
+  const settings::Values values = settings_->values();
+  options_ = settings::ToGenerateOptions(values);
+  captionOnDrop_ = settings::GetBool(values, "caption_on_drop");
+  if (captionAction_) {
+    const QSignalBlocker block(captionAction_);
+    captionAction_->setChecked(captionOnDrop_);
+  }
+  Q_EMIT requestImageMode(Q(settings::GetString(values, "image_mode")));
+}
+
+void MainWindow::onSettingChanged(const QString& key) {
+  applySettings();
+  if (key == QStringLiteral("threads") || key == QStringLiteral("backend") ||
+      key == QStringLiteral("precision"))
+    showNotice(tr("The new %1 setting takes effect when a model is next loaded.").arg(key));
+  else if (key == QStringLiteral("system_prompt"))
+    showNotice(tr("The new system prompt takes effect in a new chat."));
+}
+
+void MainWindow::openSettings() {
+  SettingsDialog dialog(settings_, this);
+  if (modelLoaded_ && !model_.backend_reason.empty())
+    dialog.setBackendReason(tr("Now: %1 \u2014 %2").arg(Q(model_.backend), Q(model_.backend_reason)));
+  dialog.exec();
+}
+
+void MainWindow::openDownloads() {
+  DownloadDialog dialog(this);
+  connect(&dialog, &DownloadDialog::loadRequested, this, &MainWindow::loadModel);
+  dialog.exec();
+}
+
+void MainWindow::showModelInfo() {
+  ModelInfoDialog dialog(model_, modelLoaded_, this);
+  dialog.exec();
+}
+
+void MainWindow::loadLastModel() {
+  const QString dir = settings_->value(QStringLiteral("model_dir"));
+  if (dir.isEmpty()) {
+    loadDefaultModel();
+    return;
+  }
+  fallBackToDemo_ = true;
+  loadModel(dir);
+}
+
+void MainWindow::showNotice(const QString& text) {
+  notice_->setText(text);
+  notice_->setVisible(!text.isEmpty());
+}
+
+QString MainWindow::noticeText() const { return notice_->isVisible() ? notice_->text() : QString(); }
+
+}  // namespace glance::ui
