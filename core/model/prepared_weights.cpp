@@ -1,5 +1,10 @@
 #include "core/model/prepared_weights.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+
 #include "core/model/weight_cache.h"
 #include "core/util/error.h"
 #include "kernels/cpu/quant_formats.h"
@@ -23,6 +28,19 @@ PrecisionPlan PrecisionPlan::FromName(const std::string& precision) {
   return p;
 }
 
+// The checkpoint is mapped read-only and private: once a matrix has been converted, its pages
+// are only a cache of the file. Dropping them keeps the resident set near the prepared
+// weights' size instead of checkpoint + prepared (they are re-read from the file if touched).
+static void ReleaseSourcePages(const kernels::WeightRef& w) {
+  if (w.owner || !w.data) return;  // owned memory (not a file mapping) stays
+  const size_t elem = w.type == kernels::WeightType::F32 ? 4 : 2;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(w.data);
+  const auto end = begin + static_cast<uintptr_t>(w.rows * w.cols) * elem;
+  const uintptr_t first = (begin + page - 1) / page * page, last = end / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
 kernels::WeightRef PrepareWeight(const kernels::WeightRef& w,
                                  std::optional<kernels::WeightType> target,
                                  kernels::ThreadPool* pool, WeightCache* cache,
@@ -34,6 +52,7 @@ kernels::WeightRef PrepareWeight(const kernels::WeightRef& w,
     if (auto hit = cache->Find(name, *target, w.rows, w.cols)) return *hit;
   kernels::WeightRef q = kernels::QuantizeMatrix(w, *target, pool);
   if (cache) cache->Add(name, q);
+  ReleaseSourcePages(w);
   return q;
 }
 
