@@ -39,15 +39,6 @@ PrecisionGates GatesFor(const std::string& precision) {
   throw Error("check --precision: \"" + precision + "\" is not one of f32, bf16, q8, q4");
 }
 
-__attribute__((format(printf, 1, 2))) std::string Fmt(const char* f, ...) {
-  char buf[200];
-  va_list ap;
-  va_start(ap, f);
-  std::vsnprintf(buf, sizeof buf, f, ap);
-  va_end(ap);
-  return buf;
-}
-
 // KL(p ‖ q) of softmax(a) and softmax(b), in double.
 double KlDivergence(const float* a, const float* b, int64_t n) {
   const double ma = *std::max_element(a, a + n), mb = *std::max_element(b, b + n);
@@ -84,27 +75,13 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   const int64_t V = cfg.text.vocab_size, H = cfg.text.hidden_size;
 
   // Vision features of the golden image(s) (the vision tower is not quantized).
-  std::vector<std::string> files;
-  const auto& meta = ref.meta();
-  if (meta.contains("images"))
-    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
-  else if (meta.contains("image"))
-    files.push_back(meta["image"].at("file").get<std::string>());
-  std::vector<float> features;
-  std::vector<lm::ImageGrid> grids;
-  for (const auto& f : files) {
-    const auto pre = engine->preprocessor().Preprocess((fs::path(dir) / f).string(), vision::ImageMode::kDetail);
-    grids.push_back({pre.merged_h(), pre.merged_w()});
-    const auto feats = engine->vision().Forward(pre, engine->pool());
-    features.insert(features.end(), feats.begin(), feats.end());
-  }
+  const ReferenceImages images = RunReferenceImages(ref, *engine);
+  const std::vector<float>& features = images.features;
+  const std::vector<lm::ImageGrid>& grids = images.grids;
   const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
   const int64_t L = static_cast<int64_t>(ids.size());
   const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
-  std::vector<lm::EmbeddingOverride> overrides;
-  for (int64_t i = 0, row = 0; i < L; ++i)
-    if (ids[size_t(i)] == cfg.image_token_id && (row + 1) * H <= int64_t(features.size()))
-      overrides.push_back({i, features.data() + (row++) * H});
+  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, features, H);
 
   const auto& model = engine->lm();
   lm::LmState state = model.NewState();
@@ -149,22 +126,22 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
   const std::string p = options.precision;
   emit({p + " KL divergence", mean_kl <= gates.mean_kl && kl_max <= gates.max_kl, false,
-        Fmt("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
-        Fmt("mean <= %.0e, max <= %.0e", gates.mean_kl, gates.max_kl)});
+        FormatFigure("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
+        FormatFigure("mean <= %.0e, max <= %.0e", gates.mean_kl, gates.max_kl)});
   emit({p + " top-1 agreement", frac >= gates.top1, false,
-        Fmt("%d/%d rows (%.1f%%); largest reference margin at a flip %.3g", top1, rows,
-            100.0 * frac, worst_margin), Fmt(">= %.0f%%", 100.0 * gates.top1)});
+        FormatFigure("%d/%d rows (%.1f%%); largest reference margin at a flip %.3g", top1, rows,
+            100.0 * frac, worst_margin), FormatFigure(">= %.0f%%", 100.0 * gates.top1)});
   emit({p + " greedy decode", agree >= gates.decode * double(steps) - 1e-9, false,
-        Fmt("%d/%d teacher-forced steps give the golden greedy token", agree, int(steps)),
-        Fmt(">= %.0f%% of steps", 100.0 * gates.decode)});
+        FormatFigure("%d/%d teacher-forced steps give the golden greedy token", agree, int(steps)),
+        FormatFigure(">= %.0f%% of steps", 100.0 * gates.decode)});
   {
     // Negative control: the KL measure must tell one reference step from the next.
     double min_kl = 1e30;
     for (int64_t s = 0; s + 1 < steps; ++s)
       min_kl = std::min(min_kl, KlDivergence(dlogits.data() + s * V, dlogits.data() + (s + 1) * V, V));
     emit({"negative control (KL)", min_kl > 2 * gates.mean_kl, false,
-          Fmt("reference step k vs k+1: min KL %.3g", min_kl),
-          Fmt("must exceed 2 × the mean-KL gate (%.2g)", 2 * gates.mean_kl)});
+          FormatFigure("reference step k vs k+1: min KL %.3g", min_kl),
+          FormatFigure("must exceed 2 × the mean-KL gate (%.2g)", 2 * gates.mean_kl)});
   }
   return report;
 }

@@ -30,15 +30,6 @@ constexpr double kVisionCos = 0.99999;
 constexpr double kLogitTol = 1e-3;
 constexpr double kAttnTol = 1e-4;
 
-__attribute__((format(printf, 1, 2))) static std::string Fmt(const char* f, ...) {
-  char buf[160];
-  va_list ap;
-  va_start(ap, f);
-  std::vsnprintf(buf, sizeof buf, f, ap);
-  va_end(ap);
-  return buf;
-}
-
 namespace {
 
 // Keeps every reported attention row of the last query for each full-attention layer.
@@ -56,11 +47,6 @@ class RowRecorder final : public lm::AttentionObserver {
   }
   std::map<int, std::vector<float>> rows_;  // layer -> [heads][n_keys]
   int64_t n_keys_ = 0;
-};
-
-struct Images {
-  std::vector<float> features;  // all images, [tokens][hidden]
-  std::vector<lm::ImageGrid> grids;
 };
 
 }  // namespace
@@ -86,40 +72,26 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   emit(TokenizerGate(dir, engine->tokenizer()));
   emit(TemplateGate(dir, engine->tokenizer(), engine->chat_template(), pad));
 
-  // ---- pixel values and vision embeddings, image by image (golden.json "image" or "images")
-  std::vector<std::string> files;
-  const auto& meta = ref.meta();
-  if (meta.contains("images"))
-    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
-  else if (meta.contains("image"))
-    files.push_back(meta["image"].at("file").get<std::string>());
-  Images images;
+  // ---- pixel values and vision embeddings, image by image
+  const ReferenceImages images = RunReferenceImages(ref, *engine);
   {
     GateResult g{"pixel values", false, false, "", ""};
     const std::vector<float> want = ref.F32("pixel_values");
-    std::vector<float> got;
-    bool resized = false;
-    for (const auto& f : files) {
-      const auto pre = engine->preprocessor().Preprocess((fs::path(dir) / f).string(), vision::ImageMode::kDetail);
-      resized = resized || pre.resized_h != pre.source_h || pre.resized_w != pre.source_w;
-      got.insert(got.end(), pre.pixel_values.begin(), pre.pixel_values.end());
-      images.grids.push_back({pre.merged_h(), pre.merged_w()});
-      const auto feats = engine->vision().Forward(pre, engine->pool());
-      images.features.insert(images.features.end(), feats.begin(), feats.end());
-    }
+    const std::vector<float>& got = images.pixels;
+    const bool resized = images.resized;
     const double tol = resized ? kPixelTolResized : kPixelTolExact;
-    g.limit = Fmt(resized ? "max |Δ| <= %.2g (resized)" : "max |Δ| <= %.0e (no resize)", tol);
+    g.limit = FormatFigure(resized ? "max |Δ| <= %.2g (resized)" : "max |Δ| <= %.0e (no resize)", tol);
     if (got.size() != want.size()) {
       g.figure = "size " + std::to_string(got.size()) + " vs reference " + std::to_string(want.size());
     } else {
       const double d = MaxAbsDiff(got.data(), want.data(), got.size());
       g.passed = d <= tol;
-      g.figure = Fmt("max |Δ| %.2e over %.0f values", d, static_cast<double>(got.size()));
+      g.figure = FormatFigure("max |Δ| %.2e over %.0f values", d, static_cast<double>(got.size()));
     }
     emit(g);
   }
   {
-    GateResult g{"vision embeddings", false, false, "", Fmt("max |Δ| <= %.0e, cosine >= %.5f", kVisionTol, kVisionCos)};
+    GateResult g{"vision embeddings", false, false, "", FormatFigure("max |Δ| <= %.0e, cosine >= %.5f", kVisionTol, kVisionCos)};
     const std::vector<float> want = ref.F32("vision.image_embeds");
     if (want.size() != images.features.size()) {
       g.figure = "size " + std::to_string(images.features.size()) + " vs reference " + std::to_string(want.size());
@@ -127,7 +99,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
       const double d = MaxAbsDiff(images.features.data(), want.data(), want.size());
       const double c = Cosine(images.features.data(), want.data(), want.size());
       g.passed = d <= kVisionTol && c >= kVisionCos;
-      g.figure = Fmt("max |Δ| %.2e, cosine %.7f", d, c);
+      g.figure = FormatFigure("max |Δ| %.2e, cosine %.7f", d, c);
     }
     emit(g);
   }
@@ -146,10 +118,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     g.figure = "rope delta " + std::to_string(pos.rope_delta) + " (reference " + std::to_string(delta) + ")";
     emit(g);
   }
-  std::vector<lm::EmbeddingOverride> overrides;
-  for (int64_t i = 0, row = 0; i < L; ++i)
-    if (ids[static_cast<size_t>(i)] == cfg.image_token_id && (row + 1) * H <= static_cast<int64_t>(images.features.size()))
-      overrides.push_back({i, images.features.data() + (row++) * H});
+  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, images.features, H);
   const auto& model = engine->lm();
   lm::LmState state = model.NewState();
   lm::ForwardOutput out;
@@ -162,7 +131,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     in.all_logits = true;
     state.rope_delta = pos.rope_delta;
     model.Forward(in, state, out, engine->pool(), &recorder);
-    GateResult g{"prefill logits", false, false, "", Fmt("max |Δ| <= %.0e at every position, identical argmax", kLogitTol)};
+    GateResult g{"prefill logits", false, false, "", FormatFigure("max |Δ| <= %.0e at every position, identical argmax", kLogitTol)};
     const std::vector<float> want = ref.F32("prefill.logits");
     if (want.size() != out.logits.size()) {
       g.figure = "size mismatch";
@@ -172,7 +141,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
       for (int64_t t = 0; t < L; ++t)
         same += Argmax(out.logits.data() + t * V, V) == Argmax(want.data() + t * V, V);
       g.passed = d <= kLogitTol && same == L;
-      g.figure = Fmt("max |Δ| %.2e, argmax equal at %d", d, same) + "/" + std::to_string(L) + " positions";
+      g.figure = FormatFigure("max |Δ| %.2e, argmax equal at %d", d, same) + "/" + std::to_string(L) + " positions";
     }
     emit(g);
   }
@@ -197,9 +166,9 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   };
   {
     double worst = 0.0;
-    GateResult g{"attention (last prompt row)", false, false, "", Fmt("max |Δ| <= %.0e", kAttnTol)};
+    GateResult g{"attention (last prompt row)", false, false, "", FormatFigure("max |Δ| <= %.0e", kAttnTol)};
     g.passed = attention_gate(g.name, "prefill.attn_last_pos.layer", -1, worst) && !recorder.rows_.empty();
-    g.figure = Fmt("max |Δ| %.2e over %.0f full-attention layers", worst, static_cast<double>(recorder.rows_.size()));
+    g.figure = FormatFigure("max |Δ| %.2e over %.0f full-attention layers", worst, static_cast<double>(recorder.rows_.size()));
     emit(g);
   }
 
@@ -226,11 +195,11 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     attn_ok = attention_gate("", "decode.attn.layer", s, attn_worst) && attn_ok;
   }
   {
-    GateResult g{"greedy decode", false, false, "", Fmt("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
+    GateResult g{"greedy decode", false, false, "", FormatFigure("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
     g.passed = agree == steps && decode_worst <= kLogitTol;
-    g.figure = std::to_string(agree) + "/" + std::to_string(steps) + Fmt(" tokens, logits max |Δ| %.2e", decode_worst);
+    g.figure = std::to_string(agree) + "/" + std::to_string(steps) + FormatFigure(" tokens, logits max |Δ| %.2e", decode_worst);
     emit(g);
-    GateResult a{"attention (decode steps)", attn_ok, false, Fmt("max |Δ| %.2e", attn_worst), Fmt("max |Δ| <= %.0e", kAttnTol)};
+    GateResult a{"attention (decode steps)", attn_ok, false, FormatFigure("max |Δ| %.2e", attn_worst), FormatFigure("max |Δ| <= %.0e", kAttnTol)};
     emit(a);
   }
   {
@@ -239,8 +208,8 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     for (int64_t s = 0; s + 1 < steps; ++s)
       min_diff = std::min(min_diff, MaxAbsDiff(ours[static_cast<size_t>(s)].data(), dlogits.data() + (s + 1) * V, static_cast<size_t>(V)));
     GateResult g{"negative control", min_diff > 100 * kLogitTol, false,
-                 Fmt("step k vs reference step k+1: min max |Δ| %.3g", min_diff),
-                 Fmt("must exceed 100 × the logits gate (%.0e): the gate tells outputs apart", 100 * kLogitTol)};
+                 FormatFigure("step k vs reference step k+1: min max |Δ| %.3g", min_diff),
+                 FormatFigure("must exceed 100 × the logits gate (%.0e): the gate tells outputs apart", 100 * kLogitTol)};
     emit(g);
   }
 
@@ -249,7 +218,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     const std::vector<int64_t> t2 = ref.I64("turn2.input_ids");
     const std::vector<int64_t> t2_tokens = ref.I64("turn2.tokens");
     const std::vector<float> t2_logits = ref.F32("turn2.logits");
-    GateResult g{"second turn", false, false, "", Fmt("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
+    GateResult g{"second turn", false, false, "", FormatFigure("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
     const int64_t cached = state.n_tokens;
     lm::ForwardInput in;
     in.ids = std::span<const int64_t>(t2.data() + cached, t2.size() - static_cast<size_t>(cached));
@@ -265,7 +234,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
       ok += Argmax(out.last(), V) == t2_tokens[s];
     }
     g.passed = ok == static_cast<int>(t2_tokens.size()) && worst <= kLogitTol;
-    g.figure = std::to_string(ok) + "/" + std::to_string(t2_tokens.size()) + Fmt(" tokens from the cache, logits max |Δ| %.2e", worst);
+    g.figure = std::to_string(ok) + "/" + std::to_string(t2_tokens.size()) + FormatFigure(" tokens from the cache, logits max |Δ| %.2e", worst);
     emit(g);
   }
   return report;

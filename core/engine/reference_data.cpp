@@ -1,11 +1,16 @@
 #include "core/engine/reference_data.h"
 
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "core/engine/engine.h"
 #include "core/util/error.h"
+#include "core/vision/image_preprocessor.h"
+#include "core/vision/vision_tower.h"
 
 namespace glance {
 
@@ -33,6 +38,44 @@ std::vector<int64_t> ReferenceData::I64(const std::string& name) const {
   std::vector<int64_t> out(static_cast<size_t>(v.numel()));
   std::memcpy(out.data(), v.data, out.size() * sizeof(int64_t));
   return out;
+}
+
+ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine) {
+  std::vector<std::string> files;
+  const auto& meta = ref.meta();
+  if (meta.contains("images"))
+    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
+  else if (meta.contains("image"))
+    files.push_back(meta["image"].at("file").get<std::string>());
+  ReferenceImages out;
+  for (const auto& f : files) {
+    const auto pre = engine.preprocessor().Preprocess((fs::path(ref.dir()) / f).string(), vision::ImageMode::kDetail);
+    out.resized = out.resized || pre.resized_h != pre.source_h || pre.resized_w != pre.source_w;
+    out.pixels.insert(out.pixels.end(), pre.pixel_values.begin(), pre.pixel_values.end());
+    out.grids.push_back({pre.merged_h(), pre.merged_w()});
+    const auto feats = engine.vision().Forward(pre, engine.pool());
+    out.features.insert(out.features.end(), feats.begin(), feats.end());
+  }
+  return out;
+}
+
+std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>& ids, int64_t image_token_id,
+                                                     const std::vector<float>& features, int64_t hidden) {
+  std::vector<lm::EmbeddingOverride> overrides;
+  int64_t row = 0;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] == image_token_id && (row + 1) * hidden <= static_cast<int64_t>(features.size()))
+      overrides.push_back({static_cast<int64_t>(i), features.data() + (row++) * hidden});
+  return overrides;
+}
+
+std::string FormatFigure(const char* format, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, format);
+  std::vsnprintf(buf, sizeof buf, format, ap);
+  va_end(ap);
+  return buf;
 }
 
 double MaxAbsDiff(const float* a, const float* b, size_t n) {

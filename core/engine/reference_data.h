@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lm/language_model.h"
 #include "core/model/safetensors.h"
 
 namespace glance {
@@ -29,8 +30,25 @@ class ReferenceData {
   TensorStore store_;
 };
 
+class Engine;
+
+// The folder's image(s) (golden.json "image" or "images") through the engine: pixel values in
+// detail mode with the folder's preprocessor config, merged grids and vision features, in order.
+struct ReferenceImages {
+  std::vector<float> pixels;    // [patches][patch_dim], all images
+  std::vector<float> features;  // [tokens][hidden], all images
+  std::vector<lm::ImageGrid> grids;
+  bool resized = false;         // whether any image was resized (pixel gates differ)
+};
+ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine);
+
+// One embedding override per image-placeholder id, taking feature rows in order.
+std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>& ids, int64_t image_token_id,
+                                                     const std::vector<float>& features, int64_t hidden);
+
 // Figures used by the gates.
 double MaxAbsDiff(const float* a, const float* b, size_t n);
 double Cosine(const float* a, const float* b, size_t n);
+__attribute__((format(printf, 1, 2))) std::string FormatFigure(const char* format, ...);
 
 }  // namespace glance

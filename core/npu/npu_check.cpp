@@ -38,15 +38,6 @@ constexpr double kDecodeAgreement = 0.90;  // seeds' gate: 90% token agreement
 
 namespace {
 
-__attribute__((format(printf, 1, 2))) std::string Fmt(const char* f, ...) {
-  char buf[200];
-  va_list ap;
-  va_start(ap, f);
-  std::vsnprintf(buf, sizeof buf, f, ap);
-  va_end(ap);
-  return buf;
-}
-
 }  // namespace
 
 CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
@@ -67,29 +58,18 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   emit(TemplateGate(dir, engine->tokenizer(), engine->chat_template(), static_cast<int32_t>(cfg.image_token_id)));
 
   // ---- vision embeddings
-  std::vector<std::string> files;
-  const auto& meta = ref.meta();
-  if (meta.contains("images"))
-    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
-  else if (meta.contains("image"))
-    files.push_back(meta["image"].at("file").get<std::string>());
-  std::vector<float> features;
-  std::vector<lm::ImageGrid> grids;
-  for (const auto& f : files) {
-    const auto pre = engine->preprocessor().Preprocess((fs::path(dir) / f).string(), vision::ImageMode::kDetail);
-    grids.push_back({pre.merged_h(), pre.merged_w()});
-    const auto feats = engine->vision().Forward(pre, engine->pool());
-    features.insert(features.end(), feats.begin(), feats.end());
-  }
+  const ReferenceImages images = RunReferenceImages(ref, *engine);
+  const std::vector<float>& features = images.features;
+  const std::vector<lm::ImageGrid>& grids = images.grids;
   {
-    GateResult g{"vision embeddings (npu)", false, false, "", Fmt("cosine >= %.4f", kVisionCos)};
+    GateResult g{"vision embeddings (npu)", false, false, "", FormatFigure("cosine >= %.4f", kVisionCos)};
     const std::vector<float> want = ref.F32("vision.image_embeds");
     if (want.size() != features.size()) {
       g.figure = "size " + std::to_string(features.size()) + " vs reference " + std::to_string(want.size());
     } else {
       const double c = Cosine(features.data(), want.data(), want.size());
       g.passed = c >= kVisionCos;
-      g.figure = Fmt("cosine %.6f, max |Δ| %.2e", c, MaxAbsDiff(features.data(), want.data(), want.size()));
+      g.figure = FormatFigure("cosine %.6f, max |Δ| %.2e", c, MaxAbsDiff(features.data(), want.data(), want.size()));
     }
     emit(g);
   }
@@ -98,10 +78,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
   const int64_t L = static_cast<int64_t>(ids.size()), V = cfg.text.vocab_size, H = cfg.text.hidden_size;
   const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
-  std::vector<lm::EmbeddingOverride> overrides;
-  for (int64_t i = 0, row = 0; i < L; ++i)
-    if (ids[static_cast<size_t>(i)] == cfg.image_token_id && (row + 1) * H <= static_cast<int64_t>(features.size()))
-      overrides.push_back({i, features.data() + (row++) * H});
+  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, features, H);
   const auto& model = engine->lm();
   lm::LmState state = model.NewState();
   lm::ForwardOutput out;
@@ -115,8 +92,8 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
     model.Forward(in, state, out, engine->pool());
     const std::vector<float> want = ref.F32("prefill.logits");
     GateResult c{"prefill logits cosine", false, false, "",
-                 Fmt("mean >= %.2f, every position >= %.2f", kPrefillMeanCos, kPrefillMinCos)};
-    GateResult t{"prefill top-1", false, false, "", Fmt(">= %.0f%% of positions", kPrefillTop1 * 100)};
+                 FormatFigure("mean >= %.2f, every position >= %.2f", kPrefillMeanCos, kPrefillMinCos)};
+    GateResult t{"prefill top-1", false, false, "", FormatFigure(">= %.0f%% of positions", kPrefillTop1 * 100)};
     if (want.size() != out.logits.size()) {
       c.figure = t.figure = "size mismatch";
     } else {
@@ -129,10 +106,10 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
         same += Argmax(out.logits.data() + p * V, V) == Argmax(want.data() + p * V, V);
       }
       c.passed = sum_cos / static_cast<double>(L) >= kPrefillMeanCos && min_cos >= kPrefillMinCos;
-      c.figure = Fmt("min %.6f, mean %.6f over %lld positions", min_cos, sum_cos / static_cast<double>(L),
+      c.figure = FormatFigure("min %.6f, mean %.6f over %lld positions", min_cos, sum_cos / static_cast<double>(L),
                      static_cast<long long>(L));
       t.passed = same >= kPrefillTop1 * static_cast<double>(L);
-      t.figure = Fmt("%d/%lld positions (%.1f%%)", same, static_cast<long long>(L), 100.0 * same / static_cast<double>(L));
+      t.figure = FormatFigure("%d/%lld positions (%.1f%%)", same, static_cast<long long>(L), 100.0 * same / static_cast<double>(L));
     }
     emit(c);
     emit(t);
@@ -161,13 +138,13 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
       if (s + 1 < steps) control = std::max(control, Cosine(o, dlogits.data() + (s + 1) * V, static_cast<size_t>(V)));
     }
     GateResult g{"decode (teacher-forced)", false, false, "",
-                 Fmt("token agreement >= %.0f%%, logits cosine >= %.3f", kDecodeAgreement * 100, kDecodeCos)};
+                 FormatFigure("token agreement >= %.0f%%, logits cosine >= %.3f", kDecodeAgreement * 100, kDecodeCos)};
     g.passed = agree >= kDecodeAgreement * static_cast<double>(steps) && min_cos >= kDecodeCos;
-    g.figure = Fmt("%d/%lld tokens, min cosine %.6f", agree, static_cast<long long>(steps), min_cos);
+    g.figure = FormatFigure("%d/%lld tokens, min cosine %.6f", agree, static_cast<long long>(steps), min_cos);
     emit(g);
     GateResult n{"negative control (npu)", control < kDecodeCos, false,
-                 Fmt("step k vs reference step k+1: max cosine %.4f", control),
-                 Fmt("must stay below the cosine gate (%.3f): the gate tells steps apart", kDecodeCos)};
+                 FormatFigure("step k vs reference step k+1: max cosine %.4f", control),
+                 FormatFigure("must stay below the cosine gate (%.3f): the gate tells steps apart", kDecodeCos)};
     emit(n);
   }
 
@@ -190,9 +167,9 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
       min_cos = std::min(min_cos, Cosine(out.last(), t2_logits.data() + static_cast<int64_t>(s) * V, static_cast<size_t>(V)));
     }
     GateResult g{"second turn (npu)", false, false, "",
-                 Fmt("token agreement >= %.0f%%, logits cosine >= %.3f", kDecodeAgreement * 100, kDecodeCos)};
+                 FormatFigure("token agreement >= %.0f%%, logits cosine >= %.3f", kDecodeAgreement * 100, kDecodeCos)};
     g.passed = ok >= kDecodeAgreement * static_cast<double>(t2_tokens.size()) && min_cos >= kDecodeCos;
-    g.figure = Fmt("%d/%zu tokens, min cosine %.6f", ok, t2_tokens.size(), min_cos);
+    g.figure = FormatFigure("%d/%zu tokens, min cosine %.6f", ok, t2_tokens.size(), min_cos);
     emit(g);
   }
 
@@ -202,7 +179,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
     std::string figure;
     for (const auto& s : engine->backend().Stats()) {
       (s.name == "npu:gemm" ? gemm : s.name == "npu:gemv" ? gemv : fallback) += s.name.rfind("npu:", 0) == 0 || s.name == "cpu:fallback" ? s.calls : 0;
-      figure += (figure.empty() ? "" : ", ") + s.name + Fmt(" %lld calls %.3f s", static_cast<long long>(s.calls), s.seconds);
+      figure += (figure.empty() ? "" : ", ") + s.name + FormatFigure(" %lld calls %.3f s", static_cast<long long>(s.calls), s.seconds);
     }
     GateResult g{"npu dispatches", gemm > 0 && gemv > 0 && fallback == 0, false,
                  engine->info().backend + ": " + (figure.empty() ? "none" : figure),
