@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/cpu/gemm_packed.h"
 #include "kernels/cpu/matmul_kernels.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
@@ -85,6 +86,22 @@ void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const f
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool) {
   if (n_rows <= 0 || w.rows <= 0) return;
+  if (n_rows >= detail::kPackedGemmMinRows) {
+    // Compute-bound GEMM (prefill, vision): packed f32 panels for every weight type. Threads
+    // get contiguous runs of 64-feature chunks (whole panels on AVX2 and AVX-512).
+    constexpr int64_t kChunk = 64;
+    const int64_t chunks = (w.rows + kChunk - 1) / kChunk;
+    auto packed = [&](size_t begin, size_t end) {
+      detail::MatmulPackedRange(x, n_rows, w, bias, y, static_cast<int64_t>(begin) * kChunk,
+                                std::min(static_cast<int64_t>(end) * kChunk, w.rows));
+    };
+    if (pool && pool->threads() > 1) {
+      pool->ParallelFor(static_cast<size_t>(chunks), packed, 1);
+    } else {
+      packed(0, static_cast<size_t>(chunks));
+    }
+    return;
+  }
   // Output features are split across threads (contiguous ranges: each thread streams its own
   // part of W once). Quantized formats quantize the activations once, before the split.
   QuantizedActivations xa;

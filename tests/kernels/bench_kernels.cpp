@@ -1,10 +1,12 @@
-// Kernel throughput on 2B-shaped projections (hidden 2048, intermediate 6144): GEMV GB/s of
-// weight bytes streamed (decode) and GEMM GFLOP/s (prefill), per weight type, 1 and 2 threads.
-// Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4]
+// Kernel throughput on 2B-shaped projections (LM hidden 2048, intermediate 6144; vision hidden
+// 1024, mlp 4096): GEMV GB/s of weight bytes streamed (decode) and GEMM GFLOP/s (prefill,
+// vision), per weight type, 1 and 2 threads.
+// Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm]   ("gemm": skip GEMV)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/matmul.h"
@@ -35,11 +37,16 @@ double Time(F&& fn, double budget) {
 int main(int argc, char** argv) {
   const int64_t gemm_rows = argc > 1 ? std::atoll(argv[1]) : 128;
   const double budget = argc > 2 ? std::atof(argv[2]) : 0.4;
+  const bool gemm_only = argc > 3 && std::string(argv[3]) == "gemm";
   struct Shape {
     int64_t out, in;
     const char* what;
   };
-  const Shape shapes[] = {{6144, 2048, "gate/up 6144x2048"}, {2048, 6144, "down 2048x6144"}};
+  const Shape shapes[] = {{2048, 2048, "proj 2048x2048"},
+                          {6144, 2048, "gate/up 6144x2048"},
+                          {2048, 6144, "down 2048x6144"},
+                          {4096, 1024, "vis fc1 4096x1024"},
+                          {1024, 4096, "vis fc2 1024x4096"}};
   const WeightType types[] = {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4};
   std::mt19937 rng(1);
   std::normal_distribution<float> nd(0.0f, 0.02f);
@@ -55,12 +62,14 @@ int main(int argc, char** argv) {
       const WeightRef w = t == WeightType::F32 ? src : QuantizeMatrix(src, t, &pool2);
       const double bytes = static_cast<double>(WeightBytes(t, s.out, s.in));
       for (ThreadPool* pool : {&pool1, &pool2}) {
-        const double gemv = Time([&] { Matmul(x.data(), 1, w, nullptr, y.data(), pool); }, budget);
+        const double gemv =
+            gemm_only ? 0.0
+                      : Time([&] { Matmul(x.data(), 1, w, nullptr, y.data(), pool); }, budget);
         const double gemm =
             Time([&] { Matmul(x.data(), gemm_rows, w, nullptr, y.data(), pool); }, budget);
         const double flops = 2.0 * static_cast<double>(gemm_rows * s.out * s.in);
         std::printf("%-18s %-5s %3d %12.2f %12.2f\n", s.what, WeightTypeName(t), pool->threads(),
-                    bytes / gemv * 1e-9, flops / gemm * 1e-9);
+                    gemm_only ? 0.0 : bytes / gemv * 1e-9, flops / gemm * 1e-9);
       }
     }
   }
