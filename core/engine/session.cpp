@@ -14,6 +14,7 @@
 #include "core/util/sha256.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
+#include "kernels/backend.h"
 
 namespace glance {
 
@@ -64,6 +65,9 @@ struct SessionImpl {
   std::vector<ImageInfo> image_infos;
   Snapshot before_user;  // state before the last user message
   Snapshot after_user;   // state after the last user message (before the generation prompt)
+  // The backend's cumulative per-kernel counters when the current turn began (npu:gemm, ...):
+  // the turn's Timing gets the difference.
+  std::vector<kernels::KernelStat> kernel_stats_at_start;
   int context_tokens = 0;
 
   const Tokenizer& tok() const { return engine->tokenizer(); }
@@ -288,6 +292,18 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
   st.backend = engine->info().backend;
   st.backend_reason = engine->info().backend_reason;
   st.threads = engine->info().threads;
+  // Per-kernel dispatch time of the backend during this turn (attached images included).
+  for (const auto& k : engine->backend().Stats()) {
+    double sec = k.seconds;
+    int64_t calls = k.calls;
+    for (const auto& before : kernel_stats_at_start)
+      if (before.name == k.name) {
+        sec -= before.seconds;
+        calls -= before.calls;
+      }
+    if (calls > 0) timing.Add(k.name, sec, calls);
+  }
+  kernel_stats_at_start = engine->backend().Stats();
   st.stages = timing.stages();
   context_tokens = static_cast<int>(state.n_tokens);
   turn.answer = r.text;
@@ -298,6 +314,7 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
 Session::Session(std::shared_ptr<const Engine> engine) : impl_(std::make_unique<SessionImpl>()) {
   if (!engine) throw Error("Session needs a loaded engine");
   impl_->engine = std::move(engine);
+  impl_->kernel_stats_at_start = impl_->engine->backend().Stats();
 }
 
 Session::~Session() = default;

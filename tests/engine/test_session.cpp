@@ -167,3 +167,26 @@ TEST(Session, BadInputIsAClearErrorAndLosesNothing) {
   EXPECT_EQ(s.Send("Still here?", Greedy(3)).stop_reason.empty(), false);
   std::filesystem::remove_all(dir);
 }
+
+TEST(Session, TurnTimingIncludesTheBackendsKernels) {
+  EngineOptions o;
+  o.threads = 2;
+  o.backend = "npu-emu";
+  auto e = Engine::Load(DefaultDemoModelDir(), o);
+  Session s(e);
+  const TurnResult r = s.Send("Hello.", Greedy(3));
+  int64_t npu_calls = 0;
+  for (const auto& st : r.stats.stages)
+    if (st.name.rfind("npu:", 0) == 0) npu_calls += st.calls;
+  EXPECT_GT(npu_calls, 0);
+  // The next turn reports only its own dispatches, not the running total.
+  const TurnResult r2 = s.Send("Again.", Greedy(1));
+  int64_t npu_calls2 = 0;
+  for (const auto& st : r2.stats.stages)
+    if (st.name.rfind("npu:", 0) == 0) npu_calls2 += st.calls;
+  EXPECT_GT(npu_calls2, 0);
+  EXPECT_LT(npu_calls2, npu_calls);  // 3 forwards this turn vs 4 in the first: not cumulative
+  // The CPU backend adds no kernel stages.
+  Session cpu(DemoEngine());
+  for (const auto& st : cpu.Send("Hello.", Greedy(2)).stats.stages) EXPECT_NE(st.name.rfind("npu:", 0), 0u);
+}
