@@ -49,6 +49,7 @@ json ToJson(const Conversation& c) {
     turns.push_back(json{{"user", S(t.user_text)},
                          {"images", Array(t.images)},
                          {"answer", S(t.answer)},
+                         {"stop_reason", S(t.stop_reason)},
                          {"stats", glance::ToJson(t.stats)},
                          {"attention", Array(t.attention)},
                          {"words", Array(t.words)}});
@@ -79,6 +80,7 @@ Conversation ConversationFromJson(const json& doc) {
       t.user_text = Q(jt.at("user").get<std::string>());
       t.images = FromArray<ImageInfo>(jt, "images", ImageInfoFromJson);
       t.answer = Q(jt.at("answer").get<std::string>());
+      t.stop_reason = Q(jt.value("stop_reason", std::string()));  // optional: added later
       t.stats = TurnStatsFromJson(jt.at("stats"));
       t.attention = FromArray<AttentionMap>(jt, "attention", AttentionMapFromJson);
       t.words = FromArray<AttentionWord>(jt, "words", AttentionWordFromJson);

@@ -14,6 +14,7 @@ struct ConversationTurn {
   QString user_text;
   std::vector<ImageInfo> images;  // images attached to this user message
   QString answer;
+  QString stop_reason;  // "eos" | "max_tokens" | "cancelled" | "context" (empty in old files)
   TurnStats stats;
   std::vector<AttentionMap> attention;  // one per generated token (when captured)
   std::vector<AttentionWord> words;     // the answer's tokens grouped into words

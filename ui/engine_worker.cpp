@@ -102,7 +102,12 @@ void EngineWorker::reset() {
 }
 
 void EngineWorker::setSystemPrompt(const QString& text) {
-  if (session_) session_->SetSystemPrompt(text.toStdString());
+  if (!session_) return;
+  try {
+    session_->SetSystemPrompt(text.toStdString());
+  } catch (const std::exception& e) {  // e.g. the conversation has already started
+    Q_EMIT error(QStringLiteral("settings"), QString::fromUtf8(e.what()));
+  }
 }
 
 void EngineWorker::setImageMode(const QString& mode) {

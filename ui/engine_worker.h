@@ -50,7 +50,7 @@ class EngineWorker : public QObject {
   void textPiece(const QString& piece);
   void attentionMap(const glance::AttentionMap& map);
   void turnFinished(const glance::TurnResult& result);
-  // A failed command; `during` says which ("load", "image", "generate").
+  // A failed command; `during` says which ("load", "image", "generate", "settings").
   void error(const QString& during, const QString& message);
 
  private:

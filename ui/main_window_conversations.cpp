@@ -68,8 +68,8 @@ void MainWindow::newChat() {
   current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
   setReadOnly(false);
   sidebar_->setCurrentId(QString());
+  Q_EMIT requestReset();  // first: the system prompt can only change in an empty session
   Q_EMIT requestSystemPrompt(current_.system_prompt);
-  Q_EMIT requestReset();
 }
 
 void MainWindow::setReadOnly(bool on, const QString& why) {
@@ -112,7 +112,7 @@ void MainWindow::showConversation(const Conversation& conversation) {
       chat_->submit(turn.user_text);
       chat_->beginAnswer();
       chat_->appendPiece(turn.answer);
-      chat_->finishAnswer(turn.stats, QString());
+      chat_->finishAnswer(turn.stats, turn.stop_reason);
     }
   }
   timing_->clear();
@@ -154,6 +154,7 @@ void MainWindow::recordTurn(const TurnResult& result) {
   ConversationTurn turn;
   turn.user_text = pendingUser_;
   turn.answer = Q(result.text);
+  turn.stop_reason = Q(result.stop_reason);
   turn.stats = result.stats;
   turn.attention = result.attention;
   turn.words = result.words;

@@ -144,8 +144,8 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   fallBackToDemo_ = false;
   if (!info.is_demo) settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
   // The new engine has a fresh session: a live conversation cannot continue in it.
-  Q_EMIT requestSystemPrompt(current_.system_prompt);
   Q_EMIT requestReset();
+  Q_EMIT requestSystemPrompt(current_.system_prompt);
   if (replaced && !current_.turns.empty() && !readOnly_)
     setReadOnly(true, tr("Read-only: the model changed. Start a New chat to continue."));
   else if (!readOnly_ && !notice_->text().startsWith(tr("Could not load")))
@@ -224,6 +224,8 @@ void MainWindow::onError(const QString& during, const QString& message) {
       modelLabel_->setText(tr("No model"));
       showNotice(tr("Could not load %1: %2").arg(what, message));
     }
+  } else if (during == QStringLiteral("settings")) {
+    showNotice(message);
   } else if (during == QStringLiteral("image")) {
     captionPending_ = false;
     dropArea_->showMessage(message);

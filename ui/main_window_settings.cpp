@@ -81,6 +81,6 @@ void MainWindow::showNotice(const QString& text) {
   notice_->setVisible(!text.isEmpty());
 }
 
-QString MainWindow::noticeText() const { return notice_->isVisible() ? notice_->text() : QString(); }
+QString MainWindow::noticeText() const { return notice_->isHidden() ? QString() : notice_->text(); }
 
 }  // namespace glance::ui
