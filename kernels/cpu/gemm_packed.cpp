@@ -61,7 +61,18 @@ void SegmentToF32(const WeightRef& w, int64_t row, int64_t k0, int64_t len, floa
     case WeightType::Q8: {
       const int8_t* q = static_cast<const int8_t*>(w.data) + row * nb * kQuantBlock + k0;
       const float* s = static_cast<const float*>(w.scales) + row * nb + b0;
-      for (int64_t k = 0; k < len; ++k) dst[k] = static_cast<float>(q[k]) * s[k / kQuantBlock];
+      // Per block, so the inner loop has one scale and a fixed trip count (vectorizes).
+      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
+        const float scale = s[b];
+        const int64_t n = std::min<int64_t>(kQuantBlock, len - b * kQuantBlock);
+        const int8_t* qb = q + b * kQuantBlock;
+        float* d = dst + b * kQuantBlock;
+        if (n == kQuantBlock) {
+          for (int64_t j = 0; j < kQuantBlock; ++j) d[j] = static_cast<float>(qb[j]) * scale;
+        } else {
+          for (int64_t j = 0; j < n; ++j) d[j] = static_cast<float>(qb[j]) * scale;
+        }
+      }
       return;
     }
     case WeightType::Q4: {
@@ -72,9 +83,16 @@ void SegmentToF32(const WeightRef& w, int64_t row, int64_t k0, int64_t len, floa
         const int64_t n = std::min<int64_t>(kQuantBlock, len - b * kQuantBlock);
         float* d = dst + b * kQuantBlock;
         const uint8_t* pb = p + b * 16;
-        for (int64_t j = 0; j < n; ++j) {
-          const int nib = j < 16 ? (pb[j] & 0xf) : (pb[j - 16] >> 4);
-          d[j] = static_cast<float>(nib - 8) * scale;
+        if (n == kQuantBlock) {  // low nibbles = elements 0..15, high = 16..31
+          for (int j = 0; j < 16; ++j) {
+            d[j] = static_cast<float>((pb[j] & 0xf) - 8) * scale;
+            d[j + 16] = static_cast<float>((pb[j] >> 4) - 8) * scale;
+          }
+        } else {
+          for (int64_t j = 0; j < n; ++j) {
+            const int nib = j < 16 ? (pb[j] & 0xf) : (pb[j - 16] >> 4);
+            d[j] = static_cast<float>(nib - 8) * scale;
+          }
         }
       }
       return;
