@@ -143,8 +143,8 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   modelLoaded_ = true;
   fallBackToDemo_ = false;
   if (!info.is_demo) settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
-  // The new engine has a fresh session: a live conversation cannot continue in it.
-  Q_EMIT requestReset();
+  // The new engine has a fresh session (so no Reset: that would drop an image queued right
+  // after the load): a live conversation cannot continue in it.
   Q_EMIT requestSystemPrompt(current_.system_prompt);
   if (replaced && !current_.turns.empty() && !readOnly_)
     setReadOnly(true, tr("Read-only: the model changed. Start a New chat to continue."));
