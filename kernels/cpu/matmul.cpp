@@ -86,7 +86,8 @@ void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const f
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool) {
   if (n_rows <= 0 || w.rows <= 0) return;
-  if (n_rows >= detail::kPackedGemmMinRows) {
+  if (n_rows >= (w.quantized() ? detail::kPackedGemmMinRowsQuantized
+                                : detail::kPackedGemmMinRows)) {
     // Compute-bound GEMM (prefill, vision): packed f32 panels for every weight type. Threads
     // get contiguous runs of 64-feature chunks (whole panels on AVX2 and AVX-512).
     constexpr int64_t kChunk = 64;
