@@ -6,13 +6,16 @@
 //                    compressed-tensors int4 checkpoint)
 //   y  [n_rows][out] f32
 // Accumulation is f32. bf16/f16 weights widen exactly to f32, so the result equals an f32
-// matmul over the same values up to summation order. For Q8/Q4 the activations are quantized
-// to int16 per block of 32 (relative error ≤ 2^-16 of the block's max |x|) and the products
-// are summed exactly in int32 per block, so the result is the matmul over the *dequantized*
-// weights up to that activation rounding.
+// matmul over the same values up to summation order. For Q8/Q4 below 64 rows the activations
+// are quantized to int16 per block of 32 (relative error ≤ 2^-16 of the block's max |x|) and
+// the products are summed exactly in int32 per block, so the result is the matmul over the
+// *dequantized* weights up to that activation rounding; from 64 rows the packed GEMM uses the
+// f32 activations with weight panels dequantized once.
 //
 // Kernels: n_rows == 1 is a memory-bound GEMV (each weight byte read once, converted in
-// registers); n_rows > 1 is a register-blocked GEMM. Both use Highway runtime dispatch (the
+// registers); n_rows > 1 is a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row
+// micro-kernel, from 4 rows for float weights and 64 rows for Q8/Q4, where it was measured
+// faster than the integer kernels). Both use Highway runtime dispatch (the
 // best of SSE4/AVX2/AVX-512 the CPU has); MatmulReference is the scalar oracle for all types.
 #include <cstddef>
 #include <cstdint>
