@@ -47,7 +47,9 @@ TEST(LmGolden, LastRowOnlyEqualsAllRows) {
   const testing::PrefillRun last = testing::RunGoldenPrefill(false);
   ASSERT_EQ(last.out.n_rows, 1);
   ASSERT_EQ(last.out.logits.size(), 4096u);
-  EXPECT_EQ(MaxAbsDiff(last.out.last(), all.out.last(), 4096), 0.0f);
+  // The LM head runs as a GEMV for one row and as the packed GEMM for all rows: same values,
+  // different summation order, so equal up to f32 rounding (not bitwise).
+  EXPECT_LE(MaxAbsDiff(last.out.last(), all.out.last(), 4096), 1e-5f);
 }
 
 TEST(LmGolden, PrefillIntermediatesLayer0DeltaNetAndLayer3Attention) {
