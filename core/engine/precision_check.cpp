@@ -72,27 +72,15 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   eo.precision = options.precision;
   const auto engine = Engine::Load(dir, eo);
   const ModelConfig& cfg = engine->config();
-  const int64_t V = cfg.text.vocab_size, H = cfg.text.hidden_size;
+  const int64_t V = cfg.text.vocab_size;
 
   // Vision features of the golden image(s) (the vision tower is not quantized).
   const ReferenceImages images = RunReferenceImages(ref, *engine);
-  const std::vector<float>& features = images.features;
-  const std::vector<lm::ImageGrid>& grids = images.grids;
-  const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
-  const int64_t L = static_cast<int64_t>(ids.size());
-  const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
-  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, features, H);
-
+  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images);
+  const int64_t L = static_cast<int64_t>(prefill.ids.size());
   const auto& model = engine->lm();
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
-  lm::ForwardInput in;
-  in.ids = ids;
-  in.overrides = overrides;
-  in.positions = pos.pos.data();
-  in.all_logits = true;
-  state.rope_delta = pos.rope_delta;
-  model.Forward(in, state, out, engine->pool());
+  lm::LmState& state = prefill.state;
+  lm::ForwardOutput& out = prefill.out;
   const std::vector<float> want_prefill = ref.F32("prefill.logits");
   if (want_prefill.size() != out.logits.size())
     throw Error("check: prefill logits size differs from the reference in " + dir);

@@ -105,11 +105,15 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   }
 
   // ---- prompt positions, prefill logits, attention of the last prompt row
-  const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
+  RowRecorder recorder;
+  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images, &recorder);
+  const std::vector<int64_t>& ids = prefill.ids;
   const int64_t L = static_cast<int64_t>(ids.size());
   const int64_t V = cfg.text.vocab_size;
-  const int64_t H = cfg.text.hidden_size;
-  const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, images.grids);
+  const lm::MropePositions& pos = prefill.positions;
+  const auto& model = engine->lm();
+  lm::LmState& state = prefill.state;
+  lm::ForwardOutput& out = prefill.out;
   {
     GateResult g{"M-RoPE positions", false, false, "", "identical ids and rope delta"};
     const std::vector<int64_t> want = ref.I64("prompt.position_ids");
@@ -118,19 +122,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     g.figure = "rope delta " + std::to_string(pos.rope_delta) + " (reference " + std::to_string(delta) + ")";
     emit(g);
   }
-  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, images.features, H);
-  const auto& model = engine->lm();
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
-  RowRecorder recorder;
   {
-    lm::ForwardInput in;
-    in.ids = ids;
-    in.overrides = overrides;
-    in.positions = pos.pos.data();
-    in.all_logits = true;
-    state.rope_delta = pos.rope_delta;
-    model.Forward(in, state, out, engine->pool(), &recorder);
     GateResult g{"prefill logits", false, false, "", FormatFigure("max |Δ| <= %.0e at every position, identical argmax", kLogitTol)};
     const std::vector<float> want = ref.F32("prefill.logits");
     if (want.size() != out.logits.size()) {

@@ -69,6 +69,24 @@ std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>&
   return overrides;
 }
 
+ReferencePrefill PrefillReferencePrompt(const ReferenceData& ref, const Engine& engine,
+                                        const ReferenceImages& images, lm::AttentionObserver* observer) {
+  const ModelConfig& cfg = engine.config();
+  ReferencePrefill r;
+  r.ids = ref.I64("prompt.input_ids");
+  r.positions = lm::ComputeMropePositions(r.ids, cfg.image_token_id, images.grids);
+  const auto overrides = ImageRowOverrides(r.ids, cfg.image_token_id, images.features, cfg.text.hidden_size);
+  r.state = engine.lm().NewState();
+  r.state.rope_delta = r.positions.rope_delta;
+  lm::ForwardInput in;
+  in.ids = r.ids;
+  in.overrides = overrides;
+  in.positions = r.positions.pos.data();
+  in.all_logits = true;
+  engine.lm().Forward(in, r.state, r.out, engine.pool(), observer);
+  return r;
+}
+
 std::string FormatFigure(const char* format, ...) {
   char buf[256];
   va_list ap;

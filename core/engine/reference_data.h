@@ -42,6 +42,18 @@ struct ReferenceImages {
 };
 ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine);
 
+// The reference prompt (prompt.input_ids) prefilled on a fresh state with the images' rows and
+// M-RoPE positions, logits at every position. `observer` sees the full-attention rows.
+struct ReferencePrefill {
+  std::vector<int64_t> ids;
+  lm::MropePositions positions;
+  lm::LmState state;
+  lm::ForwardOutput out;
+};
+ReferencePrefill PrefillReferencePrompt(const ReferenceData& ref, const Engine& engine,
+                                        const ReferenceImages& images,
+                                        lm::AttentionObserver* observer = nullptr);
+
 // One embedding override per image-placeholder id, taking feature rows in order.
 std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>& ids, int64_t image_token_id,
                                                      const std::vector<float>& features, int64_t hidden);

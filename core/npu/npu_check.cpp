@@ -60,7 +60,6 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   // ---- vision embeddings
   const ReferenceImages images = RunReferenceImages(ref, *engine);
   const std::vector<float>& features = images.features;
-  const std::vector<lm::ImageGrid>& grids = images.grids;
   {
     GateResult g{"vision embeddings (npu)", false, false, "", FormatFigure("cosine >= %.4f", kVisionCos)};
     const std::vector<float> want = ref.F32("vision.image_embeds");
@@ -75,21 +74,12 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   }
 
   // ---- prefill logits, every position
-  const std::vector<int64_t> ids = ref.I64("prompt.input_ids");
-  const int64_t L = static_cast<int64_t>(ids.size()), V = cfg.text.vocab_size, H = cfg.text.hidden_size;
-  const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
-  const std::vector<lm::EmbeddingOverride> overrides = ImageRowOverrides(ids, cfg.image_token_id, features, H);
+  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images);
+  const int64_t L = static_cast<int64_t>(prefill.ids.size()), V = cfg.text.vocab_size;
   const auto& model = engine->lm();
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
+  lm::LmState& state = prefill.state;
+  lm::ForwardOutput& out = prefill.out;
   {
-    lm::ForwardInput in;
-    in.ids = ids;
-    in.overrides = overrides;
-    in.positions = pos.pos.data();
-    in.all_logits = true;
-    state.rope_delta = pos.rope_delta;
-    model.Forward(in, state, out, engine->pool());
     const std::vector<float> want = ref.F32("prefill.logits");
     GateResult c{"prefill logits cosine", false, false, "",
                  FormatFigure("mean >= %.2f, every position >= %.2f", kPrefillMeanCos, kPrefillMinCos)};
