@@ -19,7 +19,12 @@ using namespace glance;
 namespace {
 
 std::shared_ptr<const Engine> DemoEngine() {
-  static std::shared_ptr<const Engine> e = Engine::Load(DefaultDemoModelDir(), EngineOptions{2, "cpu"});
+  static std::shared_ptr<const Engine> e = [] {
+    EngineOptions o;
+    o.threads = 2;
+    o.backend = "cpu";
+    return Engine::Load(DefaultDemoModelDir(), o);
+  }();
   return e;
 }
 

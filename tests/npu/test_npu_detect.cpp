@@ -87,7 +87,7 @@ TEST_F(FakeRoot, EachMissingPieceIsNamed) {
       {"PCI id", [](FakeRoot& f, DetectOptions&) { f.Write("sys/bus/pci/devices/0000:c5:00.1/device", "0x1234\n"); }},
       {"firmware", [](FakeRoot& f, DetectOptions&) { fs::remove_all(f.root_ / "lib/firmware/amdnpu/17f0_10"); }},
       {"memlock limit", [](FakeRoot&, DetectOptions& o) { o.memlock_limit = 4096; }},
-      {"XRT", [](FakeRoot&, DetectOptions& o) { o.xrt_device_opens = [](std::string* w) { *w = "x"; return false; }; }},
+      {"XRT", [](FakeRoot&, DetectOptions& o) { o.xrt_device_opens = [](std::string* w) { w->assign(1, 'x'); return false; }; }},
       {"hardware context", [](FakeRoot&, DetectOptions& o) { o.hw_context_free = [](std::string* w) { *w = "busy"; return false; }; }},
       {"bundle", [](FakeRoot& f, DetectOptions&) { f.Write("bundle/manifest.txt", "version 99\n"); }},
   };
