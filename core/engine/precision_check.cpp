@@ -67,10 +67,7 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
     report.gates.push_back(std::move(g));
   };
   const ReferenceData ref(dir);
-  EngineOptions eo;
-  eo.threads = options.threads;
-  eo.precision = options.precision;
-  const auto engine = Engine::Load(dir, eo);
+  const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
   const int64_t V = cfg.text.vocab_size;
 

@@ -61,11 +61,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     report.gates.push_back(std::move(g));
   };
   const ReferenceData ref(dir);
-  EngineOptions eo;
-  eo.threads = options.threads;
-  eo.backend = options.backend;
-  eo.npu_bundle = options.npu_bundle;
-  const auto engine = Engine::Load(dir, eo);
+  const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
   const int32_t pad = static_cast<int32_t>(cfg.image_token_id);
 

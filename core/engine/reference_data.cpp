@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/engine/engine.h"
+#include "core/engine/reference_check.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
@@ -38,6 +39,15 @@ std::vector<int64_t> ReferenceData::I64(const std::string& name) const {
   std::vector<int64_t> out(static_cast<size_t>(v.numel()));
   std::memcpy(out.data(), v.data, out.size() * sizeof(int64_t));
   return out;
+}
+
+std::shared_ptr<const Engine> LoadCheckEngine(const std::string& dir, const CheckOptions& options) {
+  EngineOptions eo;
+  eo.threads = options.threads;
+  eo.backend = options.backend;
+  eo.npu_bundle = options.npu_bundle;
+  eo.precision = options.precision;
+  return Engine::Load(dir, eo);
 }
 
 ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine) {

@@ -31,6 +31,11 @@ class ReferenceData {
 };
 
 class Engine;
+struct CheckOptions;
+
+// The engine a check runs: the folder's model with the check's threads, backend, bundle and
+// precision.
+std::shared_ptr<const Engine> LoadCheckEngine(const std::string& dir, const CheckOptions& options);
 
 // The folder's image(s) (golden.json "image" or "images") through the engine: pixel values in
 // detail mode with the folder's preprocessor config, merged grids and vision features, in order.

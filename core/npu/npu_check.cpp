@@ -51,11 +51,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
     report.gates.push_back(std::move(g));
   };
   const ReferenceData ref(dir);
-  EngineOptions eo;
-  eo.threads = options.threads;
-  eo.backend = options.backend;
-  eo.npu_bundle = options.npu_bundle;
-  const auto engine = Engine::Load(dir, eo);
+  const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
   emit(TokenizerGate(dir, engine->tokenizer()));
   emit(TemplateGate(dir, engine->tokenizer(), engine->chat_template(), static_cast<int32_t>(cfg.image_token_id)));
