@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm_packed.h"
+#include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul_kernels.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
@@ -105,6 +106,19 @@ void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bia
   }
   // Output features are split across threads (contiguous ranges: each thread streams its own
   // part of W once). Quantized formats quantize the activations once, before the split.
+  if (w.type == WeightType::Q4 && Int8KernelsActive()) {
+    Int8Activations xa8;
+    QuantizeActivationsInt8(x, n_rows, w.cols, /*q4_pair_order=*/true, &xa8);
+    auto body8 = [&](size_t begin, size_t end) {
+      MatmulInt8Range(xa8, w, bias, y, static_cast<int64_t>(begin), static_cast<int64_t>(end));
+    };
+    if (pool && pool->threads() > 1) {
+      pool->ParallelFor(static_cast<size_t>(w.rows), body8, 16);
+    } else {
+      body8(0, static_cast<size_t>(w.rows));
+    }
+    return;
+  }
   QuantizedActivations xa;
   if (w.quantized()) QuantizeActivations(x, n_rows, w.cols, &xa);
   auto body = [&](size_t begin, size_t end) {

@@ -7,10 +7,11 @@
 //   y  [n_rows][out] f32
 // Accumulation is f32. bf16/f16 weights widen exactly to f32, so the result equals an f32
 // matmul over the same values up to summation order. For Q8/Q4 below 64 rows the activations
-// are quantized to int16 per block of 32 (relative error ≤ 2^-16 of the block's max |x|) and
-// the products are summed exactly in int32 per block, so the result is the matmul over the
-// *dequantized* weights up to that activation rounding; from 64 rows the packed GEMM uses the
-// f32 activations with weight panels dequantized once.
+// are quantized per block of 32 — Q4 on x86 with AVX2: to int8 (gemv_int8.h, error ≤ 1/254 of
+// the block's max |x|); otherwise to int16 (≤ 2^-16) — and the products are summed exactly in
+// int32 per block, so the result is the matmul over the *dequantized* weights up to that
+// activation rounding; from 64 rows the packed GEMM uses the f32 activations with weight
+// panels dequantized once.
 //
 // Kernels: n_rows == 1 is a memory-bound GEMV (each weight byte read once, converted in
 // registers); n_rows > 1 is a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row

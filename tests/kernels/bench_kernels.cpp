@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
@@ -51,7 +52,8 @@ int main(int argc, char** argv) {
   std::mt19937 rng(1);
   std::normal_distribution<float> nd(0.0f, 0.02f);
   ThreadPool pool1(1), pool2(2);
-  std::printf("%-18s %-5s %3s %12s %12s\n", "shape", "type", "thr", "GEMV GB/s", "GEMM GFLOP/s");
+  std::printf("int8 kernels: %s\n", Int8KernelName());
+  std::printf("%-18s %-7s %3s %12s %12s\n", "shape", "type", "thr", "GEMV GB/s", "GEMM GFLOP/s");
   for (const Shape& s : shapes) {
     std::vector<float> wf(static_cast<size_t>(s.out * s.in));
     for (auto& v : wf) v = nd(rng);
@@ -61,14 +63,18 @@ int main(int argc, char** argv) {
     for (WeightType t : types) {
       const WeightRef w = t == WeightType::F32 ? src : QuantizeMatrix(src, t, &pool2);
       const double bytes = static_cast<double>(WeightBytes(t, s.out, s.in));
+      // Q4 runs twice: int8-activation kernels (gemv_int8.h) and the int16 ones.
+      for (int variant = 0; variant < (t == WeightType::Q4 && Int8KernelsAvailable() ? 2 : 1); ++variant)
       for (ThreadPool* pool : {&pool1, &pool2}) {
+        SetInt8KernelsEnabled(variant == 0);
+        const char* act = t != WeightType::Q4 ? "" : Int8KernelsActive() ? "/i8" : "/i16";
         const double gemv =
             gemm_only ? 0.0
                       : Time([&] { Matmul(x.data(), 1, w, nullptr, y.data(), pool); }, budget);
         const double gemm =
             Time([&] { Matmul(x.data(), gemm_rows, w, nullptr, y.data(), pool); }, budget);
         const double flops = 2.0 * static_cast<double>(gemm_rows * s.out * s.in);
-        std::printf("%-18s %-5s %3d %12.2f %12.2f\n", s.what, WeightTypeName(t), pool->threads(),
+        std::printf("%-18s %-3s%-4s %3d %12.2f %12.2f\n", s.what, WeightTypeName(t), act, pool->threads(),
                     gemm_only ? 0.0 : bytes / gemv * 1e-9, flops / gemm * 1e-9);
       }
     }

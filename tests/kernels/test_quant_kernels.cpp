@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
@@ -21,9 +22,12 @@ namespace {
 
 // f32 kernels: relative to Σ|x·w| (f32 accumulation over ≤ a few thousand terms).
 constexpr double kF32SumTol = 1e-5;
-// Q8/Q4 kernels quantize activations to int16 per 32-block: each |x| error ≤ amax_b / 65534,
-// so the dot error ≤ Σ_b amax_b/65534 · Σ_{k∈b}|w_k| (exact bound; 1% slack for f32 scales).
-constexpr double kActQuantBound = 1.01 / 65534.0;
+// Q8/Q4 kernels quantize activations per 32-block, to int8 (Q4 on x86 with AVX2: gemv_int8.h)
+// or int16: each |x| error ≤ amax_b / (2·127) or amax_b / (2·32767), so the dot error ≤
+// Σ_b amax_b/(2·qmax) · Σ_{k∈b}|w_k| (exact bound; 1% slack for f32 scales).
+double ActQuantBound(WeightType t) {
+  return t == WeightType::Q4 && Int8KernelsActive() ? 1.01 / 254.0 : 1.01 / 65534.0;
+}
 // Mean error over a case must be well below the worst case.
 constexpr double kMeanFraction = 0.5;
 
@@ -61,7 +65,7 @@ Stats Compare(const std::vector<float>& x, const WeightRef& w, const std::vector
         qbound += amax * wsum;
       }
       double allowed = kF32SumTol * sumabs + 1e-30;
-      if (w.quantized()) allowed += kActQuantBound * qbound;
+      if (w.quantized()) allowed += ActQuantBound(w.type) * qbound;
       const double err = std::fabs(double(y[static_cast<size_t>(i * out + o)]) - exact);
       const double rel = err / allowed;
       st.max_rel = std::max(st.max_rel, rel);
@@ -112,7 +116,11 @@ class QuantKernels : public ::testing::TestWithParam<WeightType> {};
 TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
   const WeightType type = GetParam();
   ThreadPool pool(2);
+  // Quantized types: both activation paths where the CPU has the int8 one.
+  const int variants = type == WeightType::Q4 && Int8KernelsAvailable() ? 2 : 1;
+  for (int variant = 0; variant < variants; ++variant)
   for (const Case& c : kCases) {
+    SetInt8KernelsEnabled(variant == 0);
     std::mt19937 rng(unsigned(c.rows * 131 + c.in * 7 + c.out));
     Built wb = MakeWeights(type, c.out, c.in, rng);
     std::normal_distribution<float> nd(0.0f, 1.0f);
@@ -135,6 +143,7 @@ TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
     // The split across threads never changes what a feature's sum is.
     EXPECT_EQ(y1, y2) << WeightTypeName(type) << " threads changed the result";
   }
+  SetInt8KernelsEnabled(true);
 }
 
 TEST_P(QuantKernels, NegativeControlWrongWeightIsCaught) {
@@ -234,6 +243,110 @@ TEST(QuantFormats, ActivationQuantizationIsWithinHalfAStep) {
   for (size_t k = 0; k < x.size(); ++k)
     EXPECT_LE(std::fabs(double(xa.q[k]) * double(xa.s[0]) - double(x[k])), 0.5 * double(xa.s[0]) * 1.0001);
   for (size_t k = x.size(); k < 32; ++k) EXPECT_EQ(xa.q[k], 0);
+}
+
+// The int8-activation Q4 kernels (gemv_int8.h) against their oracle — the same int8 activations
+// times the dequantized weights summed in double — so only f32 accumulation error remains:
+// a tight gate that a wrong nibble order, scale or pair layout fails by orders of magnitude.
+TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
+  if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA: int8 kernels unused here";
+  for (const char* isa : {"avx2", "avx-vnni", "avx512-vnni"}) {
+  if (!SelectInt8KernelIsa(isa)) {
+    std::printf("int8 kernels: %s not on this CPU\n", isa);
+    continue;
+  }
+  std::printf("int8 kernels: %s\n", Int8KernelName());
+  const Case cases[] = {{1, 64, 40}, {1, 100, 33}, {1, 31, 7}, {2, 96, 18},  {3, 200, 17},
+                        {4, 64, 16}, {5, 130, 35}, {7, 257, 9}, {9, 2048, 6}, {1, 2048, 70},
+                        {1, 1, 3},   {6, 33, 1},   {1, 288, 5}, {4, 608, 3},  {1, 6144, 4}};
+  {
+    const WeightType type = WeightType::Q4;
+    for (const Case& c : cases) {
+      std::mt19937 rng(unsigned(c.rows * 31 + c.in * 3 + c.out));
+      Built wb = MakeWeights(type, c.out, c.in, rng);
+      std::normal_distribution<float> nd(0.0f, 1.0f);
+      std::vector<float> x(static_cast<size_t>(c.rows * c.in)), bias(static_cast<size_t>(c.out));
+      for (auto& v : x) v = nd(rng);
+      for (auto& v : bias) v = nd(rng);
+      Int8Activations xa;
+      QuantizeActivationsInt8(x.data(), c.rows, c.in, true, &xa);
+      std::vector<float> y(static_cast<size_t>(c.rows * c.out)), ref(y.size());
+      MatmulInt8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
+      MatmulInt8Reference(xa, wb.w, bias.data(), ref.data());
+      double worst = 0;
+      for (int64_t i = 0; i < c.rows; ++i)
+        for (int64_t o = 0; o < c.out; ++o) {
+          // Scale of the sum: Σ|x·w| bounds every partial sum the f32 accumulator holds.
+          double mag = std::fabs(double(bias[size_t(o)]));
+          for (int64_t k = 0; k < c.in; ++k) mag += std::fabs(double(x[size_t(i * c.in + k)]) * double(wb.w.at(o, k)));
+          const double err = std::fabs(double(y[size_t(i * c.out + o)]) - double(ref[size_t(i * c.out + o)]));
+          worst = std::max(worst, err / (mag + 1e-30));
+        }
+      EXPECT_LE(worst, 2e-6) << Int8KernelName() << " " << WeightTypeName(type) << " " << c.rows
+                             << "x" << c.in << "x" << c.out;
+    }
+  }
+  }
+  SelectInt8KernelIsa("");
+}
+
+TEST(Int8Kernels, NegativeControlNaturalOrderActivationsAreWrongForQ4) {
+  if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(11);
+  Built wb = MakeWeights(WeightType::Q4, 8, 256, rng);
+  std::vector<float> x(256), y(8), ref(8);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (auto& v : x) v = nd(rng);
+  Int8Activations xa;
+  QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
+  MatmulInt8Reference(xa, wb.w, nullptr, ref.data());
+  // Swap the halves back by hand but keep the flag: the kernel reads the wrong elements.
+  for (int64_t b = 0; b + 1 < xa.blocks; b += 2)
+    std::swap_ranges(xa.q.begin() + b * 32 + 16, xa.q.begin() + b * 32 + 32, xa.q.begin() + b * 32 + 32);
+  MatmulInt8Range(xa, wb.w, nullptr, y.data(), 0, 8);
+  double worst = 0;
+  for (int o = 0; o < 8; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+  EXPECT_GT(worst, 1e-2);
+  // Natural-order activations and other weight types are refused, not silently wrong.
+  QuantizeActivationsInt8(x.data(), 1, 256, false, &xa);
+  EXPECT_THROW(MatmulInt8Range(xa, wb.w, nullptr, y.data(), 0, 8), std::logic_error);
+  Built w8 = MakeWeights(WeightType::Q8, 8, 256, rng);
+  QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
+  EXPECT_THROW(MatmulInt8Range(xa, w8.w, nullptr, y.data(), 0, 8), std::logic_error);
+}
+
+TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStepInBothOrders) {
+  std::mt19937 rng(2);
+  std::normal_distribution<float> nd(0.0f, 3.0f);
+  for (int64_t cols : {1, 7, 32, 33, 64, 100, 2048}) {
+    std::vector<float> x(static_cast<size_t>(cols));
+    for (auto& v : x) v = nd(rng);
+    if (cols > 3) x[2] = 0.0f;
+    for (bool pairs : {false, true}) {
+      Int8Activations xa;
+      QuantizeActivationsInt8(x.data(), 1, cols, pairs, &xa);
+      ASSERT_EQ(xa.blocks, QuantBlocks(cols));
+      std::vector<int> seen(static_cast<size_t>(xa.blocks * 32), 0);
+      for (int64_t b = 0; b < xa.blocks; ++b) {
+        const double d = xa.scale[size_t(b)];
+        int sum = 0;
+        for (int64_t j = 0; j < 32; ++j) {
+          const int64_t k = b * 32 + j, at = Int8ActivationIndex(xa, k);
+          ++seen[size_t(at)];
+          const int q = xa.q[size_t(at)];
+          sum += q;
+          EXPECT_GE(q, -127);
+          if (k >= cols) {
+            EXPECT_EQ(q, 0) << "padding";
+          } else {
+            EXPECT_LE(std::fabs(q * d - double(x[size_t(k)])), 0.5 * d * 1.0001 + 1e-30) << cols << " " << k;
+          }
+        }
+        EXPECT_EQ(xa.offset[size_t(b)], 8.0f * float(sum));
+      }
+      for (int v : seen) EXPECT_EQ(v, 1) << "index map is not a permutation";
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+#pragma once
+// Q4 matmul with int8 activations on x86 — the decode path (issue "CPU speed": the 4-bit
+// GEMV must stream weights at memory speed). Activations are quantized per block of 32 to
+// int8 (scale = max|x| / 127, round half to even), the way llama.cpp's Q8_0 activations are,
+// so one u8×s8 multiply-add instruction does 32 products per 256-bit register:
+//   AVX2:          vpmaddubsw + vpmaddwd (u8·s8 pairs → int16 → int32; no overflow: a pair
+//                  sum is ≤ 2·15·127)
+//   AVX-512 VNNI / AVX-VNNI: vpdpbusd (the same sums in one instruction, 256-bit form)
+// Q4 nibbles are unsigned (q + 8), so Σ q·x = Σ nibble·x − 8·Σ x: the 8·Σx of each activation
+// block is computed once when quantizing (Int8Activations::offset). Two blocks are read as
+// one 32-byte register (see q4_pair_order). Per block: y += scale_w · scale_x · (integer
+// dot), accumulated in f32.
+//
+// Q8 weights keep the int16-activation kernels: int8 activations cost Q8 accuracy on the
+// golden (teacher-forced greedy 20/24 instead of 22/24 vs f32) for ≈ 15% GEMV speed, and the
+// q8 precision exists for accuracy. Q4's own rounding error is ~30× the int8 activations'.
+//
+// Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
+// the portable int16 Highway kernels (matmul_kernels.h). The scalar oracle for these kernels
+// is MatmulInt8Reference (same int8 activations, exact integer sums in double).
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cpu/matmul.h"
+
+namespace glance::kernels {
+
+struct Int8Activations {
+  int64_t n_rows = 0, blocks = 0;
+  // Q4 pair order: within each pair of blocks (2p, 2p + 1) the middle 16-byte halves are
+  // swapped — [2p: 0..15][2p+1: 0..15][2p: 16..31][2p+1: 16..31] — to match two Q4 blocks
+  // read as one 32-byte register (low nibbles = elements 0..15). An odd last block stays.
+  bool q4_pair_order = false;
+  std::vector<int8_t> q;       // [n_rows][blocks·32], zero-padded
+  std::vector<float> scale;    // [n_rows][blocks]
+  std::vector<float> offset;   // [n_rows][blocks]: 8 · Σ q over the block (exact in f32)
+};
+
+// Portable; vectorised where the CPU allows. MatmulInt8Range wants q4_pair_order = true.
+void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool q4_pair_order,
+                             Int8Activations* out);
+// Storage index of natural element k (0 ≤ k < blocks·32) inside one row of Int8Activations::q.
+int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k);
+
+// The CPU and the build support the int8 kernels (x86-64, AVX2 + FMA).
+bool Int8KernelsAvailable();
+// "avx512-vnni", "avx2" or "none": which instruction set the kernels below use.
+const char* Int8KernelName();
+// Tests and benchmarks: run the kernels of a lesser instruction set this CPU also has
+// ("avx2", "avx-vnni", "avx512-vnni"); false (nothing changed) if it lacks it. "" = best.
+bool SelectInt8KernelIsa(const char* name);
+// Tests and benchmarks: turn the int8 path off (Matmul then uses the int16 kernels) or back
+// on. Returns the previous setting. Not for use while matmuls run on other threads.
+bool SetInt8KernelsEnabled(bool enabled);
+// Int8KernelsAvailable() and not disabled: what Matmul uses for Q4 below the GEMM size.
+bool Int8KernelsActive();
+
+// y[i][o] (+ bias[o]) for every input row i and o in [o_begin, o_end). w: Q4.
+// Requires Int8KernelsAvailable().
+void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+                     int64_t o_begin, int64_t o_end);
+
+// Scalar oracle: the same int8 activations times the dequantized weights, summed in double.
+void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+                         float* y);
+
+}  // namespace glance::kernels

@@ -1,0 +1,232 @@
+// Int8-activation Q4 kernels (gemv_int8.h): runtime choice between AVX-512 VNNI, AVX-VNNI
+// and AVX2 bodies (gemv_int8_body.inc, compiled once per instruction set under
+// `#pragma GCC target`), a portable activation quantizer, and the scalar oracle.
+// Highway 1.0.3 has no u8×s8 multiply-add op, hence raw intrinsics for this one kernel family.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cpu/gemv_int8.h"
+#include "kernels/cpu/numeric.h"
+#include "kernels/cpu/quant_formats.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GLANCE_INT8_X86 1
+#include <immintrin.h>
+#else
+#define GLANCE_INT8_X86 0
+#endif
+
+namespace glance::kernels {
+namespace {
+
+// Everything a kernel body needs, as raw pointers (the bodies touch no std:: code).
+struct Int8Job {
+  const int8_t* xq;
+  const float* xs;
+  const float* xoff;
+  int64_t n_rows, nb;
+  const void* wq;
+  const void* ws;
+  const float* bias;
+  float* y;
+  int64_t out;
+  int64_t o_begin, o_end;
+};
+
+}  // namespace
+
+#if GLANCE_INT8_X86
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+namespace int8_avx2 {
+#define GLANCE_INT8_DOT 0
+#include "kernels/cpu/gemv_int8_body.inc"
+#undef GLANCE_INT8_DOT
+}  // namespace int8_avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vnni")
+namespace int8_avx512vnni {
+#define GLANCE_INT8_DOT 1
+#include "kernels/cpu/gemv_int8_body.inc"
+#undef GLANCE_INT8_DOT
+}  // namespace int8_avx512vnni
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,avxvnni")
+namespace int8_avxvnni {
+#define GLANCE_INT8_DOT 2
+#include "kernels/cpu/gemv_int8_body.inc"
+#undef GLANCE_INT8_DOT
+}  // namespace int8_avxvnni
+#pragma GCC pop_options
+#endif
+
+namespace {
+
+enum class Isa { kNone, kAvx2, kAvxVnni, kAvx512Vnni };
+
+Isa DetectIsa() {
+#if GLANCE_INT8_X86
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return Isa::kNone;
+  if (__builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512bw"))
+    return Isa::kAvx512Vnni;
+  if (__builtin_cpu_supports("avxvnni")) return Isa::kAvxVnni;
+  return Isa::kAvx2;
+#else
+  return Isa::kNone;
+#endif
+}
+
+Isa BestIsa() {
+  static const Isa isa = DetectIsa();
+  return isa;
+}
+
+std::atomic<Isa> g_selected{Isa::kNone};  // kNone: use BestIsa()
+
+Isa TheIsa() {
+  const Isa selected = g_selected.load(std::memory_order_relaxed);
+  return selected == Isa::kNone ? BestIsa() : selected;
+}
+
+std::atomic<bool> g_enabled{true};
+
+void QuantizeRowScalar(const float* x, int64_t cols, int8_t* q, float* scale, float* offset) {
+  const int64_t nb = QuantBlocks(cols);
+  for (int64_t b = 0; b < nb; ++b) {
+    const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
+    float a = 0.0f;
+    for (int64_t j = 0; j < n; ++j) a = std::max(a, std::fabs(x[k0 + j]));
+    const float inv = a > 0.0f ? 127.0f / a : 0.0f;
+    int sum = 0;
+    for (int64_t j = 0; j < kQuantBlock; ++j) {
+      // nearbyint: round half to even in the default mode, as vcvtps2dq does.
+      const int v = j < n ? static_cast<int>(std::nearbyint(x[k0 + j] * inv)) : 0;
+      q[k0 + j] = static_cast<int8_t>(std::clamp(v, -127, 127));
+      sum += q[k0 + j];
+    }
+    scale[b] = a / 127.0f;
+    offset[b] = 8.0f * static_cast<float>(sum);
+  }
+}
+
+}  // namespace
+
+bool Int8KernelsAvailable() { return TheIsa() != Isa::kNone; }
+
+const char* Int8KernelName() {
+  switch (TheIsa()) {
+    case Isa::kAvx512Vnni: return "avx512-vnni";
+    case Isa::kAvxVnni: return "avx-vnni";
+    case Isa::kAvx2: return "avx2";
+    case Isa::kNone: break;
+  }
+  return "none";
+}
+
+bool SelectInt8KernelIsa(const char* name) {
+  const std::string n = name ? name : "";
+  Isa want = Isa::kNone;
+  if (n == "avx2") want = Isa::kAvx2;
+  else if (n == "avx-vnni") want = Isa::kAvxVnni;
+  else if (n == "avx512-vnni") want = Isa::kAvx512Vnni;
+  else if (!n.empty()) return false;
+  if (want != Isa::kNone) {
+#if GLANCE_INT8_X86
+    const Isa best = BestIsa();
+    if (best == Isa::kNone) return false;
+    if (want == Isa::kAvxVnni && !__builtin_cpu_supports("avxvnni")) return false;
+    if (want == Isa::kAvx512Vnni && best != Isa::kAvx512Vnni) return false;
+#else
+    return false;
+#endif
+  }
+  g_selected.store(want);
+  return true;
+}
+
+bool SetInt8KernelsEnabled(bool enabled) { return g_enabled.exchange(enabled); }
+
+bool Int8KernelsActive() { return g_enabled.load(std::memory_order_relaxed) && Int8KernelsAvailable(); }
+
+void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool q4_pair_order,
+                             Int8Activations* out) {
+  const int64_t nb = QuantBlocks(cols), kp = nb * kQuantBlock;
+  out->n_rows = n_rows;
+  out->blocks = nb;
+  out->q4_pair_order = q4_pair_order;
+  out->q.resize(static_cast<size_t>(n_rows * kp));
+  out->scale.resize(static_cast<size_t>(n_rows * nb));
+  out->offset.resize(static_cast<size_t>(n_rows * nb));
+  for (int64_t i = 0; i < n_rows; ++i) {
+    int8_t* q = out->q.data() + i * kp;
+    float* s = out->scale.data() + i * nb;
+    float* off = out->offset.data() + i * nb;
+#if GLANCE_INT8_X86
+    if (TheIsa() != Isa::kNone) {
+      int8_avx2::QuantizeRow(x + i * cols, cols, q, s, off);
+    } else {
+      QuantizeRowScalar(x + i * cols, cols, q, s, off);
+    }
+#else
+    QuantizeRowScalar(x + i * cols, cols, q, s, off);
+#endif
+    if (q4_pair_order) {
+      for (int64_t b = 0; b + 1 < nb; b += 2) std::swap_ranges(q + b * 32 + 16, q + b * 32 + 32, q + b * 32 + 32);
+    }
+  }
+}
+
+int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k) {
+  const int64_t b = k / kQuantBlock, j = k % kQuantBlock;
+  if (!xa.q4_pair_order || (b % 2 == 0 && b + 1 >= xa.blocks)) return k;
+  const int64_t pair_base = (b - b % 2) * kQuantBlock;
+  return pair_base + (j < 16 ? 0 : 32) + (b % 2) * 16 + (j % 16);
+}
+
+void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+                     int64_t o_begin, int64_t o_end) {
+  if (w.type != WeightType::Q4) throw std::logic_error("MatmulInt8Range: Q4 weights only");
+  if (xa.blocks != w.blocks() || !xa.q4_pair_order)
+    throw std::logic_error("MatmulInt8Range: activations not quantized for these weights");
+  const Int8Job job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
+                    w.data,      w.scales,        bias,           y,          w.rows,
+                    o_begin,     o_end};
+#if GLANCE_INT8_X86
+  switch (TheIsa()) {
+    case Isa::kAvx512Vnni: int8_avx512vnni::Range(job); return;
+    case Isa::kAvxVnni: int8_avxvnni::Range(job); return;
+    case Isa::kAvx2: int8_avx2::Range(job); return;
+    case Isa::kNone: break;
+  }
+#endif
+  (void)job;
+  throw std::logic_error("MatmulInt8Range: int8 kernels unavailable on this CPU");
+}
+
+void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+                         float* y) {
+  const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
+  for (int64_t i = 0; i < xa.n_rows; ++i)
+    for (int64_t o = 0; o < w.rows; ++o) {
+      double acc = bias ? double(bias[o]) : 0.0;
+      for (int64_t b = 0; b < nb; ++b) {
+        double block = 0.0;
+        for (int64_t k = b * kQuantBlock; k < std::min(w.cols, (b + 1) * kQuantBlock); ++k)
+          block += double(xa.q[static_cast<size_t>(i * kp + Int8ActivationIndex(xa, k))]) *
+                   double(w.at(o, k));
+        acc += block * double(xa.scale[static_cast<size_t>(i * nb + b)]);
+      }
+      y[i * w.rows + o] = static_cast<float>(acc);
+    }
+}
+
+}  // namespace glance::kernels
