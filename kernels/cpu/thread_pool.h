@@ -3,10 +3,21 @@
 // contiguous ranges, one per thread (the caller's thread takes a share too, so
 // `threads` = cores means no oversubscription). Highway 1.0.3 has no pool of its own.
 //
+// Decode issues a few hundred short ParallelFor calls per token (every projection, the
+// attention and DeltaNet heads), so waking sleeping workers through the kernel each time
+// (a futex + an IPI, ~10 µs in a VM) would cost milliseconds per token. Workers therefore
+// spin (with pause) for a short while after each job and only then block on a condition
+// variable. The ranges are claimed, not assigned: whoever is free takes the next one, the
+// caller included, so a worker that is asleep or descheduled (another process on the same
+// cores) delays nothing — the caller runs its range too. An idle pool costs nothing after
+// kSpinMicros.
+//
 // Thread contract: ParallelFor may be called from one thread at a time per pool;
 // calls nest safely only by running the inner loop serially (detected, not deadlocked).
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -29,20 +40,31 @@ class ThreadPool {
   void ParallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& fn,
                    size_t grain = 1);
 
+  // How long a worker spins for the next job before sleeping.
+  static constexpr int64_t kSpinMicros = 2000;
+
  private:
-  void WorkerLoop(int index);
+  void WorkerLoop();
+  // Waits until the job generation differs from `seen` (spin, then sleep); returns it.
+  uint64_t AwaitJob(uint64_t seen);
+  // Claims and runs ranges of job `generation` until none is left.
+  void RunRanges(uint64_t generation);
 
   std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable start_cv_;
-  std::condition_variable done_cv_;
+  // The job: written by the caller before work_ is published (release), read by a thread
+  // only after it claimed a range of that generation (acquire), so never stale.
   const std::function<void(size_t, size_t)>* job_ = nullptr;
   size_t job_n_ = 0;
-  int job_parts_ = 0;
-  size_t generation_ = 0;
-  int pending_ = 0;
-  bool stop_ = false;
-  bool busy_ = false;
+  // (generation << 32) | (ranges << 16) | next unclaimed range. A CAS on it claims a range;
+  // a thread holding an older generation cannot claim anything of a newer job.
+  std::atomic<uint64_t> work_{0};
+  std::atomic<int> done_{0};       // ranges of the current job finished
+  std::atomic<int> sleepers_{0};   // workers blocked (or about to block) on wake_cv_
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> busy_{false};  // a ParallelFor is running (nested calls go serial)
+  uint64_t generation_ = 0;        // caller-side count of jobs published
+  std::mutex mutex_;
+  std::condition_variable wake_cv_;
 };
 
 // Splits [0, n) into `parts` near-equal contiguous ranges; returns range i.

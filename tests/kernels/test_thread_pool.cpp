@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "kernels/cpu/thread_pool.h"
@@ -39,4 +41,32 @@ TEST(ThreadPool, ManyRoundsStayConsistent) {
     sum += s.load();
   }
   EXPECT_EQ(sum, 2000LL * (63 * 64 / 2));
+}
+
+// Workers go to sleep after ThreadPool::kSpinMicros idle; jobs must still reach them (or be
+// run by the caller) — no lost wake-up, no hang — whether they spin or sleep.
+TEST(ThreadPool, JobsAfterIdleSleepStillComplete) {
+  ThreadPool pool(3);
+  for (int round = 0; round < 40; ++round) {
+    if (round % 4 == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(2 * ThreadPool::kSpinMicros));
+    std::vector<std::atomic<int>> hits(97);
+    pool.ParallelFor(hits.size(), [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) hits[i]++;
+    });
+    for (auto& h : hits) ASSERT_EQ(h.load(), 1) << "round " << round;
+  }
+}
+
+// Ranges are claimed by whichever thread is free: with more threads than cores and long
+// ranges, every index is still covered exactly once and the call returns.
+TEST(ThreadPool, OversubscribedPoolCoversEveryIndexOnce) {
+  ThreadPool pool(8);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::atomic<int>> hits(1000);
+    pool.ParallelFor(hits.size(), [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) hits[i]++;
+    });
+    for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+  }
 }
