@@ -1,7 +1,10 @@
-// glance-cli bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N] [--json]:
+// glance-cli bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]
+//                  [--only vision,prefill,decode,ttft] [--json]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
@@ -12,12 +15,16 @@ namespace {
 using glance::BenchStat;
 
 void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1.0) {
+  if (s.samples.empty()) {
+    std::printf("  %-24s %10s\n", name, "(not run)");
+    return;
+  }
   std::printf("  %-24s %10.3f %-6s (min %.3f, max %.3f)\n", name, s.median * mul, unit, s.min * mul,
               s.max * mul);
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -27,6 +34,12 @@ int RunBenchCommand(const glance::cli::Args& args) {
   o.reps = static_cast<int>(p.GetInt("reps", 3));
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
   if (o.threads < 0) throw glance::Error("--threads must be >= 0");
+  const std::string only = p.Get("only", "");
+  for (size_t b = 0; b < only.size();) {
+    const size_t e = std::min(only.find(',', b), only.size());
+    if (e > b) o.only.push_back(only.substr(b, e - b));
+    b = e + 1;
+  }
   const bool json = p.Has("json");
   if (o.model_dir.empty())
     std::fprintf(stderr, "bench: no --model given, using the bundled demo model (tiny, random "
@@ -49,7 +62,11 @@ int RunBenchCommand(const glance::cli::Args& args) {
   Line("TTFT image+question", r.ttft_s, "s");
   Line("memory bandwidth", r.bandwidth_gb_s, "GB/s");
   Line("decode roofline", r.roofline_fraction, "%", 100.0);
-  std::printf("  %-24s %10.1f MiB\n", "peak RSS", static_cast<double>(r.peak_rss_bytes) / double(1 << 20));
+  const double mib = double(1 << 20);
+  std::printf("  %-24s %10.1f MiB    (target <= %.0f MiB = 1.1 x %.0f MiB weights in use + 512 MiB)\n",
+              "peak RSS", static_cast<double>(r.peak_rss_bytes) / mib,
+              static_cast<double>(r.rss_target_bytes) / mib,
+              static_cast<double>(r.weight_bytes_in_use) / mib);
   std::printf("  %-24s %10.1f MiB weights + %.1f MiB DeltaNet state per token\n", "decode reads",
               static_cast<double>(r.decode_weight_bytes) / double(1 << 20),
               static_cast<double>(r.decode_state_bytes) / double(1 << 20));
@@ -60,6 +77,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
 }  // namespace
 
 static glance::cli::Register reg(
-    "bench", "bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N] [--json]",
+    "bench", "bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]\n"
+    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--json]",
     "measure load, vision, prefill, decode, TTFT, peak RSS, bandwidth and roofline",
     RunBenchCommand);

@@ -190,6 +190,13 @@ uint64_t PeakRssBytes() {
 BenchResult RunBench(const BenchOptions& o) {
   if (o.reps < 1) throw Error("bench: --reps must be at least 1");
   if (o.decode_tokens < 1) throw Error("bench: decode tokens must be at least 1");
+  for (const std::string& st : o.only) {
+    if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft")
+      throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft)");
+  }
+  auto wanted = [&](const char* st) {
+    return o.only.empty() || std::find(o.only.begin(), o.only.end(), st) != o.only.end();
+  };
   auto stage = [&](const std::string& s) {
     if (o.progress) o.progress(s);
   };
@@ -216,25 +223,27 @@ BenchResult RunBench(const BenchOptions& o) {
   r.model_weight_bytes = engine->info().weight_bytes;
   r.decode_weight_bytes = DecodeWeightBytes(engine->lm());
   r.decode_state_bytes = DecodeStateBytes(engine->lm());
+  r.weight_bytes_in_use = r.decode_weight_bytes + engine->info().vision_weight_bytes;
+  r.rss_target_bytes = r.weight_bytes_in_use + r.weight_bytes_in_use / 10 + (512ull << 20);
 
   std::vector<double> v224, v640, p64, p512, dec, ttft;
-  stage("vision");
-  for (int i = 0; i < o.reps; ++i) {
+  if (wanted("vision")) stage("vision");
+  for (int i = 0; i < o.reps && wanted("vision"); ++i) {
     v224.push_back(TimeAttach(engine, 224, 224, ImageModeChoice::kFast));
     v640.push_back(TimeAttach(engine, 640, 480, ImageModeChoice::kDetail));
   }
-  stage("prefill");
-  for (int i = 0; i < o.reps; ++i) {
+  if (wanted("prefill")) stage("prefill");
+  for (int i = 0; i < o.reps && wanted("prefill"); ++i) {
     p64.push_back(PrefillRate(*engine, 64, 100u + static_cast<uint32_t>(i)));
     p512.push_back(PrefillRate(*engine, 512, 200u + static_cast<uint32_t>(i)));
   }
-  stage("decode");
-  for (int i = 0; i < o.reps; ++i)
+  if (wanted("decode")) stage("decode");
+  for (int i = 0; i < o.reps && wanted("decode"); ++i)
     dec.push_back(DecodeRate(*engine, o.decode_tokens, 300u + static_cast<uint32_t>(i)));
-  stage("ttft");
+  if (wanted("ttft")) stage("ttft");
   const std::string question = TwentyTokenQuestion(engine->tokenizer(), &r.ttft_prompt_words_tokens);
   const std::vector<uint8_t> rgb = SyntheticRgb(224, 224);
-  for (int i = 0; i < o.reps; ++i) {
+  for (int i = 0; i < o.reps && wanted("ttft"); ++i) {
     Session s(engine);
     GenerateOptions g;
     g.max_new_tokens = 1;
@@ -274,6 +283,12 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   j["threads"] = r.threads;
   j["reps"] = r.reps;
   auto put = [&](const char* key, const BenchStat& s) {
+    if (s.samples.empty()) {  // stage not run (--only)
+      j[key] = nullptr;
+      j[std::string(key) + "_min"] = nullptr;
+      j[std::string(key) + "_max"] = nullptr;
+      return;
+    }
     j[key] = s.median;
     j[std::string(key) + "_min"] = s.min;
     j[std::string(key) + "_max"] = s.max;
@@ -292,6 +307,8 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   j["model_weight_bytes"] = r.model_weight_bytes;
   j["decode_weight_bytes"] = r.decode_weight_bytes;
   j["decode_state_bytes"] = r.decode_state_bytes;
+  j["weight_bytes_in_use"] = r.weight_bytes_in_use;
+  j["rss_target_bytes"] = r.rss_target_bytes;
   return j;
 }
 

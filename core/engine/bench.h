@@ -24,6 +24,9 @@ struct BenchOptions {
   int threads = 0;                 // EngineOptions::threads (0 = one per core)
   int reps = 3;                    // repetitions of every stage (>= 1)
   int decode_tokens = 64;
+  // Stages to run, from "vision", "prefill", "decode", "ttft" (load, peak RSS and bandwidth
+  // always run); empty = all. A stage not run leaves its figures empty (no samples).
+  std::vector<std::string> only;
   uint64_t bandwidth_array_bytes = 128ull << 20;  // each of the triad's three arrays
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
 };
@@ -48,6 +51,12 @@ struct BenchResult {
   uint64_t model_weight_bytes = 0;    // ModelInfo::weight_bytes (whole checkpoint)
   uint64_t decode_weight_bytes = 0;   // LM weights read per decoded token (LM head in full)
   uint64_t decode_state_bytes = 0;    // Gated DeltaNet recurrent + conv state
+  // Weights the engine runs with: the prepared language model (decode_weight_bytes) + the
+  // vision tower as stored. The memory target is peak RSS ≤ 1.1 × this + 0.5 GB.
+  // (A tied embedding used through a quantized LM head copy is read a row at a time from the
+  // mapped checkpoint, so only the rows looked up are resident; it is not counted.)
+  uint64_t weight_bytes_in_use = 0;
+  uint64_t rss_target_bytes = 0;
 };
 
 // Throws glance::Error (bad folder, bad options) like Engine::Load.

@@ -98,6 +98,8 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   for (const auto& [name, view] : e->store_->all()) {
     info.parameters += view->numel();
     info.weight_bytes += view->nbytes;
+    if (name.rfind("model.visual.", 0) == 0 || name.rfind("visual.", 0) == 0)
+      info.vision_weight_bytes += view->nbytes;
     by_dtype[DTypeName(view->dtype)] += view->nbytes;
   }
   for (const auto& [dt, bytes] : by_dtype)

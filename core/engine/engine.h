@@ -50,6 +50,7 @@ struct ModelInfo {
   bool is_demo = false;      // the bundled random-weight demo
   int64_t parameters = 0;
   uint64_t weight_bytes = 0;
+  uint64_t vision_weight_bytes = 0;  // the vision tower's share of weight_bytes
   std::string dtypes;        // "BF16: 1.9 MB, F32: 12 kB"
   int64_t tokenizer_size = 0;
   std::string backend = "cpu";
