@@ -1,13 +1,14 @@
 #include "core/vision/vision_tower.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
 #include "core/util/error.h"
 #include "core/vision/vision_position.h"
 #include "kernels/backend.h"
-#include "kernels/cpu/activations.h"
+#include "kernels/cpu/activations_simd.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::vision {
@@ -97,80 +98,145 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
   return t;
 }
 
+// Per-Forward buffers, allocated once and reused by every block.
+struct VisionTower::Scratch {
+  std::vector<float> x, qkv, attn, y, mid;  // [n][H], [n][3H], [n][H], [n][H], [n][I]
+  std::vector<float> q, k, vt;              // per head: [nh][n][dh] ×2, [nh][frames][dh][frame_len]
+};
+
+namespace {
+
+// Runs fn(task) for task in [0, tasks) on the pool's threads, each thread taking the next task
+// as it finishes one (a busy core does not hold back a share of fixed size).
+template <class F>
+void ForEachTask(kernels::ThreadPool* pool, size_t tasks, const F& fn) {
+  if (!pool || pool->threads() < 2 || tasks < 2) {
+    for (size_t t = 0; t < tasks; ++t) fn(t);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  pool->ParallelFor(size_t(pool->threads()), [&](size_t, size_t) {
+    for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) fn(t);
+  });
+}
+
+// fn(begin, end) over row ranges of [0, n): the pool's split, or one call without a pool.
+template <class F>
+void ForRows(kernels::ThreadPool* pool, size_t n, size_t grain, const F& fn) {
+  if (pool && pool->threads() > 1) {
+    pool->ParallelFor(n, fn, grain);
+  } else {
+    fn(0, n);
+  }
+}
+
+}  // namespace
+
 void VisionTower::Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
-                            float* out, kernels::ThreadPool* pool) const {
+                            float* out, Scratch* s, kernels::ThreadPool* pool) const {
   const int H = static_cast<int>(config_.hidden_size), nh = config_.num_heads, dh = config_.head_dim();
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  // Rotated q and k, laid out [n][hidden] like the qkv output (head-major inside a row).
-  std::vector<float> q(size_t(n) * size_t(H)), k(size_t(n) * size_t(H));
-  auto rotate = [&](size_t begin, size_t end) {
+  const int frames = n / frame_len;
+  const size_t head_size = size_t(n) * size_t(dh);
+  // Per head, contiguous: rotated q and k [n][dh], and v transposed per frame [dh][frame_len],
+  // so that scores = q·kᵀ and out = p·v are packed GEMMs with k and vᵀ as the "weights".
+  s->q.resize(size_t(nh) * head_size);
+  s->k.resize(size_t(nh) * head_size);
+  s->vt.resize(size_t(nh) * head_size);
+  float *q = s->q.data(), *k = s->k.data(), *vt = s->vt.data();
+  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const float* row = qkv + i * size_t(3 * H);
-      std::copy(row, row + H, q.data() + i * size_t(H));
-      std::copy(row + H, row + 2 * H, k.data() + i * size_t(H));
-      if (cos == nullptr) continue;
+      const size_t f = i / size_t(frame_len), j = i % size_t(frame_len);
       for (int h = 0; h < nh; ++h) {
-        ApplyRotaryHead(q.data() + i * size_t(H) + size_t(h * dh), cos + i * size_t(dh), sin + i * size_t(dh), dh);
-        ApplyRotaryHead(k.data() + i * size_t(H) + size_t(h * dh), cos + i * size_t(dh), sin + i * size_t(dh), dh);
+        float* qh = q + size_t(h) * head_size + i * size_t(dh);
+        float* kh = k + size_t(h) * head_size + i * size_t(dh);
+        std::copy_n(row + h * dh, dh, qh);
+        std::copy_n(row + H + h * dh, dh, kh);
+        if (cos != nullptr) {
+          ApplyRotaryHead(qh, cos + i * size_t(dh), sin + i * size_t(dh), dh);
+          ApplyRotaryHead(kh, cos + i * size_t(dh), sin + i * size_t(dh), dh);
+        }
+        const float* v = row + 2 * H + h * dh;
+        float* vth = vt + size_t(h) * head_size + f * size_t(dh) * size_t(frame_len) + j;
+        for (int d = 0; d < dh; ++d) vth[size_t(d) * size_t(frame_len)] = v[d];
       }
     }
-  };
-  if (pool) pool->ParallelFor(size_t(n), rotate, 16); else rotate(0, size_t(n));
+  });
 
-  // One task = one (head, query row); keys are the rows of the same frame (cu_seqlens in HF).
-  auto attend = [&](size_t begin, size_t end) {
-    std::vector<float> scores(static_cast<size_t>(frame_len));
-    for (size_t task = begin; task < end; ++task) {
-      const int h = static_cast<int>(task / size_t(n)), i = static_cast<int>(task % size_t(n));
-      const int f0 = (i / frame_len) * frame_len;
-      const float* qi = q.data() + size_t(i) * size_t(H) + size_t(h * dh);
-      for (int j = 0; j < frame_len; ++j) {
-        const float* kj = k.data() + size_t(f0 + j) * size_t(H) + size_t(h * dh);
-        float dot = 0.0f;
-        for (int d = 0; d < dh; ++d) dot += qi[d] * kj[d];
-        scores[size_t(j)] = dot * scale;
-      }
-      kernels::SoftmaxInPlace(scores.data(), frame_len);
-      float* o = out + size_t(i) * size_t(H) + size_t(h * dh);
-      std::fill(o, o + dh, 0.0f);
-      for (int j = 0; j < frame_len; ++j) {
-        const float* vj = qkv + size_t(f0 + j) * size_t(3 * H) + size_t(2 * H + h * dh);
-        const float pj = scores[size_t(j)];
-        for (int d = 0; d < dh; ++d) o[d] += pj * vj[d];
-      }
-    }
-  };
-  const size_t tasks = size_t(nh) * size_t(n);
-  if (pool) pool->ParallelFor(tasks, attend, 8); else attend(0, tasks);
+  // One task = (head, frame, block of query rows); keys are the rows of the same frame
+  // (cu_seqlens in HF). A block's scores [rows][frame_len] stay in L2 between the two GEMMs.
+  constexpr int kMaxBlock = 96;
+  const int qblocks = (frame_len + kMaxBlock - 1) / kMaxBlock;
+  const int block = std::min(frame_len, ((frame_len + qblocks - 1) / qblocks + 5) / 6 * 6);
+  const int blocks_per_frame = (frame_len + block - 1) / block;
+  const size_t tasks = size_t(nh) * size_t(frames) * size_t(blocks_per_frame);
+  ForEachTask(pool, tasks, [&](size_t task) {
+    // Per thread and kept between calls: a fresh 0.5 MB buffer per task would be a fresh mmap.
+    thread_local std::vector<float> sc, ob;
+    sc.resize(size_t(block) * size_t(frame_len));
+    ob.resize(size_t(block) * size_t(dh));
+    const int h = static_cast<int>(task / size_t(frames * blocks_per_frame));
+    const int rem = static_cast<int>(task % size_t(frames * blocks_per_frame));
+    const int f = rem / blocks_per_frame, b = rem % blocks_per_frame;
+    const int f0 = f * frame_len, i0 = f0 + b * block, rows = std::min(block, frame_len - b * block);
+    kernels::WeightRef kw;
+    kw.type = kernels::WeightType::F32;
+    kw.data = k + size_t(h) * head_size + size_t(f0) * size_t(dh);
+    kw.rows = frame_len;
+    kw.cols = dh;
+    kernels::Matmul(q + size_t(h) * head_size + size_t(i0) * size_t(dh), rows, kw, nullptr, sc.data(), nullptr);
+    for (int r = 0; r < rows; ++r) kernels::SoftmaxScaledInPlace(sc.data() + size_t(r) * size_t(frame_len), frame_len, scale);
+    kernels::WeightRef vw;
+    vw.type = kernels::WeightType::F32;
+    vw.data = vt + size_t(h) * head_size + size_t(f0) * size_t(dh);
+    vw.rows = dh;
+    vw.cols = frame_len;
+    kernels::Matmul(sc.data(), rows, vw, nullptr, ob.data(), nullptr);
+    for (int r = 0; r < rows; ++r)
+      std::copy_n(ob.data() + size_t(r) * size_t(dh), dh, out + size_t(i0 + r) * size_t(H) + size_t(h * dh));
+  });
 }
 
 void VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
-                           std::vector<float>* h, kernels::ThreadPool* pool) const {
+                           std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool) const {
   const int64_t H = config_.hidden_size, I = config_.intermediate_size;
   const float eps = static_cast<float>(config_.layer_norm_eps);
-  std::vector<float> x(size_t(n) * size_t(H));
+  s->x.resize(size_t(n) * size_t(H));
+  s->qkv.resize(size_t(n) * size_t(3 * H));
+  s->attn.resize(size_t(n) * size_t(H));
+  s->y.resize(size_t(n) * size_t(H));
+  s->mid.resize(size_t(n) * size_t(I));
+  float* hd = h->data();
   auto norm_rows = [&](const Norm& nm) {
-    for (int i = 0; i < n; ++i) {
-      kernels::LayerNormRow(h->data() + size_t(i) * size_t(H), H, nm.w.data(), nm.b.data(), eps,
-                            x.data() + size_t(i) * size_t(H));
-    }
+    ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+      kernels::LayerNormRows(hd + begin * size_t(H), int64_t(end - begin), H, nm.w.data(), nm.b.data(), eps,
+                             s->x.data() + begin * size_t(H));
+    });
   };
+  auto add_y = [&]() {
+    ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+      float* dst = hd + begin * size_t(H);
+      const float* src = s->y.data() + begin * size_t(H);
+      const size_t len = (end - begin) * size_t(H);
+      for (size_t k = 0; k < len; ++k) dst[k] += src[k];
+    });
+  };
+  const kernels::Compute compute{backend_, pool};
   // h = h + proj(attn(norm1(h)))
   norm_rows(blk.norm1);
-  std::vector<float> qkv(size_t(n) * size_t(3 * H));
-  kernels::Compute{backend_, pool}.Project(x.data(), n, blk.qkv.w, blk.qkv.b.data(), qkv.data());
-  std::vector<float> attn(size_t(n) * size_t(H));
-  Attention(qkv.data(), n, frame_len, cos, sin, attn.data(), pool);
-  std::vector<float> y(size_t(n) * size_t(H));
-  kernels::Compute{backend_, pool}.Project(attn.data(), n, blk.proj.w, blk.proj.b.data(), y.data());
-  for (size_t k = 0; k < y.size(); ++k) (*h)[k] += y[k];
+  compute.Project(s->x.data(), n, blk.qkv.w, blk.qkv.b.data(), s->qkv.data());
+  Attention(s->qkv.data(), n, frame_len, cos, sin, s->attn.data(), s, pool);
+  compute.Project(s->attn.data(), n, blk.proj.w, blk.proj.b.data(), s->y.data());
+  add_y();
   // h = h + fc2(gelu_tanh(fc1(norm2(h))))
   norm_rows(blk.norm2);
-  std::vector<float> mid(size_t(n) * size_t(I));
-  kernels::Compute{backend_, pool}.Project(x.data(), n, blk.fc1.w, blk.fc1.b.data(), mid.data());
-  for (float& v : mid) v = kernels::GeluTanh(v);
-  kernels::Compute{backend_, pool}.Project(mid.data(), n, blk.fc2.w, blk.fc2.b.data(), y.data());
-  for (size_t k = 0; k < y.size(); ++k) (*h)[k] += y[k];
+  compute.Project(s->x.data(), n, blk.fc1.w, blk.fc1.b.data(), s->mid.data());
+  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+    kernels::GeluTanhInPlace(s->mid.data() + begin * size_t(I), int64_t(end - begin) * I);
+  });
+  compute.Project(s->mid.data(), n, blk.fc2.w, blk.fc2.b.data(), s->y.data());
+  add_y();
 }
 
 std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::ThreadPool* pool,
@@ -215,22 +281,26 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   }
   const float* cos = ablation.skip_rotary ? nullptr : rot.cos.data();
   const float* sin = ablation.skip_rotary ? nullptr : rot.sin.data();
+  Scratch scratch;
   for (const Block& blk : blocks_) {
-    RunBlock(blk, n, frame_len, cos, sin, &h, pool);
+    RunBlock(blk, n, frame_len, cos, sin, &h, &scratch, pool);
     if (trace) trace->block_outputs.push_back(h);
   }
 
   // Merger: LayerNorm each row, concatenate m² consecutive rows, fc1, exact GELU, fc2 (§3.7).
   const float eps = static_cast<float>(config_.layer_norm_eps);
   std::vector<float> x(size_t(n) * size_t(H));
-  for (int i = 0; i < n; ++i) {
-    kernels::LayerNormRow(h.data() + size_t(i) * size_t(H), H, merger_norm_.w.data(), merger_norm_.b.data(), eps,
-                          x.data() + size_t(i) * size_t(H));
-  }
+  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+    kernels::LayerNormRows(h.data() + begin * size_t(H), int64_t(end - begin), H, merger_norm_.w.data(),
+                           merger_norm_.b.data(), eps, x.data() + begin * size_t(H));
+  });
   const int tokens = n / (m * m);
   std::vector<float> mid(size_t(tokens) * size_t(merger_fc1_.w.rows));
   kernels::Compute{backend_, pool}.Project(x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data());
-  for (float& v : mid) v = kernels::GeluErf(v);
+  const int64_t mw = merger_fc1_.w.rows;
+  ForRows(pool, size_t(tokens), 4, [&](size_t begin, size_t end) {
+    kernels::GeluErfInPlace(mid.data() + begin * size_t(mw), int64_t(end - begin) * mw);
+  });
   std::vector<float> out(size_t(tokens) * size_t(config_.out_hidden_size));
   kernels::Compute{backend_, pool}.Project(mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data());
   return out;

@@ -74,11 +74,13 @@ class VisionTower {
     Linear fc2;   // [hidden][intermediate]
   };
 
+  struct Scratch;  // per-Forward buffers (vision_tower.cpp)
+
   VisionTower() = default;
   void RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
-                std::vector<float>* h, kernels::ThreadPool* pool) const;
+                std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool) const;
   void Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
-                 float* out, kernels::ThreadPool* pool) const;
+                 float* out, Scratch* s, kernels::ThreadPool* pool) const;
 
   VisionConfig config_;
   int pos_side_ = 0;                 // learned table is pos_side_ × pos_side_

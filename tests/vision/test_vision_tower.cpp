@@ -104,6 +104,41 @@ TEST(VisionTower, NonSquareDetailImage) {
   for (float v : out) ASSERT_TRUE(std::isfinite(v));
 }
 
+// Attention is within a frame (HF cu_seqlens): a two-frame input gives, frame by frame, what
+// each frame gives alone. Frame B differs from A, so attention across frames would show.
+TEST(VisionTower, FramesAttendOnlyWithinTheirFrame) {
+  const PreprocessedImage a = GoldenInput();
+  PreprocessedImage b = a;
+  for (size_t k = 0; k < b.pixel_values.size(); ++k)
+    b.pixel_values[k] = 0.5f * b.pixel_values[(k * 7919) % b.pixel_values.size()] - 0.25f;
+  PreprocessedImage ab = a;
+  ab.grid_t = 2;
+  ab.pixel_values.insert(ab.pixel_values.end(), b.pixel_values.begin(), b.pixel_values.end());
+  kernels::ThreadPool pool(2);
+  const std::vector<float> out_a = GetTiny().tower->Forward(a, &pool);
+  const std::vector<float> out_b = GetTiny().tower->Forward(b, &pool);
+  const std::vector<float> out_ab = GetTiny().tower->Forward(ab, &pool);
+  ASSERT_EQ(out_ab.size(), out_a.size() + out_b.size());
+  const std::vector<float> first(out_ab.begin(), out_ab.begin() + long(out_a.size()));
+  const std::vector<float> second(out_ab.begin() + long(out_a.size()), out_ab.end());
+  EXPECT_LE(test::MaxAbsDiff(first, out_a), 1e-6);
+  EXPECT_LE(test::MaxAbsDiff(second, out_b), 1e-6);
+  EXPECT_GT(test::MaxAbsDiff(out_a, out_b), 1e-3);  // the frames really differ
+}
+
+// A frame longer than one attention query block (1200 patches), serial and on 2 threads.
+TEST(VisionTower, LargeFrameSameOnThreads) {
+  RgbImage img;
+  img.height = 480;
+  img.width = 640;
+  img.pixels.resize(size_t(480) * 640 * 3);
+  for (size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = uint8_t((k * 40503u) >> 9);
+  const PreprocessedImage p = ImagePreprocessor().PreprocessImage(img, ImageMode::kDetail);
+  kernels::ThreadPool pool(2);
+  const std::vector<float> serial = GetTiny().tower->Forward(p, nullptr);
+  EXPECT_LE(test::MaxAbsDiff(GetTiny().tower->Forward(p, &pool), serial), 1e-6);
+}
+
 TEST(VisionTower, BadInputsAndConfigs) {
   PreprocessedImage wrong = GoldenInput();
   wrong.pixel_values.pop_back();
