@@ -15,6 +15,7 @@
 #include "core/npu/backend_select.h"
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
+#include "core/util/allocator_tuning.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
@@ -49,6 +50,7 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   };
   const fs::path dir(model_dir);
   if (!fs::is_directory(dir)) throw Error(model_dir + " is not a folder (expected a Qwen3.5 model folder)");
+  TuneAllocatorForInference();  // forward passes reuse freed buffers (allocator_tuning.h)
   std::shared_ptr<Engine> e(new Engine());
   step(0.0, "config");
   e->config_ = ModelConfig::FromFile(RequireFile(dir, "config.json", "the model's configuration"));
