@@ -15,6 +15,10 @@
 // golden (teacher-forced greedy 20/24 instead of 22/24 vs f32) for ≈ 15% GEMV speed, and the
 // q8 precision exists for accuracy. Q4's own rounding error is ~30× the int8 activations'.
 //
+// Decode (one activation row) reads four weight rows at once, each from a different quarter
+// of the thread's rows: one sequential stream per core is latency-bound (read-only test here:
+// 33 GB/s on two cores with one stream each, 53 GB/s with four).
+//
 // Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
 // the portable int16 Highway kernels (matmul_kernels.h). The scalar oracle for these kernels
 // is MatmulInt8Reference (same int8 activations, exact integer sums in double).
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "kernels/cpu/matmul.h"
+#include "kernels/cpu/quant_formats.h"
 
 namespace glance::kernels {
 
@@ -59,6 +64,13 @@ bool Int8KernelsActive();
 // Requires Int8KernelsAvailable().
 void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end);
+
+// Q8 weights × int16 activations (quant_formats.h QuantizedActivations) — the same sums as
+// the portable kernel (matmul_kernels.h MatmulQ8Range), with AVX-512 VNNI vpdpwssd on 512-bit
+// registers or AVX2 vpmaddwd, two accumulators per row, scales multiplied 8 blocks at a time.
+// Requires Int8KernelsAvailable(); Matmul uses it for Q8 when Int8KernelsActive().
+void MatmulQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
+                        float* y, int64_t o_begin, int64_t o_end);
 
 // Scalar oracle: the same int8 activations times the dequantized weights, summed in double.
 void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,

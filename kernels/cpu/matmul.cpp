@@ -124,7 +124,13 @@ void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bia
   auto body = [&](size_t begin, size_t end) {
     const int64_t b = static_cast<int64_t>(begin), e = static_cast<int64_t>(end);
     switch (w.type) {
-      case WeightType::Q8: detail::MatmulQ8Range(xa, w, bias, y, b, e); break;
+      case WeightType::Q8:
+        if (Int8KernelsActive()) {
+          MatmulQ8Int16Range(xa, w, bias, y, b, e);
+        } else {
+          detail::MatmulQ8Range(xa, w, bias, y, b, e);
+        }
+        break;
       case WeightType::Q4: detail::MatmulQ4Range(xa, w, bias, y, b, e); break;
       default: detail::MatmulFloatRange(x, n_rows, w, bias, y, b, e); break;
     }

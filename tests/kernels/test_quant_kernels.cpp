@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/gemv_int8.h"
@@ -111,16 +112,23 @@ Built MakeWeights(WeightType type, int64_t out, int64_t in, std::mt19937& rng) {
   return b;
 }
 
+bool w_quantized(WeightType t) { return t == WeightType::Q8 || t == WeightType::Q4; }
+
 class QuantKernels : public ::testing::TestWithParam<WeightType> {};
 
 TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
   const WeightType type = GetParam();
   ThreadPool pool(2);
-  // Quantized types: both activation paths where the CPU has the int8 one.
-  const int variants = type == WeightType::Q4 && Int8KernelsAvailable() ? 2 : 1;
-  for (int variant = 0; variant < variants; ++variant)
+  // Quantized types: the x86 kernels (gemv_int8.h) of every instruction set this CPU has,
+  // then the portable Highway ones.
+  const std::vector<const char*> variants =
+      w_quantized(type) ? std::vector<const char*>{"avx2", "avx-vnni", "avx512-vnni", "portable"}
+                        : std::vector<const char*>{"portable"};
+  for (const char* variant : variants) {
+  const bool portable = std::string(variant) == "portable";
+  if (!portable && !SelectInt8KernelIsa(variant)) continue;
+  SetInt8KernelsEnabled(!portable);
   for (const Case& c : kCases) {
-    SetInt8KernelsEnabled(variant == 0);
     std::mt19937 rng(unsigned(c.rows * 131 + c.in * 7 + c.out));
     Built wb = MakeWeights(type, c.out, c.in, rng);
     std::normal_distribution<float> nd(0.0f, 1.0f);
@@ -133,8 +141,8 @@ TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
     MatmulReference(x.data(), c.rows, wb.w, bias.data(), yref.data());
     const Stats s1 = Compare(x, wb.w, bias, y1, c.rows);
     const Stats sref = Compare(x, wb.w, bias, yref, c.rows);
-    std::printf("%-4s rows %ld in %4ld out %3ld: max err/bound %.3f mean %.3f max abs %.2e\n",
-                WeightTypeName(type), long(c.rows), long(c.in), long(c.out), s1.max_rel,
+    std::printf("%-4s %-11s rows %ld in %4ld out %3ld: max err/bound %.3f mean %.3f max abs %.2e\n",
+                WeightTypeName(type), variant, long(c.rows), long(c.in), long(c.out), s1.max_rel,
                 s1.mean_rel, s1.max_abs);
     EXPECT_TRUE(s1.ok) << WeightTypeName(type) << " " << c.rows << "x" << c.in << "x" << c.out
                        << " max err/bound " << s1.max_rel;
@@ -143,7 +151,9 @@ TEST_P(QuantKernels, MatchesDequantizedOracleWithTailsAndThreads) {
     // The split across threads never changes what a feature's sum is.
     EXPECT_EQ(y1, y2) << WeightTypeName(type) << " threads changed the result";
   }
+  }
   SetInt8KernelsEnabled(true);
+  SelectInt8KernelIsa("");
 }
 
 TEST_P(QuantKernels, NegativeControlWrongWeightIsCaught) {
