@@ -10,6 +10,7 @@
 // Thread contract: a Backend is immutable after construction as far as callers can tell;
 // Supports/Project may be called from several threads at once (sessions share an Engine).
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct Compute {
   // Runs the projection on `backend` when it supports it, else kernels::Matmul on the CPU.
   void Project(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                float* y) const;
+  // The same x through several weights: those the backend supports go to it one by one, the
+  // rest through kernels::MatmulShared (one thread split for all; results as Project's).
+  void ProjectShared(const float* x, int64_t n_rows, std::initializer_list<MatmulOutput> outs) const;
 };
 
 }  // namespace glance::kernels

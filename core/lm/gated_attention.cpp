@@ -27,9 +27,9 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
 
   std::vector<float> P(static_cast<size_t>(T * nq * 2 * D));
   std::vector<float> Kp(static_cast<size_t>(T * nkv * D)), Vp(Kp.size());
-  cx.Project(x, T, w.q_proj, nullptr, P.data());
-  cx.Project(x, T, w.k_proj, nullptr, Kp.data());
-  cx.Project(x, T, w.v_proj, nullptr, Vp.data());
+  cx.ProjectShared(x, T, {{&w.q_proj, nullptr, P.data()},
+                          {&w.k_proj, nullptr, Kp.data()},
+                          {&w.v_proj, nullptr, Vp.data()}});
   if (trace) {
     trace->q_proj = P;
     trace->k_proj = Kp;

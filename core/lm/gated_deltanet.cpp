@@ -59,10 +59,11 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
 
   std::vector<float> qkv(static_cast<size_t>(T * Cd)), z(static_cast<size_t>(T * Vd));
   std::vector<float> b(static_cast<size_t>(T * nv)), a(b.size());
-  cx.Project(x, T, w.in_proj_qkv, nullptr, qkv.data());
-  cx.Project(x, T, w.in_proj_z, nullptr, z.data());
-  cx.Project(x, T, w.in_proj_b, nullptr, b.data());
-  cx.Project(x, T, w.in_proj_a, nullptr, a.data());
+  // Four projections of the same x: one thread split for all of them in decode.
+  cx.ProjectShared(x, T, {{&w.in_proj_qkv, nullptr, qkv.data()},
+                          {&w.in_proj_z, nullptr, z.data()},
+                          {&w.in_proj_b, nullptr, b.data()},
+                          {&w.in_proj_a, nullptr, a.data()}});
   if (trace) {
     trace->in_proj_qkv = qkv;
     trace->in_proj_z = z;

@@ -84,11 +84,93 @@ void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const f
   }
 }
 
+namespace {
+
+// Activations quantized for whichever kernels the weights below the GEMM size need.
+struct GemvActivations {
+  Int8Activations i8;        // Q4 on x86 (pair order)
+  QuantizedActivations i16;  // Q8, and Q4 without the x86 kernels
+  bool has_i8 = false, has_i16 = false;
+
+  void Prepare(const float* x, int64_t n_rows, const WeightRef& w) {
+    if (w.type == WeightType::Q4 && Int8KernelsActive()) {
+      if (!has_i8) QuantizeActivationsInt8(x, n_rows, w.cols, /*q4_pair_order=*/true, &i8);
+      has_i8 = true;
+    } else if (w.quantized()) {
+      if (!has_i16) QuantizeActivations(x, n_rows, w.cols, &i16);
+      has_i16 = true;
+    }
+  }
+};
+
+// Output features [b, e) of one weight, n_rows below the GEMM size.
+void GemvRange(const GemvActivations& xa, const float* x, int64_t n_rows, const WeightRef& w,
+               const float* bias, float* y, int64_t b, int64_t e) {
+  switch (w.type) {
+    case WeightType::Q4:
+      if (Int8KernelsActive()) {
+        MatmulInt8Range(xa.i8, w, bias, y, b, e);
+      } else {
+        detail::MatmulQ4Range(xa.i16, w, bias, y, b, e);
+      }
+      break;
+    case WeightType::Q8:
+      if (Int8KernelsActive()) {
+        MatmulQ8Int16Range(xa.i16, w, bias, y, b, e);
+      } else {
+        detail::MatmulQ8Range(xa.i16, w, bias, y, b, e);
+      }
+      break;
+    default: detail::MatmulFloatRange(x, n_rows, w, bias, y, b, e); break;
+  }
+}
+
+bool UsesPackedGemm(int64_t n_rows, const WeightRef& w) {
+  return n_rows >= (w.quantized() ? detail::kPackedGemmMinRowsQuantized : detail::kPackedGemmMinRows);
+}
+
+}  // namespace
+
+void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size_t n_outs,
+                  ThreadPool* pool) {
+  if (n_rows <= 0) return;
+  // GEMM-sized ones are compute-bound: one at a time, each split across the threads.
+  std::vector<const MatmulOutput*> gemv;
+  GemvActivations xa;
+  int64_t total = 0;
+  for (size_t i = 0; i < n_outs; ++i) {
+    const MatmulOutput& o = outs[i];
+    if (o.w->rows <= 0) continue;
+    if (UsesPackedGemm(n_rows, *o.w)) {
+      Matmul(x, n_rows, *o.w, o.bias, o.y, pool);
+      continue;
+    }
+    xa.Prepare(x, n_rows, *o.w);
+    gemv.push_back(&o);
+    total += o.w->rows;
+  }
+  if (gemv.empty()) return;
+  // Global row r of the concatenation belongs to the weight whose [offset, offset + rows) holds it.
+  auto body = [&](size_t begin, size_t end) {
+    int64_t offset = 0;
+    for (const MatmulOutput* o : gemv) {
+      const int64_t b = std::max<int64_t>(static_cast<int64_t>(begin), offset);
+      const int64_t e = std::min<int64_t>(static_cast<int64_t>(end), offset + o->w->rows);
+      if (b < e) GemvRange(xa, x, n_rows, *o->w, o->bias, o->y, b - offset, e - offset);
+      offset += o->w->rows;
+    }
+  };
+  if (pool && pool->threads() > 1) {
+    pool->ParallelFor(static_cast<size_t>(total), body, 16);
+  } else {
+    body(0, static_cast<size_t>(total));
+  }
+}
+
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool) {
   if (n_rows <= 0 || w.rows <= 0) return;
-  if (n_rows >= (w.quantized() ? detail::kPackedGemmMinRowsQuantized
-                                : detail::kPackedGemmMinRows)) {
+  if (UsesPackedGemm(n_rows, w)) {
     // Compute-bound GEMM (prefill, vision): packed f32 panels for every weight type. Threads
     // get contiguous runs of 64-feature chunks (whole panels on AVX2 and AVX-512).
     constexpr int64_t kChunk = 64;
@@ -106,34 +188,10 @@ void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bia
   }
   // Output features are split across threads (contiguous ranges: each thread streams its own
   // part of W once). Quantized formats quantize the activations once, before the split.
-  if (w.type == WeightType::Q4 && Int8KernelsActive()) {
-    Int8Activations xa8;
-    QuantizeActivationsInt8(x, n_rows, w.cols, /*q4_pair_order=*/true, &xa8);
-    auto body8 = [&](size_t begin, size_t end) {
-      MatmulInt8Range(xa8, w, bias, y, static_cast<int64_t>(begin), static_cast<int64_t>(end));
-    };
-    if (pool && pool->threads() > 1) {
-      pool->ParallelFor(static_cast<size_t>(w.rows), body8, 16);
-    } else {
-      body8(0, static_cast<size_t>(w.rows));
-    }
-    return;
-  }
-  QuantizedActivations xa;
-  if (w.quantized()) QuantizeActivations(x, n_rows, w.cols, &xa);
+  GemvActivations xa;
+  xa.Prepare(x, n_rows, w);
   auto body = [&](size_t begin, size_t end) {
-    const int64_t b = static_cast<int64_t>(begin), e = static_cast<int64_t>(end);
-    switch (w.type) {
-      case WeightType::Q8:
-        if (Int8KernelsActive()) {
-          MatmulQ8Int16Range(xa, w, bias, y, b, e);
-        } else {
-          detail::MatmulQ8Range(xa, w, bias, y, b, e);
-        }
-        break;
-      case WeightType::Q4: detail::MatmulQ4Range(xa, w, bias, y, b, e); break;
-      default: detail::MatmulFloatRange(x, n_rows, w, bias, y, b, e); break;
-    }
+    GemvRange(xa, x, n_rows, w, bias, y, static_cast<int64_t>(begin), static_cast<int64_t>(end));
   };
   if (pool && pool->threads() > 1) {
     pool->ParallelFor(static_cast<size_t>(w.rows), body, 16);

@@ -56,6 +56,21 @@ struct WeightRef {
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool);
 
+// One output of MatmulShared: y = x · Wᵀ (+ bias) for one weight.
+struct MatmulOutput {
+  const WeightRef* w = nullptr;
+  const float* bias = nullptr;
+  float* y = nullptr;
+};
+
+// The same x through several weights (a layer's q/k/v, or gate/up): below the GEMM size the
+// activations are quantized once per format and all the weights' rows are split across the
+// threads in one ParallelFor, so decode pays one thread-pool round trip (and one wait for the
+// slower thread) per group instead of per matrix. Every y equals what Matmul gives, bit for
+// bit. All weights must have the same cols.
+void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size_t n_outs,
+                  ThreadPool* pool);
+
 // The plain reference: one f32 loop over W.at() (dequantized weights, unquantized
 // activations), no threads, no SIMD. Oracle for tests.
 void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,

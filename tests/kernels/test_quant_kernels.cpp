@@ -359,4 +359,42 @@ TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStepInBothOrders) {
   }
 }
 
+// MatmulShared (several weights, one thread split) gives every output exactly what Matmul
+// gives, for every weight type, row counts on both sides of the GEMM threshold, tiny
+// matrices next to big ones, and every kernel path.
+TEST(MatmulShared, EqualsSeparateMatmulsBitForBit) {
+  ThreadPool pool(2);
+  for (const char* variant : {"best", "portable"}) {
+    SetInt8KernelsEnabled(std::string(variant) == "best");
+    for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4})
+      for (int64_t rows : {1, 2, 3, 5, 70}) {
+        std::mt19937 rng(unsigned(rows * 17 + int(type)));
+        const int64_t in = 200;
+        Built a = MakeWeights(type, 300, in, rng), b = MakeWeights(type, 16, in, rng),
+              c = MakeWeights(type, 37, in, rng);
+        std::normal_distribution<float> nd(0.0f, 1.0f);
+        std::vector<float> x(static_cast<size_t>(rows * in)), bias(37);
+        for (auto& v : x) v = nd(rng);
+        for (auto& v : bias) v = nd(rng);
+        std::vector<float> ya(size_t(rows * 300)), yb(size_t(rows * 16)), yc(size_t(rows * 37));
+        std::vector<float> ea(ya.size()), eb(yb.size()), ec(yc.size());
+        const MatmulOutput outs[] = {{&a.w, nullptr, ya.data()}, {&b.w, nullptr, yb.data()},
+                                     {&c.w, bias.data(), yc.data()}};
+        MatmulShared(x.data(), rows, outs, 3, &pool);
+        Matmul(x.data(), rows, a.w, nullptr, ea.data(), &pool);
+        Matmul(x.data(), rows, b.w, nullptr, eb.data(), &pool);
+        Matmul(x.data(), rows, c.w, bias.data(), ec.data(), &pool);
+        EXPECT_EQ(ya, ea) << variant << " " << WeightTypeName(type) << " rows " << rows;
+        EXPECT_EQ(yb, eb) << variant << " " << WeightTypeName(type) << " rows " << rows;
+        EXPECT_EQ(yc, ec) << variant << " " << WeightTypeName(type) << " rows " << rows;
+        // Negative control: a different bias must show.
+        std::vector<float> yc2(yc.size());
+        const MatmulOutput one[] = {{&c.w, nullptr, yc2.data()}};
+        MatmulShared(x.data(), rows, one, 1, nullptr);
+        EXPECT_NE(yc2, ec);
+      }
+  }
+  SetInt8KernelsEnabled(true);
+}
+
 }  // namespace
