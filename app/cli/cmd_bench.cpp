@@ -1,5 +1,5 @@
 // glance-cli bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]
-//                  [--only vision,prefill,decode,ttft] [--json]:
+//                  [--only vision,prefill,decode,ttft] [--cpu native|avx2] [--json]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
 #include <algorithm>
@@ -24,7 +24,7 @@ void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -34,6 +34,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
   o.reps = static_cast<int>(p.GetInt("reps", 3));
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
   if (o.threads < 0) throw glance::Error("--threads must be >= 0");
+  o.cpu = p.Get("cpu", "native");
   const std::string only = p.Get("only", "");
   for (size_t b = 0; b < only.size();) {
     const size_t e = std::min(only.find(',', b), only.size());
@@ -53,6 +54,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
   }
   std::printf("%s%s, precision %s, %d threads, %d reps (median, min, max)\n", r.model_dir.c_str(),
               r.is_demo ? " (bundled demo model)" : "", r.precision.c_str(), r.threads, r.reps);
+  std::printf("  kernels: %s\n", r.cpu_features.c_str());
   Line("load", r.load_s, "s");
   Line("vision 224x224 fast", r.vision_s_224, "s");
   Line("vision 640x480 detail", r.vision_s_640x480, "s");
@@ -78,6 +80,6 @@ int RunBenchCommand(const glance::cli::Args& args) {
 
 static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]\n"
-    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--json]",
+    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--cpu native|avx2] [--json]",
     "measure load, vision, prefill, decode, TTFT, peak RSS, bandwidth and roofline",
     RunBenchCommand);

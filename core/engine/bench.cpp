@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
 #include "kernels/cpu/bandwidth.h"
+#include "kernels/cpu/cpu_features.h"
 
 namespace glance {
 namespace {
@@ -194,6 +196,11 @@ BenchResult RunBench(const BenchOptions& o) {
     if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft")
       throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft)");
   }
+  try {
+    kernels::LimitCpuFeatures(o.cpu);
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("bench: --cpu: ") + e.what());
+  }
   auto wanted = [&](const char* st) {
     return o.only.empty() || std::find(o.only.begin(), o.only.end(), st) != o.only.end();
   };
@@ -204,6 +211,7 @@ BenchResult RunBench(const BenchOptions& o) {
   r.model_dir = o.model_dir.empty() ? DefaultDemoModelDir() : o.model_dir;
   r.precision = o.precision;
   r.reps = o.reps;
+  r.cpu_features = kernels::CpuFeaturesInUse();
   EngineOptions eo;
   eo.threads = o.threads;
   eo.precision = o.precision;
@@ -282,6 +290,7 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   j["precision"] = r.precision;
   j["threads"] = r.threads;
   j["reps"] = r.reps;
+  j["cpu_features"] = r.cpu_features;
   auto put = [&](const char* key, const BenchStat& s) {
     if (s.samples.empty()) {  // stage not run (--only)
       j[key] = nullptr;

@@ -27,6 +27,8 @@ struct BenchOptions {
   // Stages to run, from "vision", "prefill", "decode", "ttft" (load, peak RSS and bandwidth
   // always run); empty = all. A stage not run leaves its figures empty (no samples).
   std::vector<std::string> only;
+  // "native" or "avx2": run the kernels as on a lesser CPU (kernels/cpu/cpu_features.h).
+  std::string cpu = "native";
   uint64_t bandwidth_array_bytes = 128ull << 20;  // each of the triad's three arrays
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
 };
@@ -43,6 +45,7 @@ struct BenchResult {
   std::string precision;
   int threads = 0;
   int reps = 0;
+  std::string cpu_features;           // what the kernels ran with (CpuFeaturesInUse)
   BenchStat load_s, vision_s_224, vision_s_640x480;
   BenchStat prefill_tokens_per_s_64, prefill_tokens_per_s_512, decode_tokens_per_s, ttft_s;
   BenchStat bandwidth_gb_s, roofline_fraction;
