@@ -17,11 +17,15 @@ namespace glance::kernels::detail {
 
 // Below this many rows the per-panel packing is not amortised; Matmul keeps the older paths.
 constexpr int64_t kPackedGemmMinRows = 4;
-// Q8/Q4: the int16×int8 madd kernels (gemm_q8/q4.cpp) do 16 MACs per AVX2 instruction against
-// 8 for f32 FMA and skip dequantization; measured on AVX2 (2048×2048, 1 thread) they win
-// below ~32 rows, tie at 64–128 and lose at 512 (38 vs 65 GFLOP/s). From 64 rows the packed
-// path is used: as fast or faster, and its activations are not quantized.
-constexpr int64_t kPackedGemmMinRowsQuantized = 64;
+// Q8/Q4: below this the row-tiled integer kernels run (gemv_int8.h on x86, else the
+// int16×int8 madd kernels of gemm_q8/q4.cpp), which skip dequantization. In the kernel alone
+// (bench_kernels, 2B shapes, 2 threads) the two tie at 48–80 rows and the packed path leads
+// from ~96 (234 vs 197 GFLOP/s at 128 rows, AVX-512); but inside the model the integer path
+// was faster at 64 rows (2B-shaped q4 prefill@64: AVX2 33.5 → 46–55 tok/s, AVX-512 47–55 →
+// 55–68) and time to first token for image + question (~84 rows) dropped from 3.3 to 2.7 s
+// (AVX2) and 2.0 to 1.9 s (AVX-512) with the threshold at 128. At 512 rows packed wins (51 vs
+// 40–45 tok/s AVX2, 83–88 vs 48–56 AVX-512).
+constexpr int64_t kPackedGemmMinRowsQuantized = 128;
 
 // y[i][o] for all n_rows input rows and o in [o_begin, o_end). Any range works; ranges that
 // are multiples of 64 features waste no panel padding.

@@ -6,18 +6,18 @@
 //                    compressed-tensors int4 checkpoint)
 //   y  [n_rows][out] f32
 // Accumulation is f32. bf16/f16 weights widen exactly to f32, so the result equals an f32
-// matmul over the same values up to summation order. For Q8/Q4 below 64 rows the activations
+// matmul over the same values up to summation order. For Q8/Q4 below 128 rows the activations
 // are quantized per block of 32 — Q4 on x86 with AVX2: to int8 (gemv_int8.h, error ≤ 1/254 of
 // the block's max |x|); otherwise to int16 (≤ 2^-16) — and the products are summed exactly in
 // int32 per block, so the result is the matmul over the *dequantized* weights up to that
-// activation rounding; from 64 rows the packed GEMM uses the f32 activations with weight
+// activation rounding; from 128 rows the packed GEMM uses the f32 activations with weight
 // panels dequantized once.
 //
 // Kernels: n_rows == 1 is a memory-bound GEMV (each weight byte read once, converted in
 // registers); n_rows > 1 is a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row
-// micro-kernel, from 4 rows for float weights and 64 rows for Q8/Q4, where it was measured
-// faster than the integer kernels). Both use Highway runtime dispatch (the
-// best of SSE4/AVX2/AVX-512 the CPU has); MatmulReference is the scalar oracle for all types.
+// micro-kernel, from 4 rows for float weights and 128 rows for Q8/Q4, gemm_packed.h). Both
+// use runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512 the CPU has; the x86 integer
+// kernels of gemv_int8.h); MatmulReference is the scalar oracle for all types.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -147,8 +147,8 @@ TEST(GemmPacked, ThroughMatmulWithThreads) {
   ThreadPool pool(2);
   for (WeightType t : kTypes)
     for (const Shape& s : {Shape{64, 512, 200}, Shape{5, 1000, 130}, Shape{37, 2048, 64},
-                           Shape{70, 1000, 130}}) {
-      // Fewer rows take the int16-activation kernels for Q8/Q4 (test_quant_kernels covers them).
+                           Shape{70, 1000, 130}, Shape{130, 300, 70}}) {
+      // Fewer rows take the integer kernels for Q8/Q4 (test_quant_kernels covers them).
       const int64_t min_rows = (t == WeightType::Q8 || t == WeightType::Q4)
                                    ? detail::kPackedGemmMinRowsQuantized
                                    : detail::kPackedGemmMinRows;

@@ -367,7 +367,7 @@ TEST(MatmulShared, EqualsSeparateMatmulsBitForBit) {
   for (const char* variant : {"best", "portable"}) {
     SetInt8KernelsEnabled(std::string(variant) == "best");
     for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4})
-      for (int64_t rows : {1, 2, 3, 5, 70}) {
+      for (int64_t rows : {1, 2, 3, 5, 70, 130}) {
         std::mt19937 rng(unsigned(rows * 17 + int(type)));
         const int64_t in = 200;
         Built a = MakeWeights(type, 300, in, rng), b = MakeWeights(type, 16, in, rng),
