@@ -212,42 +212,42 @@ int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k) {
   return pair_base + (j < 16 ? 0 : 32) + (b % 2) * 16 + (j % 16);
 }
 
+namespace {
+
+// Runs a job (Int8Job or Q8Job) with the bodies compiled for the selected instruction set.
+template <class Job>
+void RunOnThisCpu(const Job& job, const char* what) {
+#if GLANCE_INT8_X86
+  switch (TheIsa()) {
+    case Isa::kAvx512Vnni: int8_avx512vnni::Run(job); return;
+    case Isa::kAvxVnni: int8_avxvnni::Run(job); return;
+    case Isa::kAvx2: int8_avx2::Run(job); return;
+    case Isa::kNone: break;
+  }
+#endif
+  (void)job;
+  throw std::logic_error(std::string(what) + ": x86 kernels unavailable on this CPU");
+}
+
+}  // namespace
+
 void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q4) throw std::logic_error("MatmulInt8Range: Q4 weights only");
   if (xa.blocks != w.blocks() || !xa.q4_pair_order)
     throw std::logic_error("MatmulInt8Range: activations not quantized for these weights");
-  const Int8Job job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
-                    w.data,      w.scales,        bias,           y,          w.rows,
-                    o_begin,     o_end};
-#if GLANCE_INT8_X86
-  switch (TheIsa()) {
-    case Isa::kAvx512Vnni: int8_avx512vnni::Range(job); return;
-    case Isa::kAvxVnni: int8_avxvnni::Range(job); return;
-    case Isa::kAvx2: int8_avx2::Range(job); return;
-    case Isa::kNone: break;
-  }
-#endif
-  (void)job;
-  throw std::logic_error("MatmulInt8Range: int8 kernels unavailable on this CPU");
+  RunOnThisCpu(Int8Job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
+                       w.data, w.scales, bias, y, w.rows, o_begin, o_end},
+               "MatmulInt8Range");
 }
 
 void MatmulQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q8 || xa.blocks != w.blocks())
     throw std::logic_error("MatmulQ8Int16Range: Q8 weights and matching activations only");
-  const Q8Job job{xa.q.data(), xa.s.data(), xa.n_rows, xa.blocks, w.data, w.scales,
-                  bias,        y,           w.rows,    o_begin,   o_end};
-#if GLANCE_INT8_X86
-  switch (TheIsa()) {
-    case Isa::kAvx512Vnni: int8_avx512vnni::RangeQ8(job); return;
-    case Isa::kAvxVnni: int8_avxvnni::RangeQ8(job); return;
-    case Isa::kAvx2: int8_avx2::RangeQ8(job); return;
-    case Isa::kNone: break;
-  }
-#endif
-  (void)job;
-  throw std::logic_error("MatmulQ8Int16Range: x86 kernels unavailable on this CPU");
+  RunOnThisCpu(Q8Job{xa.q.data(), xa.s.data(), xa.n_rows, xa.blocks, w.data, w.scales, bias, y,
+                     w.rows, o_begin, o_end},
+               "MatmulQ8Int16Range");
 }
 
 void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
