@@ -27,6 +27,7 @@ QList<QPair<QString, QString>> ModelInfoRows(const ModelInfo& info) {
       {QObject::tr("Why this backend"), info.backend_reason.empty() ? QObject::tr("(chosen explicitly)")
                                                                     : FromStd(info.backend_reason)},
       {QObject::tr("Threads"), QString::number(info.threads)},
+      {QObject::tr("CPU kernels"), FromStd(info.cpu_kernels)},
   };
 }
 

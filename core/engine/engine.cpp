@@ -19,6 +19,7 @@
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
+#include "kernels/cpu/cpu_features.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance {
@@ -108,6 +109,7 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
     info.dtypes += (info.dtypes.empty() ? "" : ", ") + dt + ": " + HumanBytes(bytes);
   info.tokenizer_size = static_cast<int64_t>(e->tokenizer_->size());
   info.threads = e->pool_->threads();
+  info.cpu_kernels = kernels::CpuFeaturesInUse();
   step(0.97, "backend");
   npu::BackendChoice choice = npu::SelectBackend(
       options.backend, npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);

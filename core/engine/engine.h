@@ -56,6 +56,7 @@ struct ModelInfo {
   std::string backend = "cpu";
   std::string backend_reason;
   int threads = 1;
+  std::string cpu_kernels;   // instruction sets the CPU kernels use ("Highway AVX2, x86 GEMV avx2")
 };
 
 class Engine {

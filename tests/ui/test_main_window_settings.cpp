@@ -134,8 +134,9 @@ class TestMainWindowSettings : public QObject {
     QStringList labels;
     for (const auto& row : rows) labels << row.first;
     for (const char* want : {"Folder", "Parameters", "Weights", "Data types", "Tokenizer", "Backend",
-                             "Why this backend", "Threads"})
+                             "Why this backend", "Threads", "CPU kernels"})
       QVERIFY2(labels.contains(QString::fromLatin1(want)), want);
+    QVERIFY(!rows.last().second.isEmpty());
     QCOMPARE(rows[1].second, QDir::toNativeSeparators(QString::fromStdString(window.modelInfo().dir)));
   }
 
