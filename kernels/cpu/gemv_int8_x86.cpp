@@ -22,9 +22,12 @@
 namespace glance::kernels {
 namespace {
 
-// Everything a kernel body needs, as raw pointers (the bodies touch no std:: code).
-struct Int8Job {
-  const int8_t* xq;
+// Everything a kernel body needs, as raw pointers (the bodies touch no std:: code). Act is the
+// activation integer type: int8 for Q4 weights (Int8Activations, with the per-block nibble
+// offsets), int16 for Q8 weights (QuantizedActivations; xoff unused).
+template <class Act>
+struct GemvJob {
+  const Act* xq;
   const float* xs;
   const float* xoff;
   int64_t n_rows, nb;
@@ -35,19 +38,8 @@ struct Int8Job {
   int64_t out;
   int64_t o_begin, o_end;
 };
-
-// Q8 weights with int16 activations (QuantizedActivations).
-struct Q8Job {
-  const int16_t* xq;
-  const float* xs;
-  int64_t n_rows, nb;
-  const void* wq;
-  const void* ws;
-  const float* bias;
-  float* y;
-  int64_t out;
-  int64_t o_begin, o_end;
-};
+using Int8Job = GemvJob<int8_t>;
+using Q8Job = GemvJob<int16_t>;
 
 }  // namespace
 
@@ -245,8 +237,8 @@ void MatmulQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, cons
                         float* y, int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q8 || xa.blocks != w.blocks())
     throw std::logic_error("MatmulQ8Int16Range: Q8 weights and matching activations only");
-  RunOnThisCpu(Q8Job{xa.q.data(), xa.s.data(), xa.n_rows, xa.blocks, w.data, w.scales, bias, y,
-                     w.rows, o_begin, o_end},
+  RunOnThisCpu(Q8Job{xa.q.data(), xa.s.data(), nullptr, xa.n_rows, xa.blocks, w.data, w.scales,
+                     bias, y, w.rows, o_begin, o_end},
                "MatmulQ8Int16Range");
 }
 

@@ -150,6 +150,8 @@ void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size
     total += o.w->rows;
   }
   if (gemv.empty()) return;
+  // Output features are split across threads (contiguous ranges: each thread streams its own
+  // part of each W once), the activations quantized once before the split.
   // Global row r of the concatenation belongs to the weight whose [offset, offset + rows) holds it.
   auto body = [&](size_t begin, size_t end) {
     int64_t offset = 0;
@@ -186,18 +188,9 @@ void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bia
     }
     return;
   }
-  // Output features are split across threads (contiguous ranges: each thread streams its own
-  // part of W once). Quantized formats quantize the activations once, before the split.
-  GemvActivations xa;
-  xa.Prepare(x, n_rows, w);
-  auto body = [&](size_t begin, size_t end) {
-    GemvRange(xa, x, n_rows, w, bias, y, static_cast<int64_t>(begin), static_cast<int64_t>(end));
-  };
-  if (pool && pool->threads() > 1) {
-    pool->ParallelFor(static_cast<size_t>(w.rows), body, 16);
-  } else {
-    body(0, static_cast<size_t>(w.rows));
-  }
+  // Memory-bound GEMV: the one-weight case of MatmulShared.
+  const MatmulOutput one{&w, bias, y};
+  MatmulShared(x, n_rows, &one, 1, pool);
 }
 
 }  // namespace glance::kernels
