@@ -1,0 +1,6 @@
+#!/bin/sh
+# Installs what the PyTorch twin (tools/twin) needs, from Debian 12 packages. Not needed to build
+# or run Glance; the twin's ctest tests are skipped where these are missing.
+set -e
+apt-get update
+apt-get install -y --no-install-recommends python3 python3-torch python3-numpy python3-pil

@@ -1,0 +1,202 @@
+"""The shapes world: seeded 224x224 scenes of 1-3 coloured shapes, their captions and Q&A turns.
+
+A scene is a 3x3 grid of cells; each object sits in its own cell (jittered inside it), so every
+object has one well-defined position word. Shapes in a scene are distinct, so "the star" names
+one object. Rendering tests pixel centres (no anti-aliasing): flat colours, small PNGs.
+Splits are disjoint by construction: scene (split, index) is seeded by the string "split:index".
+"""
+import random
+import re
+
+import numpy as np
+
+SIZE = 224
+SHAPES = ["circle", "square", "triangle", "star", "diamond", "cross"]
+COLOURS = {  # name -> RGB
+    "red": (220, 30, 30), "orange": (245, 140, 20), "yellow": (240, 220, 40), "green": (40, 170, 60),
+    "blue": (40, 80, 220), "purple": (140, 60, 190), "pink": (245, 140, 200), "brown": (125, 75, 35),
+    "white": (245, 245, 245), "black": (20, 20, 20), "grey": (128, 128, 128),
+}
+OBJECT_COLOURS = ["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "white", "black"]
+BACKGROUNDS = ["white", "black", "grey", "blue", "green", "yellow"]
+SIZES = {"small": 13, "medium": 20, "large": 28}  # "radius" in pixels
+POSITIONS = [  # (row, col) -> phrase; row-major
+    "in the top left corner", "at the top", "in the top right corner",
+    "on the left", "in the centre", "on the right",
+    "in the bottom left corner", "at the bottom", "in the bottom right corner",
+]
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
+SPLITS = ("train", "val", "test")
+
+
+def scene(split, index):
+    """-> dict(background=[c] or [c1, c2], split_dir='tb'|'lr'|None, objects=[dict(shape, colour, size, cell, cx, cy)])."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}")
+    rng = random.Random(f"{split}:{index}")
+    n = rng.choice([1, 1, 2, 2, 3])
+    if rng.random() < 0.6:
+        bg, split_dir = [rng.choice(BACKGROUNDS)], None
+    else:
+        bg, split_dir = rng.sample(BACKGROUNDS, 2), rng.choice(["tb", "lr"])
+    shapes = rng.sample(SHAPES, n)
+    cells = sorted(rng.sample(range(9), n))
+    objects = []
+    cell = SIZE / 3
+    for shape, c in zip(shapes, cells):
+        colour = rng.choice([x for x in OBJECT_COLOURS if x not in bg])
+        size = rng.choice(list(SIZES))
+        r = SIZES[size]
+        room = max(0.0, cell / 2 - r - 3)
+        cx = (c % 3 + 0.5) * cell + rng.uniform(-room, room)
+        cy = (c // 3 + 0.5) * cell + rng.uniform(-room, room)
+        objects.append(dict(shape=shape, colour=colour, size=size, cell=c, cx=round(cx, 2), cy=round(cy, 2)))
+    return dict(split=split, index=index, background=bg, split_dir=split_dir, objects=objects)
+
+
+def _polygon_mask(xx, yy, pts):
+    # Even-odd crossing test at every pixel centre.
+    inside = np.zeros(xx.shape, dtype=bool)
+    n = len(pts)
+    for i in range(n):
+        (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % n]
+        if y1 == y2:
+            continue
+        cond = (yy >= min(y1, y2)) & (yy < max(y1, y2))
+        xint = x1 + (yy - y1) * (x2 - x1) / (y2 - y1)
+        inside ^= cond & (xx < xint)
+    return inside
+
+
+def shape_mask(shape, cx, cy, r, xx, yy):
+    dx, dy = xx - cx, yy - cy
+    if shape == "circle":
+        return dx * dx + dy * dy <= r * r
+    if shape == "square":
+        return (np.abs(dx) <= 0.82 * r) & (np.abs(dy) <= 0.82 * r)
+    if shape == "diamond":
+        return np.abs(dx) + np.abs(dy) <= 1.1 * r
+    if shape == "cross":
+        a, b = np.abs(dx), np.abs(dy)
+        return ((a <= r) & (b <= 0.34 * r)) | ((b <= r) & (a <= 0.34 * r))
+    if shape == "triangle":
+        pts = [(cx, cy - r), (cx + 0.95 * r, cy + 0.75 * r), (cx - 0.95 * r, cy + 0.75 * r)]
+        return _polygon_mask(xx, yy, pts)
+    if shape == "star":
+        pts = []
+        for k in range(10):
+            rad = r * (1.05 if k % 2 == 0 else 0.45)
+            ang = -np.pi / 2 + k * np.pi / 5
+            pts.append((cx + rad * np.cos(ang), cy + rad * np.sin(ang)))
+        return _polygon_mask(xx, yy, pts)
+    raise ValueError(shape)
+
+
+def render(sc):
+    """-> HxWx3 uint8 image."""
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
+    img = np.zeros((SIZE, SIZE, 3), dtype=np.uint8)
+    img[:] = COLOURS[sc["background"][0]]
+    if sc["split_dir"] == "tb":
+        img[SIZE // 2:] = COLOURS[sc["background"][1]]
+    elif sc["split_dir"] == "lr":
+        img[:, SIZE // 2:] = COLOURS[sc["background"][1]]
+    for o in sc["objects"]:
+        img[shape_mask(o["shape"], o["cx"], o["cy"], SIZES[o["size"]], xx, yy)] = COLOURS[o["colour"]]
+    return img
+
+
+def object_mask(sc, k):
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
+    o = sc["objects"][k]
+    return shape_mask(o["shape"], o["cx"], o["cy"], SIZES[o["size"]], xx, yy)
+
+
+# ------------------------------------------------------------------------------------ language
+def _a(word):
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def background_phrase(sc):
+    bg = sc["background"]
+    text = bg[0] if len(bg) == 1 else f"{bg[0]} and {bg[1]}"
+    return f"on {_a(text)} {text} background"
+
+
+def object_phrase(o):
+    return f"{_a(o['size'])} {o['size']} {o['colour']} {o['shape']} {POSITIONS[o['cell']]}"
+
+
+def _join(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def caption(sc, template):
+    """The caption in one of three templates (0..2); objects in reading order."""
+    objs = [object_phrase(o) for o in sc["objects"]]
+    bg = background_phrase(sc)
+    n = len(objs)
+    if template == 0:
+        s = _join(objs) + ("," if n > 1 else "") + " " + bg + "."
+    elif template == 1:
+        if n == 1:
+            s = f"There is {objs[0]} {bg}."
+        else:
+            s = f"There are {NUMBER_WORDS[n]} shapes {bg}: {_join(objs)}."
+    else:
+        s = bg[0].upper() + bg[1:] + ", " + _join(objs) + "."
+    return s[0].upper() + s[1:]
+
+
+CAPTION_PROMPTS = ["Describe this image.", "Describe the picture.", "What is in this image?", "Caption this image."]
+
+
+def qa_turns(sc, rng):
+    """Every question type once, in random order, with its answer and type."""
+    out = []
+    o = rng.choice(sc["objects"])
+    out.append(("colour", f"What colour is the {o['shape']}?", f"The {o['shape']} is {o['colour']}."))
+    n = len(sc["objects"])
+    out.append(("count", "How many shapes are there?",
+                "There is one shape." if n == 1 else f"There are {NUMBER_WORDS[n]} shapes."))
+    o = rng.choice(sc["objects"])
+    out.append(("where", f"Where is the {o['shape']}?", f"The {o['shape']} is {POSITIONS[o['cell']]}."))
+    if rng.random() < 0.5:
+        o = rng.choice(sc["objects"])
+        colour, shape = o["colour"], o["shape"]
+    else:
+        while True:
+            colour, shape = rng.choice(OBJECT_COLOURS), rng.choice(SHAPES)
+            if not any(x["colour"] == colour and x["shape"] == shape for x in sc["objects"]):
+                break
+    present = any(x["colour"] == colour and x["shape"] == shape for x in sc["objects"])
+    out.append(("exists", f"Is there {_a(colour)} {colour} {shape}?",
+                f"Yes, there is {_a(colour)} {colour} {shape}." if present else f"No, there is no {colour} {shape}."))
+    rng.shuffle(out)
+    return out
+
+
+def conversation(sc, rng):
+    """A training conversation: 1-3 turns, starting with a caption or a question."""
+    turns = []
+    qa = qa_turns(sc, rng)
+    if rng.random() < 0.5:
+        turns.append((rng.choice(CAPTION_PROMPTS), caption(sc, rng.randrange(3))))
+    n_more = rng.choice([0, 1, 2]) if turns else rng.choice([1, 2, 3])
+    for _, q, a in qa[:n_more]:
+        turns.append((q, a))
+    return turns
+
+
+# ------------------------------------------------------------------------------------- parsing
+_OBJ_RE = re.compile(r"\b(small|medium|large) (" + "|".join(OBJECT_COLOURS) + r") (" + "|".join(SHAPES) + r") ("
+                     + "|".join(POSITIONS) + r")\b")
+_BG_RE = re.compile(r"\bon an? (\w+)(?: and (\w+))? background\b", re.IGNORECASE)
+
+
+def parse_caption(text):
+    """-> (objects [(size, colour, shape, cell)], background [colours]) as the templates say them."""
+    objs = [(m.group(1), m.group(2), m.group(3), POSITIONS.index(m.group(4))) for m in _OBJ_RE.finditer(text)]
+    m = _BG_RE.search(text)
+    bg = [c for c in (m.groups() if m else ()) if c]
+    return objs, bg
