@@ -1,6 +1,9 @@
 #pragma once
 // A tiny flag parser shared by the subcommands: `--name value`, `--name=value`, boolean
-// `--flag`, and positionals. Unknown flags are an error naming the flag.
+// `--flag`, and positionals. Unknown flags, single-dash options and a flag given twice are
+// errors naming the flag (a repeated flag silently taking the last value hides typos in
+// scripts). `--help` / `-h` anywhere an option may stand throws HelpRequested: main() prints
+// the command's usage. `--` ends the options (a file named "-h" is then a positional).
 #include <map>
 #include <optional>
 #include <set>
@@ -12,13 +15,23 @@
 
 namespace glance::cli {
 
+// Thrown by ArgParser for --help / -h; main() answers with the command's usage and exit 0.
+struct HelpRequested {};
+
 class ArgParser {
  public:
   // value_flags take a value; bool_flags do not. Names without the leading "--".
   ArgParser(const Args& args, std::set<std::string> value_flags, std::set<std::string> bool_flags) {
+    bool options_ended = false;
     for (size_t i = 0; i < args.size(); ++i) {
       const std::string& a = args[i];
-      if (a.size() > 2 && a.rfind("--", 0) == 0) {
+      if (options_ended) {
+        positional_.push_back(a);
+      } else if (a == "--") {
+        options_ended = true;
+      } else if (a == "--help" || a == "-h") {
+        throw HelpRequested{};
+      } else if (a.size() > 2 && a.rfind("--", 0) == 0) {
         std::string name = a.substr(2), value;
         const size_t eq = name.find('=');
         const bool has_eq = eq != std::string::npos;
@@ -26,6 +39,7 @@ class ArgParser {
           value = name.substr(eq + 1);
           name = name.substr(0, eq);
         }
+        if (flags_.count(name)) throw Error("--" + name + " is given twice; give it once");
         if (bool_flags.count(name)) {
           if (has_eq) throw Error("--" + name + " takes no value");
           flags_.insert_or_assign(name, std::string(1, '1'));
@@ -38,6 +52,9 @@ class ArgParser {
         } else {
           throw Error("unknown option --" + name);
         }
+      } else if (a.size() > 1 && a[0] == '-') {
+        // "-" alone stays a positional (stdin by convention); "-x" is an option we do not have.
+        throw Error("unknown option " + a + " (options are spelled --name; put -- before a file named " + a + ")");
       } else {
         positional_.push_back(a);
       }

@@ -1,21 +1,64 @@
 // glance-cli caption IMAGE: one image, one question, the answer streamed to stdout.
+// glance-cli caption DIR --out FILE.jsonl|.csv: every image of a folder, resumable
+// (core/engine/caption_folder.h), with a progress bar on a terminal.
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/caption_progress.h"
 #include "app/cli/command.h"
 #include "app/cli/json_output.h"
 #include "app/cli/session_flags.h"
+#include "core/engine/caption_folder.h"
 
 namespace glance::cli {
+namespace {
 
-static int Caption(const Args& args) {
-  auto flags = SessionValueFlags();
-  flags.insert("prompt");
-  ArgParser p(args, flags, {"json", "no-attention"});
-  std::string image;
-  if (p.positional().size() > 1) throw Error("caption takes one IMAGE");
-  image = p.positional().empty() ? DefaultDemoImagePath() : p.positional()[0];
-  if (p.positional().empty()) std::fprintf(stderr, "note: no IMAGE given; using the bundled demo image %s\n", image.c_str());
+int CaptionDir(const ArgParser& p, const std::string& dir) {
+  if (p.Has("json")) throw Error("--json is for one image; a folder's captions go to --out FILE.jsonl");
+  const auto out = p.Get("out");
+  if (!out) throw Error(dir + " is a folder: give --out captions.jsonl (or .csv) to caption every image in it");
+  CaptionFormatForPath(*out);  // a bad extension fails before the model loads
+  auto engine = LoadEngineFromFlags(p);
+  const auto mode = ParseMode(p);
+  GenerateOptions options = ParseGenerateOptions(p);
+  options.capture_attention = false;
+  const std::string prompt = p.Get("prompt", "Describe this image.");
+  const auto system = p.Get("system");
+  auto captioner = [&](const std::string& path) {
+    Session session(engine);
+    if (system) session.SetSystemPrompt(*system);
+    try {
+      session.AttachImage(path, mode);
+      return session.Send(prompt, options).text;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      // One bad image must not end a folder run (an allocation refused by a decoder, ...).
+      throw Error(path + ": " + e.what());
+    }
+  };
+  CaptionProgress progress(::isatty(STDERR_FILENO) == 1);
+  CaptionFolderCallbacks cb;
+  cb.on_start = [&](const CaptionFolderProgress& pr) { progress.Start(pr); };
+  cb.on_captioned = [&](const CaptionRecord& rec, const CaptionFolderProgress& pr) { progress.Captioned(rec, pr); };
+  cb.on_failed = [&](const std::string& file, const std::string& error) {
+    progress.Note("skipped " + file + ": " + error);
+  };
+  cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
+    progress.Note("skipped " + file + ": the same image as " + same_as);
+  };
+  const CaptionFolderSummary s = CaptionFolder(dir, *out, captioner, cb);
+  progress.Finish();
+  std::fprintf(stderr, "%d images: %d captioned, %d already in %s, %d duplicates, %d failed\n", s.images,
+               s.captioned, s.already_done, out->c_str(), s.duplicates, s.failed);
+  return s.failed > 0 ? 1 : 0;
+}
+
+int CaptionImage(const ArgParser& p, const std::string& image) {
+  if (p.Has("out")) throw Error("--out is for a folder of images; " + image + " is one image");
   auto engine = LoadEngineFromFlags(p);
   Session session(engine);
   if (auto sys = p.Get("system")) session.SetSystemPrompt(*sys);
@@ -41,9 +84,29 @@ static int Caption(const Args& args) {
   return 0;
 }
 
-static Register reg("caption",
-                    "caption [IMAGE] [--model DIR] [--prompt TEXT] [--mode fast|detail] [--max-tokens N] "
-                    "[--json] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]",
-                    "caption an image (default: the bundled demo image and model)", Caption);
+int Caption(const Args& args) {
+  auto flags = SessionValueFlags();
+  flags.insert("prompt");
+  flags.insert("out");
+  ArgParser p(args, flags, {"json", "no-attention"});
+  if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
+  if (p.positional().empty()) {
+    const std::string image = DefaultDemoImagePath();
+    std::fprintf(stderr, "note: no IMAGE given; using the bundled demo image %s\n", image.c_str());
+    return CaptionImage(p, image);
+  }
+  const std::string& target = p.positional()[0];
+  std::error_code ec;
+  if (std::filesystem::is_directory(target, ec)) return CaptionDir(p, target);
+  return CaptionImage(p, target);
+}
 
+Register reg("caption",
+             "caption [IMAGE] [--model DIR] [--prompt TEXT] [--mode fast|detail] [--max-tokens N] "
+             "[--json] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
+             "      caption DIR --out FILE.jsonl|FILE.csv [same options]  (every image in DIR; run it again "
+             "to resume)",
+             "caption an image or a folder of images (default: the bundled demo image and model)", Caption);
+
+}  // namespace
 }  // namespace glance::cli

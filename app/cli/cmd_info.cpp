@@ -1,9 +1,11 @@
-// glance-cli info MODEL_DIR [--json]: what a model folder holds, checked against its config.
+// glance-cli info [MODEL_DIR] [--json]: what a model folder holds, checked against its config.
+// Without a folder it describes the bundled demo model, as the other commands fall back to it.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
+#include "core/engine/engine.h"
 #include "core/model/model_folder.h"
 
 namespace {
@@ -103,14 +105,21 @@ void PrintText(const ModelFolderReport& r) {
 
 int RunInfo(const glance::cli::Args& args) {
   glance::cli::ArgParser p(args, {}, {"json"});
-  if (p.positional().size() != 1) throw glance::Error("usage: glance-cli info MODEL_DIR [--json]");
-  const ModelFolderReport r = glance::InspectModelFolder(p.positional()[0]);
+  if (p.positional().size() > 1) throw glance::Error("info takes one MODEL_DIR (usage: glance-cli info [MODEL_DIR] [--json])");
+  std::string dir;
+  if (p.positional().empty()) {
+    dir = glance::DefaultDemoModelDir();
+    std::fprintf(stderr, "note: no MODEL_DIR given; describing the bundled demo model in %s\n", dir.c_str());
+  } else {
+    dir = p.positional()[0];
+  }
+  const ModelFolderReport r = glance::InspectModelFolder(dir);
   if (p.Has("json")) std::printf("%s\n", ToJson(r).dump(2).c_str());
   else PrintText(r);
   return r.weights_match_config() ? 0 : 1;
 }
 
-glance::cli::Register reg("info", "info MODEL_DIR [--json]",
+glance::cli::Register reg("info", "info [MODEL_DIR] [--json]",
                           "describe a model folder: config, tensors, parameters, files", RunInfo);
 
 }  // namespace

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <exception>
 
+#include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
+#include "app/cli/std_streams.h"
 #include "core/util/error.h"
 
 namespace glance::cli {
@@ -23,7 +25,12 @@ static void PrintHelp() {
   for (const auto& c : commands) std::printf("  %-12s %s\n      %s\n", c.name.c_str(), c.summary.c_str(), c.usage.c_str());
 }
 
+static void PrintCommandHelp(const glance::cli::Command& c) {
+  std::printf("usage: glance-cli %s\n\n%s\n", c.usage.c_str(), c.summary.c_str());
+}
+
 int main(int argc, char** argv) {
+  glance::cli::GuardStandardStreams();
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
     PrintHelp();
@@ -39,6 +46,9 @@ int main(int argc, char** argv) {
     glance::cli::Args args(argv + 2, argv + argc);
     try {
       return c.run(args);
+    } catch (const glance::cli::HelpRequested&) {
+      PrintCommandHelp(c);
+      return 0;
     } catch (const glance::Error& e) {
       std::fprintf(stderr, "glance-cli %s: %s\n", name.c_str(), e.what());
       return 1;

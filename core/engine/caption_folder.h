@@ -1,0 +1,84 @@
+#pragma once
+// Captioning every image of a folder into one file (glance-cli caption DIR --out FILE; the GUI's
+// "Caption a folder…" can call the same function from its worker).
+//
+// The output is the resume state: a .jsonl file (one {"file","sha256","caption"} object a line)
+// or a .csv file (header file,sha256,caption; RFC 4180 quoting). Images whose sha256 is already
+// in it are skipped, so an interrupted run continues where it stopped and a renamed image is
+// not captioned twice. Each caption is appended and flushed as soon as it exists. A file that
+// cannot be read or decoded is reported through the callbacks and skipped, never fatal, and is
+// tried again on the next run (it has no row).
+//
+// The model is behind `Captioner`, so this file knows nothing of sessions and tests can run it
+// with a fake.
+//
+// Thread contract: runs on the caller's thread; `cancel` may be set from any thread and is
+// checked between images.
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace glance {
+
+enum class CaptionFormat { kJsonl, kCsv };
+
+// By the output file's extension (.jsonl / .csv); throws glance::Error naming the file otherwise.
+CaptionFormat CaptionFormatForPath(const std::string& out_path);
+
+// Files directly in `dir` whose extension is an image format Glance decodes (.png .jpg .jpeg
+// .webp .bmp .tif .tiff), by name. Throws glance::Error when `dir` is not a readable folder.
+std::vector<std::string> ListImageFiles(const std::string& dir);
+
+// The sha256 column of an existing output file (empty set when it does not exist yet). A line
+// that does not parse (say, half-written when the last run was killed) is skipped.
+std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFormat format);
+
+// One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+std::string CsvField(const std::string& value);
+
+struct CaptionRecord {
+  std::string file;     // name within the folder
+  std::string sha256;   // of the file's bytes
+  std::string caption;
+  double seconds = 0.0;  // time the captioner took
+};
+
+struct CaptionFolderProgress {
+  int done = 0;         // images handled this run (captioned or failed)
+  int total = 0;        // images to handle this run (already captioned ones excluded)
+  std::string file;     // the image about to be captioned (on_start) or just finished
+  double elapsed_s = 0.0;
+  std::optional<double> eta_s;  // from the mean time per image so far; unset before the first
+};
+
+struct CaptionFolderCallbacks {
+  std::function<void(const CaptionFolderProgress&)> on_start;  // before each image
+  std::function<void(const CaptionRecord&, const CaptionFolderProgress&)> on_captioned;
+  // A file that could not be hashed, decoded or captioned; `error` is one line.
+  std::function<void(const std::string& file, const std::string& error)> on_failed;
+  // A file skipped because an identical image (same sha256) was captioned earlier in this run.
+  std::function<void(const std::string& file, const std::string& same_as)> on_duplicate;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct CaptionFolderSummary {
+  int images = 0;         // image files in the folder
+  int already_done = 0;   // skipped: their sha256 was in the output file
+  int duplicates = 0;     // skipped: same bytes as another image of this run
+  int captioned = 0;
+  int failed = 0;
+  bool cancelled = false;
+};
+
+// Returns the caption of the image at `path`; throws glance::Error for a bad image.
+using Captioner = std::function<std::string(const std::string& path)>;
+
+// Captions the images of `dir` not yet in `out_path` (created if missing). Throws glance::Error
+// only for problems with the folder or the output file (not a folder, cannot write).
+CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& out_path, const Captioner& captioner,
+                                   const CaptionFolderCallbacks& callbacks = {});
+
+}  // namespace glance

@@ -1,0 +1,101 @@
+// glance-cli's front door (issues 10.12, 12.8, 12.9): per-command --help, info on the demo
+// model, duplicated and single-dash flags refused with one line, chat with stdin closed,
+// unknown /commands, and Ctrl+C stopping an answer without ending the chat.
+#include <signal.h>
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_process.h"
+
+namespace glance::test {
+namespace {
+
+int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CliUsage, CommandHelpPrintsItsUsage) {
+  for (const std::string flag : {"--help", "-h"}) {
+    CliProcess p({"caption", flag});
+    ASSERT_EQ(p.Wait(), 0) << flag << ": " << p.err;
+    EXPECT_NE(p.out.find("usage: glance-cli caption"), std::string::npos) << p.out;
+    EXPECT_NE(p.out.find("--out"), std::string::npos) << p.out;
+  }
+  // After other flags too, and for every command (the parser answers it).
+  CliProcess chat({"chat", "--max-tokens", "3", "--help"});
+  ASSERT_EQ(chat.Wait(), 0) << chat.err;
+  EXPECT_NE(chat.out.find("usage: glance-cli chat"), std::string::npos);
+  // Negative control: after `--`, -h is a file name, not a request for help.
+  CliProcess file({"caption", "--", "-h"});
+  EXPECT_EQ(file.Wait(), 1);
+  EXPECT_EQ(file.out.find("usage:"), std::string::npos);
+}
+
+TEST(CliUsage, InfoWithoutAFolderDescribesTheDemoModel) {
+  CliProcess p({"info", "--json"});
+  ASSERT_EQ(p.Wait(), 0) << p.err;
+  EXPECT_NE(p.out.find("demo-model"), std::string::npos) << p.out;
+  EXPECT_NE(p.err.find("bundled demo model"), std::string::npos) << p.err;
+}
+
+TEST(CliUsage, DuplicatedFlagIsRefusedNamingIt) {
+  CliProcess p({"caption", "--max-tokens", "3", "--prompt", "a", "--max-tokens", "4"});
+  EXPECT_EQ(p.Wait(), 1);
+  EXPECT_NE(p.err.find("--max-tokens is given twice"), std::string::npos) << p.err;
+  EXPECT_EQ(Lines(p.err), 1) << p.err;
+  CliProcess b({"info", "--json", "--json=1"});
+  EXPECT_EQ(b.Wait(), 1);
+  EXPECT_NE(b.err.find("--json"), std::string::npos) << b.err;
+}
+
+TEST(CliUsage, SingleDashOptionIsRefused) {
+  CliProcess p({"caption", "-x"});
+  EXPECT_EQ(p.Wait(), 1);
+  EXPECT_NE(p.err.find("unknown option -x"), std::string::npos) << p.err;
+  EXPECT_EQ(Lines(p.err), 1) << p.err;
+}
+
+TEST(CliChat, ClosedStdinIsAnErrorNotTheWeightsFile) {
+  CliProcess p({"chat", "--max-tokens", "2"}, /*close_stdin=*/true);
+  EXPECT_EQ(p.Wait(60), 1);
+  EXPECT_NE(p.err.find("standard input is closed"), std::string::npos) << p.err;
+  EXPECT_EQ(Lines(p.err), 1) << p.err;
+  EXPECT_TRUE(p.out.empty()) << p.out.substr(0, 200);
+}
+
+TEST(CliChat, UnknownCommandSaysSo) {
+  CliProcess p({"chat", "--max-tokens", "2"});
+  p.Write("/frobnicate now\n/quit\n");
+  EXPECT_EQ(p.Wait(60), 0) << p.err;
+  EXPECT_NE(p.err.find("unknown command /frobnicate"), std::string::npos) << p.err;
+}
+
+TEST(CliChat, CtrlCStopsTheAnswerAndReturnsToThePrompt) {
+  CliProcess p({"chat", "--max-tokens", "4000"});
+  ASSERT_TRUE(p.started());
+  ASSERT_TRUE(p.WaitForStderr("> ", 60)) << p.err;
+  p.Write("hello\n");
+  ASSERT_TRUE(p.WaitForStdout(8, 60)) << p.err;  // the answer is streaming
+  const size_t before = p.err.size();
+  p.Signal(SIGINT);
+  ASSERT_TRUE(p.WaitForStderr("[stopped]", 30, before)) << p.err;
+  ASSERT_TRUE(p.WaitForStderr("> ", 30, before)) << p.err;  // back at the prompt, still running
+  // A second turn works after the stop.
+  p.Write("again\n");
+  ASSERT_TRUE(p.WaitForStdout(p.out.size() + 4, 60));
+  p.Signal(SIGINT);
+  ASSERT_TRUE(p.WaitForStderr("[stopped]", 30, p.err.rfind("> ") + 1)) << p.err;
+  p.Write("/quit\n");
+  EXPECT_EQ(p.Wait(60), 0) << p.err;
+}
+
+TEST(CliChat, CtrlCAtThePromptLeaves) {
+  CliProcess p({"chat", "--max-tokens", "2"});
+  ASSERT_TRUE(p.WaitForStderr("> ", 60)) << p.err;
+  p.Signal(SIGINT);
+  EXPECT_EQ(p.Wait(30), 130) << p.err;
+}
+
+}  // namespace
+}  // namespace glance::test
