@@ -2,6 +2,8 @@
 // HF `configuration_qwen3_5.py` as summarised in qwen35.md §1.1-1.3.
 #include "core/model/config.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -16,6 +18,14 @@ namespace {
 
 constexpr const char* kArchitecture = "Qwen3_5ForConditionalGeneration";
 constexpr const char* kModelType = "qwen3_5";
+// Far above any released Qwen3.5 (the largest has 60 text layers and 27 vision blocks).
+constexpr int64_t kMaxLayers = 1024;
+constexpr int64_t kMaxPositionEmbeddings = int64_t{4096} * 4096;
+// Plausibility bounds for config numbers, each far above any real checkpoint (Qwen3.5: vocab
+// 248320, hidden <= 8192, context 262144, heads <= 64, head_dim 256); they keep products of
+// config numbers inside int64 before the weights are there to check them against.
+constexpr int64_t kMaxSmallCount = int64_t{1} << 16;
+constexpr int64_t kMaxSize = int64_t{1} << 26;
 
 // Reads typed fields of one JSON object; every message names the file and the dotted field path.
 class FieldReader {
@@ -39,19 +49,33 @@ class FieldReader {
     // HF sometimes writes integral floats (e.g. 10000000.0); accept those, refuse 1.5.
     if (v.is_number_integer()) return v.get<int64_t>();
     if (v.is_number_float()) {
+      // Range first: casting a double outside int64_t (1e300, inf) to an integer is undefined.
       const double d = v.get<double>();
-      if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+      if (d >= -0x1p63 && d < 0x1p63 && d == std::trunc(d)) return static_cast<int64_t>(d);
     }
     throw Fail(key, "must be an integer, found " + v.dump());
   }
+  // Small counts (heads, head dims, patch sizes): the bound keeps every product of a few of
+  // them (heads x head_dim, hidden x merge^2, ...) far from integer overflow.
   int PositiveInt(const std::string& key, int64_t fallback) const {
     const int64_t v = Int(key, fallback);
-    if (v <= 0 || v > (int64_t{1} << 30)) throw Fail(key, "must be a positive integer, found " + std::to_string(v));
+    if (v <= 0 || v > kMaxSmallCount)
+      throw Fail(key, "must be a positive integer at most " + std::to_string(kMaxSmallCount) + ", found " + std::to_string(v));
     return static_cast<int>(v);
   }
+  // A count that sizes per-layer tables while parsing; the weights are checked to hold that
+  // many layers (config_check.h) before anything larger is built from it.
+  int LayerCount(const std::string& key, int64_t fallback) const {
+    const int64_t v = Int(key, fallback);
+    if (v <= 0 || v > kMaxLayers)
+      throw Fail(key, "must be between 1 and " + std::to_string(kMaxLayers) + ", found " + std::to_string(v));
+    return static_cast<int>(v);
+  }
+  // Sizes (vocab, hidden, intermediate, context length).
   int64_t PositiveInt64(const std::string& key, int64_t fallback) const {
     const int64_t v = Int(key, fallback);
-    if (v <= 0) throw Fail(key, "must be a positive integer, found " + std::to_string(v));
+    if (v <= 0 || v > kMaxSize)
+      throw Fail(key, "must be a positive integer at most " + std::to_string(kMaxSize) + ", found " + std::to_string(v));
     return v;
   }
   double Number(const std::string& key, double fallback) const {
@@ -195,7 +219,7 @@ TextConfig ParseText(const FieldReader& tc, const FieldReader& top) {
   t.vocab_size = tc.PositiveInt64("vocab_size", t.vocab_size);
   t.hidden_size = tc.PositiveInt64("hidden_size", t.hidden_size);
   t.intermediate_size = tc.PositiveInt64("intermediate_size", t.intermediate_size);
-  t.num_hidden_layers = tc.PositiveInt("num_hidden_layers", t.num_hidden_layers);
+  t.num_hidden_layers = tc.LayerCount("num_hidden_layers", t.num_hidden_layers);
   t.num_attention_heads = tc.PositiveInt("num_attention_heads", t.num_attention_heads);
   t.num_key_value_heads = tc.PositiveInt("num_key_value_heads", t.num_key_value_heads);
   t.head_dim = tc.PositiveInt("head_dim", t.head_dim);
@@ -238,7 +262,7 @@ VisionConfig ParseVision(const FieldReader& vc) {
   // Older checkpoints wrote "qwen3_5" for the vision sub-config (qwen35.md §1.2).
   if (mt != "qwen3_5_vision" && mt != "qwen3_5")
     throw vc.Fail("model_type", "is \"" + mt + "\"; expected \"qwen3_5_vision\"");
-  v.depth = vc.PositiveInt("depth", v.depth);
+  v.depth = vc.LayerCount("depth", v.depth);
   v.hidden_size = vc.PositiveInt64("hidden_size", v.hidden_size);
   v.intermediate_size = vc.PositiveInt64("intermediate_size", v.intermediate_size);
   v.num_heads = vc.PositiveInt("num_heads", v.num_heads);
@@ -248,6 +272,11 @@ VisionConfig ParseVision(const FieldReader& vc) {
   v.spatial_merge_size = vc.PositiveInt("spatial_merge_size", v.spatial_merge_size);
   v.out_hidden_size = vc.PositiveInt64("out_hidden_size", v.out_hidden_size);
   v.num_position_embeddings = vc.PositiveInt64("num_position_embeddings", v.num_position_embeddings);
+  // The table is a side x side grid (48 x 48 = 2304 in the released models); a side past 4096
+  // is no real checkpoint, and the bound keeps side * side far from int64 overflow everywhere.
+  if (v.num_position_embeddings > kMaxPositionEmbeddings)
+    throw vc.Fail("num_position_embeddings", "is " + std::to_string(v.num_position_embeddings) + ", above " +
+                                                 std::to_string(kMaxPositionEmbeddings) + " (a 4096 x 4096 grid)");
   v.hidden_act = vc.String("hidden_act", v.hidden_act);
   v.layer_norm_eps = vc.PositiveNumber("layer_norm_eps", v.layer_norm_eps);
   if (v.hidden_act != "gelu_pytorch_tanh" && v.hidden_act != "gelu" && v.hidden_act != "gelu_new")
@@ -263,9 +292,13 @@ VisionConfig ParseVision(const FieldReader& vc) {
     throw vc.Fail("num_heads", "gives head_dim " + std::to_string(v.head_dim()) +
                                    "; the 2-D vision RoPE needs a multiple of 4");
   // The learned position table is a square grid (48x48 = 2304) that is resampled bilinearly.
-  int64_t side = 0;
-  while ((side + 1) * (side + 1) <= v.num_position_embeddings) ++side;
-  if (side * side != v.num_position_embeddings)
+  // Integer square root without overflow: side * side <= n  <=>  side <= n / side.
+  const int64_t n = v.num_position_embeddings;
+  auto fits = [n](int64_t s) { return s <= n / s; };
+  int64_t side = std::max<int64_t>(1, static_cast<int64_t>(std::sqrt(static_cast<double>(n))));
+  while (side > 1 && !fits(side)) --side;
+  while (fits(side + 1)) ++side;
+  if (side * side != n)
     throw vc.Fail("num_position_embeddings", std::to_string(v.num_position_embeddings) +
                                                  " is not a square number (the table is a square grid)");
   return v;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/model/config_check.h"
 #include "core/model/safetensors.h"
 #include "core/model/tensor_manifest.h"
 #include "core/util/error.h"
@@ -69,6 +70,7 @@ ModelFolderReport InspectModelFolder(const std::string& dir) {
   r.dir = dir;
   r.config = ModelConfig::FromFile((d / "config.json").string());
   const TensorStore store = TensorStore::OpenFolder(dir);
+  CheckConfigCountsAgainstWeights(r.config, store, (d / "config.json").string());
 
   for (const auto& f : store.files())
     r.weight_files.push_back({fs::path(f->path()).filename().string(), static_cast<uint64_t>(f->file_size())});

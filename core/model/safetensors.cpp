@@ -81,6 +81,8 @@ std::string TensorView::ShapeString() const {
 std::vector<float> TensorView::ToF32() const {
   const size_t n = static_cast<size_t>(numel());
   std::vector<float> out(n);
+  const bool is_float = dtype == DType::F32 || dtype == DType::BF16 || dtype == DType::F16;
+  if (n == 0 && is_float) return out;  // out.data() may be null: no memcpy from or to it
   switch (dtype) {
     case DType::F32:
       std::memcpy(out.data(), data, n * 4);
@@ -118,6 +120,7 @@ class MappedFile {
       throw Error(path + " is not a regular file");
     }
     size_ = static_cast<size_t>(st.st_size);
+    opened_ = st;
     if (size_ > 0) {
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
       if (p == MAP_FAILED) {
@@ -136,7 +139,22 @@ class MappedFile {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
 
+  // Empty when the file behind the mapping still has the size and modification time it had
+  // when it was mapped; else what changed. Replacing the file by rename leaves this open inode
+  // alone (the mapping keeps the old one), so only an in-place truncation or overwrite shows.
+  std::string Change() const {
+    struct stat now {};
+    if (::fstat(fd_, &now) != 0) return std::string("cannot be checked: ") + std::strerror(errno);
+    if (now.st_size != opened_.st_size)
+      return "was truncated or rewritten in place (" + std::to_string(opened_.st_size) + " bytes when loaded, " +
+             std::to_string(now.st_size) + " now)";
+    if (now.st_mtim.tv_sec != opened_.st_mtim.tv_sec || now.st_mtim.tv_nsec != opened_.st_mtim.tv_nsec)
+      return "was overwritten in place (its modification time changed)";
+    return {};
+  }
+
  private:
+  struct stat opened_ {};
   int fd_ = -1;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
@@ -144,6 +162,13 @@ class MappedFile {
 
 SafetensorsFile::~SafetensorsFile() = default;
 size_t SafetensorsFile::file_size() const { return map_ ? map_->size() : 0; }
+
+void SafetensorsFile::CheckUnchanged() const {
+  const std::string change = map_->Change();
+  if (!change.empty())
+    throw Error(path_ + " " + change + " since the model was loaded; its weights can no longer be read safely. "
+                "Load the model again (replace model files by moving a new file into place, not by writing over them)");
+}
 
 std::unique_ptr<SafetensorsFile> SafetensorsFile::Open(const std::string& path) {
   std::unique_ptr<SafetensorsFile> f(new SafetensorsFile());
@@ -311,6 +336,10 @@ TensorStore TensorStore::OpenFolder(const std::string& dir) {
   TensorStore s = OpenFiles(paths);
   s.origin_ = dir;
   return s;
+}
+
+void TensorStore::CheckUnchanged() const {
+  for (const auto& f : files_) f->CheckUnchanged();
 }
 
 const TensorView* TensorStore::Find(const std::string& name) const {

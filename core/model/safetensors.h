@@ -10,6 +10,13 @@
 // block; no two tensors overlap; names unique (across shards too).
 //
 // Thread contract: immutable after open; views stay valid while the reader lives.
+//
+// Changes on disk: the weights stay memory-mapped (no copy, so loading is fast and the pages
+// are shared with the page cache). A file replaced by rename is harmless (the mapping keeps the
+// old inode), but one truncated in place would make the next read of a vanished page raise
+// SIGBUS, and one overwritten in place would silently change the weights. CheckUnchanged()
+// compares the open file's size and modification time with those at load (one fstat per file)
+// and throws a glance::Error naming the file; the engine calls it before each forward pass.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -50,6 +57,8 @@ class SafetensorsFile {
   const std::map<std::string, TensorView>& tensors() const { return tensors_; }
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
   size_t file_size() const;
+  // Throws glance::Error naming the file when it was truncated or overwritten since Open.
+  void CheckUnchanged() const;
 
  private:
   SafetensorsFile() = default;
@@ -76,6 +85,8 @@ class TensorStore {
   const std::map<std::string, const TensorView*>& all() const { return index_; }
   const std::vector<std::unique_ptr<SafetensorsFile>>& files() const { return files_; }
   const std::string& origin() const { return origin_; }
+  // SafetensorsFile::CheckUnchanged for every file.
+  void CheckUnchanged() const;
 
  private:
   std::string origin_;

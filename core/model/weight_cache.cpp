@@ -116,9 +116,16 @@ WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(
     if (!r.ok || type > static_cast<uint8_t>(kernels::WeightType::Q4) || rows <= 0 || cols <= 0 ||
         rows > (int64_t{1} << 32) || cols > (int64_t{1} << 32))
       return;
+    // Every format stores at least half a byte per element (Q4), so a matrix with more than
+    // twice the file's bytes in elements cannot be in it; this also keeps the byte counts
+    // below from overflowing (an 8-exabyte matrix must not wrap around to a 0-byte entry).
+    uint64_t elements = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), &elements) ||
+        elements / 2 > m->size)
+      return;
     const auto t = static_cast<kernels::WeightType>(type);
     const uint64_t want = kernels::WeightBytes(t, rows, cols), want_s = ScaleBytes(t, rows, cols);
-    if (dbytes + sbytes != want || sbytes != want_s || doff > m->size || dbytes > m->size - doff ||
+    if (want_s > want || sbytes != want_s || dbytes != want - want_s || doff > m->size || dbytes > m->size - doff ||
         soff > m->size || sbytes > m->size - soff || doff % kAlign || soff % kAlign)
       return;
     e.w.type = t;

@@ -88,6 +88,29 @@ void CheckDecoder(const json& root, const std::string& src) {
   if (type != "ByteLevel") Fail(src, "decoder '" + type + "' is not supported (only ByteLevel)");
 }
 
+// Every id must lie below the number of tokens the file defines (vocab entries plus added
+// tokens): real tokenizers number their tokens densely from 0, and the id table is sized by the
+// largest id, so this keeps a lying id (4294967295, 2^31, 10^8) from becoming a negative index or
+// an allocation out of proportion to the file.
+int32_t ReadId(const json& v, size_t id_limit, const std::string& src, const std::string& where) {
+  if (!v.is_number_integer()) Fail(src, where + " id " + v.dump().substr(0, 40) + " is not an integer");
+  const bool negative = !v.is_number_unsigned() && v.get<int64_t>() < 0;
+  if (negative || v.get<uint64_t>() >= id_limit)
+    Fail(src, where + " id " + v.dump() + " is outside 0.." + std::to_string(id_limit - 1) +
+                  " (the file defines " + std::to_string(id_limit) + " tokens)");
+  return static_cast<int32_t>(v.get<uint64_t>());
+}
+
+// Vocab entries plus added tokens; capped at INT32_MAX so an id always fits an int32_t.
+size_t IdLimit(const json& root) {
+  size_t n = 0;
+  if (root.contains("model") && root["model"].is_object() && root["model"].contains("vocab") &&
+      root["model"]["vocab"].is_object())
+    n += root["model"]["vocab"].size();
+  if (root.contains("added_tokens") && root["added_tokens"].is_array()) n += root["added_tokens"].size();
+  return std::min<size_t>(n, static_cast<size_t>(INT32_MAX));
+}
+
 void SetToken(Tokenizer::Impl& t, int32_t id, const std::string& text, Tokenizer::Impl::Kind kind) {
   if (static_cast<size_t>(id) >= t.id_to_text.size()) {
     t.id_to_text.resize(static_cast<size_t>(id) + 1);
@@ -97,7 +120,7 @@ void SetToken(Tokenizer::Impl& t, int32_t id, const std::string& text, Tokenizer
   t.kind[static_cast<size_t>(id)] = kind;
 }
 
-void ReadModel(const json& root, Tokenizer::Impl& t) {
+void ReadModel(const json& root, Tokenizer::Impl& t, size_t id_limit) {
   const std::string& src = t.source;
   if (!root.contains("model") || !root["model"].is_object()) Fail(src, "no 'model' object");
   const json& m = root["model"];
@@ -118,10 +141,7 @@ void ReadModel(const json& root, Tokenizer::Impl& t) {
   const json& vocab = m["vocab"];
   t.vocab.reserve(vocab.size());
   for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-    if (!it.value().is_number_integer() || it.value().get<int64_t>() < 0 ||
-        it.value().get<int64_t>() > INT32_MAX)
-      Fail(src, "model.vocab['" + it.key() + "'] is not a valid id");
-    const auto id = it.value().get<int32_t>();
+    const int32_t id = ReadId(it.value(), id_limit, src, "model.vocab[" + json(it.key()).dump() + "]");
     t.vocab.emplace(it.key(), id);
     SetToken(t, id, it.key(), Tokenizer::Impl::Kind::kVocab);
   }
@@ -165,15 +185,15 @@ void ReadModel(const json& root, Tokenizer::Impl& t) {
   }
 }
 
-void ReadAddedTokens(const json& root, Tokenizer::Impl& t) {
+void ReadAddedTokens(const json& root, Tokenizer::Impl& t, size_t id_limit) {
   if (!root.contains("added_tokens") || root["added_tokens"].is_null()) return;
   const json& added = root["added_tokens"];
   if (!added.is_array()) Fail(t.source, "added_tokens is not an array");
   for (const json& a : added) {
     if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() ||
-        !a.contains("content") || !a["content"].is_string() || a["id"].get<int64_t>() < 0)
-      Fail(t.source, "added_tokens entry without integer id and string content: " + a.dump());
-    const auto id = a["id"].get<int32_t>();
+        !a.contains("content") || !a["content"].is_string())
+      Fail(t.source, "added_tokens entry without integer id and string content: " + a.dump().substr(0, 200));
+    const int32_t id = ReadId(a["id"], id_limit, t.source, "added_tokens");
     const std::string content = a["content"].get<std::string>();
     if (content.empty()) Fail(t.source, "added_tokens id " + std::to_string(id) + " is empty");
     // HF's lstrip/rstrip/single_word options change matching; Qwen3.5 uses none of them.
@@ -209,8 +229,9 @@ Tokenizer Tokenizer::FromJsonText(std::string_view json_text, const std::string&
     impl->nfc = ReadNormalizer(root, source_name);
     impl->splitter.emplace(ReadSplitRegex(root, source_name), source_name);
     CheckDecoder(root, source_name);
-    ReadModel(root, *impl);
-    ReadAddedTokens(root, *impl);
+    const size_t id_limit = IdLimit(root);
+    ReadModel(root, *impl, id_limit);
+    ReadAddedTokens(root, *impl, id_limit);
   } catch (const json::exception& e) {  // a field of the wrong JSON type
     throw Error(source_name + ": unexpected tokenizer.json structure: " + e.what());
   }

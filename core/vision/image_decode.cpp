@@ -93,8 +93,17 @@ RgbImage DecodeImage(std::span<const uint8_t> bytes, const std::string& source) 
   if (format == ImageFormat::kUnknown) {
     throw Error(NotAnImage(source, "its contents are not in any of these formats"));
   }
-  // Refuse oversized images before the decoder allocates for them.
-  if (const auto dims = ReadImageDims(bytes, format)) CheckLimits(dims->width, dims->height, source);
+  // Refuse oversized images before the decoder allocates for them. The decoders allocate for
+  // the size in the header, and OpenCV's own cap (OPENCV_IO_MAX_IMAGE_PIXELS, 1 gigapixel) is
+  // read once when its library loads, too late for a program to lower it. So the decode only
+  // runs when the header walk (which accepts every header form the decoders do: JPEG junk and
+  // fill bytes, every TIFF integer type, tiles) has found the size: a header it cannot read is
+  // refused rather than handed to a decoder unbounded.
+  const auto dims = ReadImageDims(bytes, format);
+  if (!dims)
+    throw Error(NotAnImage(source, std::string("its ") + ImageFormatName(format) +
+                                       " header does not say how large it is (damaged or truncated?)"));
+  CheckLimits(dims->width, dims->height, source);
 
   cv::Mat decoded;
   try {

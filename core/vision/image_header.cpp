@@ -22,20 +22,30 @@ bool IsJpegSof(uint8_t m) {
   return (m >= 0xC0 && m <= 0xCF) && m != 0xC4 && m != 0xC8 && m != 0xCC;
 }
 
-// Walks JPEG segments until SOS. Calls on_segment(marker, payload offset, payload size).
+// Walks JPEG segments until SOS the way libjpeg's reader does (jdmarker.c next_marker), so a
+// header the decoder accepts cannot hide from this walk: bytes that are not 0xFF before a marker
+// are discarded (libjpeg warns "extraneous bytes before marker" and goes on), 0xFF fill bytes are
+// skipped, and a stuffed FF 00 pair is discarded. Calls on_segment(marker, payload offset,
+// payload size); the size is clipped to the end of the buffer (libjpeg reads a truncated
+// segment's leading fields before it notices the end), so a caller must check what it reads.
 template <typename Fn>
 void WalkJpeg(std::span<const uint8_t> b, Fn&& on_segment) {
   size_t o = 2;
-  while (Has(b, o, 4)) {
-    if (b[o] != 0xFF) return;
-    const uint8_t m = b[o + 1];
-    if (m == 0xFF) { ++o; continue; }  // fill byte
-    if (m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) { o += 2; continue; }
+  while (o < b.size()) {
+    while (o < b.size() && b[o] != 0xFF) ++o;   // junk before a marker
+    while (o < b.size() && b[o] == 0xFF) ++o;   // fill bytes; o is now at the marker code
+    if (o >= b.size()) return;
+    const uint8_t m = b[o++];
+    if (m == 0x00) continue;  // stuffed FF 00: not a marker
+    if (m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue;  // SOI, TEM, RSTn: no length
     if (m == 0xDA || m == 0xD9) return;  // start of scan / end of image
-    const size_t len = Be16(b, o + 2);
-    if (len < 2 || !Has(b, o + 4, len - 2)) return;
-    if (!on_segment(m, o + 4, len - 2)) return;
-    o += 2 + len;
+    if (!Has(b, o, 2)) return;
+    const size_t len = Be16(b, o);
+    if (len < 2) return;
+    const size_t payload = o + 2;
+    const size_t size = Has(b, payload, len - 2) ? len - 2 : b.size() - payload;
+    if (!on_segment(m, payload, size)) return;
+    o = payload + size;
   }
 }
 
@@ -65,17 +75,37 @@ void WalkWebp(std::span<const uint8_t> b, Fn&& on_chunk) {
   }
 }
 
-// Reads one IFD entry's SHORT/LONG value.
+// Reads one IFD entry's value as an unsigned integer, for every integer field type libtiff's
+// TIFFReadDirEntryLong accepts for a count-1 tag (BYTE, SBYTE, SHORT, SSHORT, LONG, SLONG, and
+// the BigTIFF LONG8/SLONG8 whose value sits behind an offset). A negative signed value comes
+// back as 0 (libtiff refuses it too), one too large for 32 bits as UINT32_MAX; nullopt when
+// the type is not an integer, the count is not 1, or the value lies outside the buffer.
 std::optional<uint32_t> IfdValue(std::span<const uint8_t> t, size_t entry, bool le) {
   auto u16 = [&](size_t o) { return le ? Le16(t, o) : Be16(t, o); };
   auto u32 = [&](size_t o) { return le ? Le32(t, o) : Be32(t, o); };
   const uint32_t type = u16(entry + 2);
-  if (type == 3) return u16(entry + 8);
-  if (type == 4) return u32(entry + 8);
-  return std::nullopt;
+  if (u32(entry + 4) != 1) return std::nullopt;
+  const size_t v = entry + 8;
+  switch (type) {
+    case 1: return t[v];                                                   // BYTE
+    case 6: return static_cast<int8_t>(t[v]) < 0 ? 0u : t[v];             // SBYTE
+    case 3: return u16(v);                                                 // SHORT
+    case 8: return static_cast<int16_t>(u16(v)) < 0 ? 0u : u16(v);        // SSHORT
+    case 4: return u32(v);                                                 // LONG
+    case 9: return static_cast<int32_t>(u32(v)) < 0 ? 0u : u32(v);        // SLONG
+    case 16: case 17: {                                                    // LONG8, SLONG8
+      const size_t at = u32(v);
+      if (!Has(t, at, 8)) return std::nullopt;
+      const uint64_t hi = le ? u32(at + 4) : u32(at), lo = le ? u32(at) : u32(at + 4);
+      if (type == 17 && (hi >> 31)) return 0u;
+      return hi ? UINT32_MAX : static_cast<uint32_t>(lo);
+    }
+    default: return std::nullopt;
+  }
 }
 
-// Looks up `tag` in IFD0 of a TIFF structure.
+// Looks up `tag` in IFD0 of a TIFF structure (the page decoders read). A tag listed twice
+// yields the larger value, so a duplicate cannot hide a size from the limit check.
 std::optional<uint32_t> TiffTag(std::span<const uint8_t> t, uint32_t tag) {
   if (!Has(t, 0, 8)) return std::nullopt;
   bool le;
@@ -88,12 +118,15 @@ std::optional<uint32_t> TiffTag(std::span<const uint8_t> t, uint32_t tag) {
   const size_t ifd = u32(4);
   if (!Has(t, ifd, 2)) return std::nullopt;
   const size_t n = u16(ifd);
+  std::optional<uint32_t> found;
   for (size_t i = 0; i < n; ++i) {
     const size_t e = ifd + 2 + 12 * i;
-    if (!Has(t, e, 12)) return std::nullopt;
-    if (u16(e) == tag) return IfdValue(t, e, le);
+    if (!Has(t, e, 12)) break;
+    if (u16(e) != tag) continue;
+    const auto v = IfdValue(t, e, le);
+    if (v && (!found || *v > *found)) found = v;
   }
-  return std::nullopt;
+  return found;
 }
 
 }  // namespace
@@ -181,6 +214,13 @@ std::optional<ImageDims> ReadImageDims(std::span<const uint8_t> b, ImageFormat f
       if (!w || !h) return std::nullopt;
       d.width = *w;
       d.height = *h;
+      // A tiled page makes the decoder allocate one whole tile (TileWidth x TileLength, tags
+      // 322/323) whatever the image size, so a tile larger than the image counts instead.
+      const auto tw = TiffTag(b, 322), th = TiffTag(b, 323);
+      if (tw && th && int64_t{*tw} * int64_t{*th} > d.width * d.height) {
+        d.width = *tw;
+        d.height = *th;
+      }
       return d;
     }
     case ImageFormat::kUnknown: break;

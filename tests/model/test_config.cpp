@@ -2,6 +2,7 @@
 // hand-written variants for defaults, old rope forms, and every refusal path.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 
@@ -9,6 +10,8 @@
 #include <string>
 
 #include "core/model/config.h"
+#include "core/model/config_check.h"
+#include "core/model/safetensors.h"
 #include "core/util/error.h"
 
 using glance::Error;
@@ -232,3 +235,89 @@ TEST(ModelConfig, FileErrors) {
     EXPECT_NE(std::string(e.what()).find("x/config.json is not valid JSON"), std::string::npos);
   }
 }
+
+// ---- Issue 12 items 4, 5, 9: counts and sizes from a hostile config.json. ----
+namespace {
+
+TEST(ModelConfigHostile, HugeCountsAreRefusedQuicklyNamingTheField) {
+  struct Case {
+    std::function<void(json&)> edit;
+    std::vector<std::string> parts;
+  };
+  const int64_t kInt64Max = INT64_MAX;
+  const std::vector<Case> cases = {
+      // Item 4: (side+1)^2 overflowed and the square-root loop never ended.
+      {[&](json& j) { j["vision_config"]["num_position_embeddings"] = kInt64Max; }, {"vision_config.num_position_embeddings"}},
+      {[](json& j) { j["vision_config"]["num_position_embeddings"] = int64_t{3037000499} * 3037000499; },
+       {"vision_config.num_position_embeddings"}},  // a perfect square next to INT64_MAX
+      {[](json& j) { j["vision_config"]["num_position_embeddings"] = int64_t{4097} * 4097; },
+       {"vision_config.num_position_embeddings", "4096 x 4096"}},
+      // Item 5: per-layer tables sized from the count.
+      {[](json& j) { j["text_config"]["num_hidden_layers"] = int64_t{1} << 30; j["text_config"].erase("layer_types"); },
+       {"text_config.num_hidden_layers", "1073741824"}},
+      {[](json& j) { j["text_config"]["num_hidden_layers"] = 1025; j["text_config"].erase("layer_types"); },
+       {"text_config.num_hidden_layers"}},
+      {[](json& j) { j["vision_config"]["depth"] = int64_t{1} << 40; }, {"vision_config.depth"}},
+      // Item 9: floats out of int64 range (casting them was undefined behaviour).
+      {[](json& j) { j["text_config"]["vocab_size"] = 1e300; }, {"text_config.vocab_size", "integer"}},
+      {[](json& j) { j["text_config"]["vocab_size"] = -1e300; }, {"text_config.vocab_size", "integer"}},
+      {[](json& j) { j["text_config"]["hidden_size"] = 9.3e18; }, {"text_config.hidden_size", "integer"}},
+      {[](json& j) { j["text_config"]["vocab_size"] = 1e18; }, {"text_config.vocab_size", "at most"}},
+      {[](json& j) { j["text_config"]["head_dim"] = int64_t{1} << 31; }, {"text_config.head_dim", "at most"}},
+      {[](json& j) { j["vision_config"]["spatial_merge_size"] = int64_t{1} << 30; }, {"vision_config.spatial_merge_size"}},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    json j = TinyJson();
+    cases[i].edit(j);
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      Parse(j);
+      ADD_FAILURE() << "accepted a hostile config";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("variant/config.json"), std::string::npos) << msg;
+      for (const auto& p : cases[i].parts) EXPECT_NE(msg.find(p), std::string::npos) << msg << "\nmissing: " << p;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+  }
+  // Controls: the largest square table and an integral float still parse.
+  json ok = TinyJson();
+  ok["text_config"]["vocab_size"] = static_cast<double>(ok["text_config"]["vocab_size"].get<int64_t>());
+  EXPECT_NO_THROW(Parse(ok));
+  ok["vision_config"]["num_position_embeddings"] = 4096 * 4096;
+  EXPECT_EQ(Parse(ok).vision.num_position_embeddings, 4096 * 4096);
+}
+
+TEST(ModelConfigHostile, CountsAreCheckedAgainstTheWeightsPresent) {
+  const std::string dir = std::string(GLANCE_TEST_DATA) + "/tiny-a";
+  const glance::TensorStore store = glance::TensorStore::OpenFolder(dir);
+  const ModelConfig real = ModelConfig::FromFile(kTinyConfig);
+  EXPECT_NO_THROW(glance::CheckConfigCountsAgainstWeights(real, store, kTinyConfig));
+  auto expect = [&](const ModelConfig& c, std::initializer_list<std::string> parts) {
+    try {
+      glance::CheckConfigCountsAgainstWeights(c, store, kTinyConfig);
+      ADD_FAILURE() << "accepted counts the weights do not have";
+    } catch (const Error& e) {
+      for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+  };
+  ModelConfig more_layers = real;
+  more_layers.text.num_hidden_layers += 1;
+  more_layers.text.layer_types.push_back(LayerType::kLinearAttention);
+  expect(more_layers, {"config.json", "text_config.num_hidden_layers", std::to_string(real.text.num_hidden_layers) + " language-model layers"});
+  ModelConfig deeper = real;
+  deeper.vision.depth = 1000;
+  expect(deeper, {"vision_config.depth", "1000", std::to_string(real.vision.depth) + " vision blocks"});
+  ModelConfig wider = real;
+  wider.vision.num_position_embeddings = 100 * 100;
+  expect(wider, {"vision_config.num_position_embeddings", "10000", "pos_embed.weight"});
+  // Fewer layers than stored is what HF does too (the rest is unused), not an error.
+  ModelConfig fewer = real;
+  fewer.text.num_hidden_layers -= 1;
+  fewer.text.layer_types.pop_back();
+  EXPECT_NO_THROW(glance::CheckConfigCountsAgainstWeights(fewer, store, kTinyConfig));
+}
+
+}  // namespace

@@ -2,6 +2,11 @@
 // file can lie. Each bad input must be a glance::Error naming the file (and tensor).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ctime>
 
 #include <cstring>
 #include <filesystem>
@@ -301,4 +306,74 @@ TEST(SafetensorsWriter, StreamingChecksByteCounts) {
               {"'x'", "twice"});
   ExpectError([&] { glance::WriteSafetensorsFile(path, {{{"x", DType::F32, {2}}, {1, 2, 3}}}); },
               {"'x'", "3 bytes", "8"});
+}
+
+// Issue 12 item 2: a weights file truncated or overwritten in place while loaded must be noticed
+// (reading a vanished page of the mapping would raise SIGBUS); one replaced by rename is fine.
+TEST(Safetensors, NoticesFilesChangedInPlaceAfterLoading) {
+  TempDir dir;
+  const std::string path = dir / "model.safetensors";
+  auto write = [&](uint32_t seed) {
+    glance::WriteSafetensorsFile(path, {MakeTensor("w", DType::F32, {256, 256}, seed)});
+  };
+  auto change_of = [](const TensorStore& s) -> std::string {
+    try {
+      s.CheckUnchanged();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  write(1);
+  {
+    // Truncated in place (to a few sizes, including 0): refused, naming the file.
+    for (const off_t size : {off_t{0}, off_t{100}, off_t{200000}}) {
+      write(1);
+      const TensorStore s = TensorStore::OpenFolder(dir.path());
+      EXPECT_EQ(change_of(s), "");
+      ASSERT_EQ(::truncate(path.c_str(), size), 0);
+      const std::string err = change_of(s);
+      EXPECT_NE(err.find(path), std::string::npos) << err;
+      EXPECT_NE(err.find("truncated"), std::string::npos) << err;
+      EXPECT_NE(err.find("Load the model again"), std::string::npos) << err;
+    }
+  }
+  {
+    // Overwritten in place with the same size (other values): the modification time tells.
+    write(1);
+    const TensorStore s = TensorStore::OpenFolder(dir.path());
+    struct timespec later[2] = {{0, UTIME_OMIT}, {0, 0}};
+    ::clock_gettime(CLOCK_REALTIME, &later[1]);
+    later[1].tv_sec += 5;
+    {
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(-16, std::ios::end);
+      f.write("0123456789abcdef", 16);
+    }
+    ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), later, 0), 0);
+    EXPECT_EQ(fs::file_size(path), s.files()[0]->file_size());
+    EXPECT_NE(change_of(s).find("overwritten in place"), std::string::npos) << change_of(s);
+  }
+  {
+    // Replaced by rename (how downloads and installers do it): the loaded mapping keeps the old
+    // file, which is unchanged, so nothing is reported and the old weights still read.
+    write(1);
+    const TensorStore s = TensorStore::OpenFolder(dir.path());
+    const glance::TensorView& w = s.Get("w");
+    const std::vector<uint8_t> before(w.data, w.data + w.nbytes);
+    glance::WriteSafetensorsFile(dir / "new.safetensors", {MakeTensor("w", DType::F32, {8, 8}, 2)});
+    fs::rename(dir / "new.safetensors", path);
+    EXPECT_EQ(change_of(s), "");
+    EXPECT_EQ(std::vector<uint8_t>(w.data, w.data + w.nbytes), before);
+  }
+}
+
+// Issue 12 item 9: a 0-element tensor widens to an empty vector (no memcpy from a null pointer).
+TEST(Safetensors, EmptyTensorWidensToNothing) {
+  TempDir dir;
+  glance::WriteSafetensorsFile(dir / "e.safetensors", {MakeTensor("e", DType::F32, {0, 4}, 1),
+                                                       MakeTensor("b", DType::BF16, {0}, 1)});
+  const auto f = SafetensorsFile::Open(dir / "e.safetensors");
+  EXPECT_TRUE(f->tensors().at("e").ToF32().empty());
+  EXPECT_TRUE(f->tensors().at("b").ToF32().empty());
 }

@@ -128,3 +128,48 @@ TEST_F(TokenizerErrors, WrongJsonTypesAreRefusedNotCrashed) {
 
 }  // namespace
 }  // namespace glance
+
+// ---- Issue 12 item 1: every id is bounded by the number of tokens the file defines. ----
+namespace glance {
+namespace {
+
+// tiny-a defines 4063 vocab entries and 33 added tokens: ids 0..4095.
+TEST_F(TokenizerErrors, AddedTokenIdsOutsideTheFileAreRefused) {
+  const std::string base = ReadFile(TinyA("tokenizer.json"));
+  // Ids that wrap to negative through int32 (2^32-1, 2^32+5), that index past the table (2^31,
+  // 2^63, 2^64-1), or that would size the id table far beyond the file (10^8, INT32_MAX, 4096).
+  const std::vector<std::string> ids = {"4294967295", "4294967301", "2147483648", "9223372036854775808",
+                                        "18446744073709551615", "100000000", "2147483647", "4096", "-1",
+                                        "-9223372036854775808"};
+  for (const std::string& id : ids) {
+    auto j = nlohmann::json::parse(base);
+    // Parse the id text as JSON so unsigned 64-bit values stay unsigned, as in a real file.
+    j["added_tokens"][5]["id"] = nlohmann::json::parse(id);
+    const std::string err = LoadError(j.dump());
+    EXPECT_TRUE(Contains(err, "tokenizer.json")) << id << ": " << err;
+    EXPECT_TRUE(Contains(err, "outside 0..4095")) << id << ": " << err;
+  }
+  // The largest id the file can hold is still fine (an added token moved to the top slot).
+  auto j = nlohmann::json::parse(base);
+  int64_t top = -1;
+  for (const auto& a : j["added_tokens"]) top = std::max<int64_t>(top, a["id"].get<int64_t>());
+  EXPECT_EQ(top, 4095);
+}
+
+TEST_F(TokenizerErrors, VocabIdsOutsideTheFileAreRefused) {
+  const std::string base = ReadFile(TinyA("tokenizer.json"));
+  for (const std::string id : {"50000000", "2147483647", "4294967295", "18446744073709551615", "-2147483648", "5000"}) {
+    auto j = nlohmann::json::parse(base);
+    j["model"]["vocab"]["glance-test-token"] = nlohmann::json::parse(id);
+    const std::string err = LoadError(j.dump());
+    EXPECT_TRUE(Contains(err, "model.vocab[\"glance-test-token\"]")) << id << ": " << err;
+    EXPECT_TRUE(Contains(err, "outside 0..4096")) << id << ": " << err;  // 4097 tokens with the new one
+  }
+  // Control: a new vocab entry inside the range loads.
+  auto j = nlohmann::json::parse(base);
+  j["model"]["vocab"]["glance-test-token"] = 4096;
+  EXPECT_EQ(LoadError(j.dump()), "");
+}
+
+}  // namespace
+}  // namespace glance

@@ -2,6 +2,9 @@
 // kind of bad input giving a glance::Error with a clear message (never a crash).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <chrono>
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -211,6 +214,201 @@ TEST(ImageDecode, RgbBufferWithStride) {
   EXPECT_EQ(img.at(1, 4)[2], 114);
   test::ExpectErrorContaining([&] { RgbImageFromBuffer(2, 5, buf.data(), 10); }, {"stride"});
   test::ExpectErrorContaining([&] { RgbImageFromBuffer(0, 5, buf.data()); }, {"empty"});
+}
+
+}  // namespace
+}  // namespace glance::vision
+
+// ---- Issue 12 item 3: the pixel limit holds for every header form the decoders accept. ----
+// Each hostile variant is checked two ways: the header walk must report the claimed size (so the
+// refusal happens before a decoder allocates), and DecodeImage must refuse it with the size in
+// the message. Small versions of the same header forms must decode: that shows the decoder
+// really accepts the form, so the walk has to as well.
+namespace glance::vision {
+namespace {
+
+size_t FindMarker(const std::vector<uint8_t>& jpeg, uint8_t marker) {
+  for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+    if (jpeg[i] == 0xFF && jpeg[i + 1] == marker) return i;
+  return std::string::npos;
+}
+
+// A real JPEG with `junk` inserted after the APP0 segment and, when side > 0, its SOF0 frame
+// header rewritten to side x side.
+std::vector<uint8_t> JpegWithJunk(const std::vector<uint8_t>& junk, uint16_t side) {
+  cv::Mat img(16, 24, CV_8UC3, cv::Scalar(40, 120, 200));
+  std::vector<uint8_t> jpeg = Encode(img, ".jpg");
+  if (side > 0) {
+    const size_t sof = FindMarker(jpeg, 0xC0);
+    EXPECT_NE(sof, std::string::npos);
+    jpeg[sof + 5] = uint8_t(side >> 8);
+    jpeg[sof + 6] = uint8_t(side);
+    jpeg[sof + 7] = uint8_t(side >> 8);
+    jpeg[sof + 8] = uint8_t(side);
+  }
+  EXPECT_EQ(jpeg[2], 0xFF);
+  EXPECT_EQ(jpeg[3], 0xE0);  // OpenCV writes APP0 (JFIF) first
+  const size_t app0_end = 4 + ((size_t(jpeg[4]) << 8) | jpeg[5]);
+  jpeg.insert(jpeg.begin() + static_cast<long>(app0_end), junk.begin(), junk.end());
+  return jpeg;
+}
+
+TEST(ImageLimits, JpegJunkAndFillBytesCannotHideTheFrameHeader) {
+  const std::vector<std::vector<uint8_t>> junks = {
+      {0x00}, {0x12, 0x34, 0x56}, {0xFF, 0xFF, 0xFF}, {0xFF, 0x00}, {0x7A, 0xFF, 0x00, 0x01, 0xFF}, {}};
+  for (const auto& junk : junks) {
+    // Control: the decoder accepts the junk (libjpeg only warns), so the form is real.
+    const RgbImage small = DecodeImage(JpegWithJunk(junk, 0), "small.jpg");
+    EXPECT_EQ(small.width, 24);
+    EXPECT_EQ(small.height, 16);
+    const std::vector<uint8_t> huge = JpegWithJunk(junk, 30000);
+    const auto dims = ReadImageDims(huge, ImageFormat::kJpeg);
+    ASSERT_TRUE(dims.has_value()) << junk.size() << " junk bytes hid the frame header";
+    EXPECT_EQ(dims->width, 30000);
+    EXPECT_EQ(dims->height, 30000);
+    test::ExpectErrorContaining([&] { DecodeImage(huge, "junk.jpg"); }, {"junk.jpg", "30000x30000", "megapixels"});
+  }
+}
+
+TEST(ImageLimits, JpegWhoseSizeCannotBeReadIsRefusedNotDecoded) {
+  // SOI followed straight by a scan: no frame header before it.
+  const std::vector<uint8_t> no_sof = {0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0xFF, 0xD9};
+  test::ExpectErrorContaining([&] { DecodeImage(no_sof, "nosof.jpg"); }, {"nosof.jpg", kNotAnImage, "how large"});
+}
+
+// A minimal uncompressed 8-bit grey TIFF. The width/height entries use `size_type` (1 BYTE,
+// 3 SHORT, 4 LONG, 6 SBYTE, 8 SSHORT, 9 SLONG); pixel data is present only when `with_pixels`.
+// `pages` > 1 chains further IFDs of `next_side` x `next_side`.
+struct TiffSpec {
+  bool little_endian = true;
+  uint16_t size_type = 4;
+  uint32_t width = 4, height = 3;
+  bool with_pixels = true;
+  std::vector<std::array<uint32_t, 3>> extra;  // {tag, type, value} (SHORT/LONG), added in order
+  bool duplicate_width = false;                // a second ImageWidth entry of 1 after the first
+  uint32_t next_page_side = 0;                 // a second page of this size (0: one page)
+};
+
+std::vector<uint8_t> MakeTiff(const TiffSpec& s) {
+  std::vector<uint8_t> out;
+  auto u16 = [&](uint32_t v) {
+    if (s.little_endian) { out.push_back(uint8_t(v)); out.push_back(uint8_t(v >> 8)); }
+    else { out.push_back(uint8_t(v >> 8)); out.push_back(uint8_t(v)); }
+  };
+  auto u32 = [&](uint32_t v) {
+    if (s.little_endian) { u16(v & 0xFFFF); u16(v >> 16); }
+    else { u16(v >> 16); u16(v & 0xFFFF); }
+  };
+  // Value field of an entry: small types sit left-justified in the 4 bytes.
+  auto value = [&](uint32_t type, uint32_t v) {
+    if (type == 1 || type == 6) { out.push_back(uint8_t(v)); out.push_back(0); out.push_back(0); out.push_back(0); }
+    else if (type == 3 || type == 8) { u16(v); u16(0); }
+    else u32(v);
+  };
+  auto entry = [&](uint32_t tag, uint32_t type, uint32_t v) { u16(tag); u16(type); u32(1); value(type, v); };
+  auto write_ifd = [&](uint32_t w, uint32_t h, uint32_t type, bool first, uint32_t pixels_at, uint32_t next) {
+    std::vector<std::array<uint32_t, 3>> es = {{256, type, w}};
+    if (first && s.duplicate_width) es.push_back({256, type, 1});
+    es.push_back({257, type, h});
+    es.push_back({258, 3, 8});
+    es.push_back({259, 3, 1});
+    es.push_back({262, 3, 1});
+    es.push_back({273, 4, pixels_at});
+    es.push_back({277, 3, 1});
+    es.push_back({278, 4, h});
+    es.push_back({279, 4, w * h});
+    if (first) es.insert(es.end(), s.extra.begin(), s.extra.end());
+    u16(static_cast<uint32_t>(es.size()));
+    for (const auto& e : es) entry(e[0], e[1], e[2]);
+    u32(next);
+  };
+  out.push_back(s.little_endian ? 'I' : 'M');
+  out.push_back(s.little_endian ? 'I' : 'M');
+  u16(42);
+  u32(8);
+  const uint32_t n_first = 9 + static_cast<uint32_t>(s.extra.size()) + (s.duplicate_width ? 1 : 0);
+  const uint32_t ifd1_at = 8 + 2 + 12 * n_first + 4;
+  const uint32_t ifd2_at = ifd1_at;  // the second IFD (if any) follows the first
+  const uint32_t pixels_at = s.next_page_side ? ifd2_at + 2 + 12 * 9 + 4 : ifd1_at;
+  write_ifd(s.width, s.height, s.size_type, true, pixels_at, s.next_page_side ? ifd2_at : 0);
+  if (s.next_page_side) write_ifd(s.next_page_side, s.next_page_side, 4, false, pixels_at, 0);
+  if (s.with_pixels) {
+    const uint64_t first = uint64_t{s.width} * s.height;
+    for (uint64_t i = 0; i < first; ++i) out.push_back(uint8_t(i * 7));
+  }
+  return out;
+}
+
+TEST(ImageLimits, TiffSizeInEveryIntegerTypeIsChecked) {
+  for (bool le : {true, false}) {
+    for (uint16_t type : {uint16_t{3}, uint16_t{4}, uint16_t{8}, uint16_t{9}}) {
+      TiffSpec small;
+      small.little_endian = le;
+      small.size_type = type;
+      // Control: the decoder reads this header form.
+      const RgbImage img = DecodeImage(MakeTiff(small), "small.tiff");
+      EXPECT_EQ(img.width, 4) << "type " << type;
+      EXPECT_EQ(img.height, 3) << "type " << type;
+
+      TiffSpec big = small;
+      big.width = (type == 3 || type == 8) ? 30000 : 12000;  // SSHORT tops out at 32767
+      big.height = big.width;
+      big.with_pixels = false;
+      const std::vector<uint8_t> bytes = MakeTiff(big);
+      const auto dims = ReadImageDims(bytes, ImageFormat::kTiff);
+      ASSERT_TRUE(dims.has_value()) << "type " << type;
+      EXPECT_EQ(dims->width, big.width) << "type " << type;
+      const std::string want = std::to_string(big.width) + "x" + std::to_string(big.height);
+      test::ExpectErrorContaining([&] { DecodeImage(bytes, "big.tiff"); }, {"big.tiff", want.c_str(), "megapixels"});
+    }
+  }
+}
+
+TEST(ImageLimits, TiffDuplicateTagsTilesAndPages) {
+  // A second ImageWidth entry of 1 after the real (huge) one cannot shrink the size seen.
+  TiffSpec dup;
+  dup.width = dup.height = 20000;
+  dup.with_pixels = false;
+  dup.duplicate_width = true;
+  const auto dims = ReadImageDims(MakeTiff(dup), ImageFormat::kTiff);
+  ASSERT_TRUE(dims.has_value());
+  EXPECT_EQ(dims->width, 20000);
+  test::ExpectErrorContaining([&] { DecodeImage(MakeTiff(dup), "dup.tiff"); }, {"dup.tiff", "megapixels"});
+
+  // A small image with a 20000 x 20000 tile: the decoder would allocate the tile.
+  TiffSpec tiled;
+  tiled.extra = {{322, 4, 20000}, {323, 4, 20000}};
+  test::ExpectErrorContaining([&] { DecodeImage(MakeTiff(tiled), "tile.tiff"); }, {"tile.tiff", "20000x20000"});
+
+  // Multi-page: the first page is what is decoded, and the one checked. A huge second page
+  // after a small first one decodes the first; a huge first page is refused.
+  TiffSpec two;
+  two.next_page_side = 30000;
+  const RgbImage first = DecodeImage(MakeTiff(two), "pages.tiff");
+  EXPECT_EQ(first.width, 4);
+  TiffSpec huge_first;
+  huge_first.width = huge_first.height = 15000;
+  huge_first.with_pixels = false;
+  huge_first.next_page_side = 2;
+  test::ExpectErrorContaining([&] { DecodeImage(MakeTiff(huge_first), "pages.tiff"); }, {"15000x15000"});
+}
+
+TEST(ImageLimits, WebpAndBmpHeadersAreChecked) {
+  cv::Mat img(8, 8, CV_8UC3, cv::Scalar(1, 2, 3));
+  // BMP: width at 18, height at 22 (BITMAPINFOHEADER); a negative height means top-down rows.
+  std::vector<uint8_t> bmp = Encode(img, ".bmp");
+  auto put32 = [](std::vector<uint8_t>& b, size_t at, int32_t v) {
+    for (int k = 0; k < 4; ++k) b[at + size_t(k)] = uint8_t(uint32_t(v) >> (8 * k));
+  };
+  put32(bmp, 18, 20000);
+  put32(bmp, 22, -20000);
+  test::ExpectErrorContaining([&] { DecodeImage(bmp, "big.bmp"); }, {"big.bmp", "20000x20000"});
+  // WebP lossless (VP8L): 14-bit width-1 and height-1 after the 0x2F signature byte.
+  std::vector<uint8_t> webp = Encode(img, ".webp", {cv::IMWRITE_WEBP_QUALITY, 101});
+  ASSERT_EQ(std::string(webp.begin() + 12, webp.begin() + 16), "VP8L");
+  const uint32_t bits = (16383u) | (16383u << 14) | (uint32_t(webp[24]) >> 4 << 28);
+  for (int k = 0; k < 4; ++k) webp[21 + size_t(k)] = uint8_t(bits >> (8 * k));
+  test::ExpectErrorContaining([&] { DecodeImage(webp, "big.webp"); }, {"big.webp", "16384x16384"});
 }
 
 }  // namespace

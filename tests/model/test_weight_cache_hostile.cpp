@@ -1,0 +1,68 @@
+// A weight-cache file that lies about a matrix's size (issue 12 item 9): byte counts computed
+// from rows x cols must not wrap around, so an entry claiming an exabyte-sized matrix held in 0
+// bytes is not accepted; the cache is then ignored (and rebuilt), never trusted.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/model/weight_cache.h"
+#include "kernels/cpu/matmul.h"
+#include "tests/model/temp_dir.h"
+
+namespace glance {
+namespace {
+
+// One-entry cache file in the format weight_cache.cpp reads: magic, version 1, count, key, then
+// per entry name, type, rows, cols, data offset/bytes, scale offset/bytes; data after, 64-aligned.
+void WriteCache(const std::string& path, const std::string& key, kernels::WeightType type, int64_t rows,
+                int64_t cols, uint64_t dbytes, uint64_t sbytes) {
+  std::string out("GLWCACHE", 8);
+  auto put = [&](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
+  put(uint32_t{1});
+  put(uint32_t{1});
+  out += key;
+  const std::string name = "m.weight";
+  put(static_cast<uint16_t>(name.size()));
+  out += name;
+  put(static_cast<uint8_t>(type));
+  put(rows);
+  put(cols);
+  const uint64_t data_at = 512;
+  put(data_at);
+  put(dbytes);
+  put(data_at);
+  put(sbytes);
+  out.resize(data_at + 64, '\0');
+  std::ofstream(path, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
+}
+
+TEST(WeightCacheHostile, WrappedByteCountsAreNotTrusted) {
+  test::TempDir dir;
+  const std::string key = "k";
+  using kernels::WeightType;
+  // Control: an honest small entry loads.
+  WriteCache(dir / "k.bin", key, WeightType::F32, 4, 4, 64, 0);
+  EXPECT_TRUE(WeightCache(dir.path(), key).loaded());
+  // rows x cols x element size = 2^64 (or a multiple) wraps to 0 bytes.
+  struct Case {
+    WeightType type;
+    int64_t rows, cols;
+  };
+  const Case cases[] = {{WeightType::F32, int64_t{1} << 32, int64_t{1} << 32},
+                        {WeightType::BF16, int64_t{1} << 32, int64_t{1} << 31},
+                        {WeightType::F16, int64_t{1} << 31, int64_t{1} << 32},
+                        {WeightType::F32, int64_t{1} << 31, int64_t{1} << 31}};
+  for (const Case& c : cases) {
+    WriteCache(dir / "k.bin", key, c.type, c.rows, c.cols, 0, 0);
+    EXPECT_FALSE(WeightCache(dir.path(), key).loaded()) << c.rows << " x " << c.cols;
+  }
+  // An entry larger than the file, without any wrap, is refused as well.
+  WriteCache(dir / "k.bin", key, WeightType::F32, 1024, 1024, uint64_t{4} << 20, 0);
+  EXPECT_FALSE(WeightCache(dir.path(), key).loaded());
+}
+
+}  // namespace
+}  // namespace glance
