@@ -24,15 +24,18 @@ static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& 
   BackendChoice c;
   c.name = "npu-emu";
   std::unique_ptr<kernels::npu::WeightSource> source;
+  kernels::npu::Rounding rounding = kernels::npu::Rounding::kConvEven;  // IRON's flm.GEMM default
   if (!bundle_dir.empty()) {
     auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
     source = std::make_unique<BundleWeightSource>(bundle, store);
-    c.reason = "NPU emulator requested; weights from bundle " + bundle_dir;
+    rounding = bundle->rounding();
+    c.reason = "NPU emulator requested; weights from bundle " + bundle_dir + " (rounding " +
+               kernels::npu::RoundingName(rounding) + ")";
   } else {
-    source = std::make_unique<kernels::npu::PackingWeightSource>();
+    source = std::make_unique<kernels::npu::PackingWeightSource>(rounding);
     c.reason = "NPU emulator requested; weights packed to bfp16ebs8 at load (no bundle)";
   }
-  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeEmulatorDevice(), std::move(source));
+  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeEmulatorDevice(4, rounding), std::move(source));
   return c;
 }
 
@@ -40,7 +43,7 @@ static BackendChoice Hardware(const std::string& bundle_dir, const TensorStore& 
   auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
   BackendChoice c;
   c.name = "npu";
-  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeXrtDevice(bundle->kernels()),
+  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeXrtDevice(bundle->kernel_specs()),
                                                          std::make_unique<BundleWeightSource>(bundle, store));
   c.reason = "NPU: every check passed; bundle " + bundle_dir;
   return c;

@@ -120,10 +120,14 @@ NpuStatus DetectNpu(const DetectOptions& o) {
     try {
       const NpuBundle b = NpuBundle::Open(o.bundle_dir);
       bundle_bytes = b.weight_bytes();
-      const bool has_kernels = !b.kernels().empty();
-      add("bundle", has_kernels,
-          has_kernels ? "version " + std::to_string(kBundleVersion) + ", " + std::to_string(b.kernels().size()) + " kernels"
-                      : o.bundle_dir + " has weights but no kernel records (copy in IRON's xclbins)");
+      const std::vector<std::string> missing = b.MissingKernelFiles();
+      if (b.kernels().empty())
+        add("bundle", false, o.bundle_dir + " has weights but no kernel records (add IRON's kernels; kernels/npu/README.md)");
+      else if (!missing.empty())
+        add("bundle", false, o.bundle_dir + ": kernel file " + missing.front() + " is missing" +
+                                 (missing.size() > 1 ? " (and " + std::to_string(missing.size() - 1) + " more)" : ""));
+      else
+        add("bundle", true, "version " + std::to_string(kBundleVersion) + ", " + std::to_string(b.kernels().size()) + " kernels");
     } catch (const std::exception& e) {
       add("bundle", false, e.what());
     }

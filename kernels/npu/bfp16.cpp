@@ -3,174 +3,78 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <string>
 
-#include "core/util/error.h"
-#include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/thread_pool.h"
 
 namespace glance::kernels::npu {
 
-namespace {
+const char* RoundingName(Rounding r) { return r == Rounding::kConvEven ? "conv_even" : "floor"; }
 
-int BiasedExponent(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return static_cast<int>((bits >> 23) & 0xffu);
+static uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
 }
 
-// Mantissas of `in` at exponent byte e; returns the largest |mantissa| (before clamping).
-float Mantissas(const float* in, int e, float* m) {
-  float top = 0.0f;
+int BiasedExponent(float f) { return static_cast<int>((Bits(f) >> 23) & 0xffu); }
+
+void EncodeBlock(const float* in, uint8_t* out, Rounding rounding) {
+  int exps[kBfpGroup];
+  int64_t mags[kBfpGroup];
+  bool neg[kBfpGroup];
+  int max_exp = 0;
   for (int i = 0; i < kBfpGroup; ++i) {
-    m[i] = std::nearbyint(std::ldexp(in[i], 133 - e));  // default rounding: to nearest even
-    top = std::max(top, std::fabs(m[i]));
+    const uint32_t u = Bits(in[i]);
+    exps[i] = static_cast<int>((u >> 23) & 0xffu);
+    uint32_t man = u & 0x007fffffu;
+    if (exps[i] != 0) man |= 0x00800000u;  // the implicit bit, for normal numbers
+    neg[i] = (u >> 31) != 0;
+    mags[i] = neg[i] ? -static_cast<int64_t>(man) : static_cast<int64_t>(man);
+    max_exp = std::max(max_exp, exps[i]);
   }
-  return top;
-}
-
-}  // namespace
-
-void EncodeBlock(const float* in, uint8_t* out) {
-  float max_abs = 0.0f;
-  for (int i = 0; i < kBfpGroup; ++i)
-    if (std::isfinite(in[i])) max_abs = std::max(max_abs, std::fabs(in[i]));
-  if (max_abs == 0.0f) {
-    std::memset(out, 0, kBfpBlockBytes);
-    return;
+  out[0] = static_cast<uint8_t>(max_exp);
+  for (int i = 0; i < kBfpGroup; ++i) {
+    const int shift = max_exp - exps[i];
+    const int total = std::clamp(17 + shift, 0, 62);
+    int64_t m;
+    if (shift >= 32) {
+      m = neg[i] ? -1 : 0;
+    } else if (rounding == Rounding::kFloor) {
+      m = mags[i] >> total;  // arithmetic shift: toward −∞
+    } else {
+      // |mag| < 2^24 and the divisor is a power of two: exact in double, one rounding.
+      m = static_cast<int64_t>(std::nearbyint(std::ldexp(static_cast<double>(mags[i]), -total)));
+    }
+    m = std::clamp<int64_t>(m, -128, 127);
+    out[1 + i] = static_cast<uint8_t>(static_cast<int8_t>(m));
   }
-  int e = BiasedExponent(max_abs);
-  float m[kBfpGroup];
-  float safe[kBfpGroup];
-  for (int i = 0; i < kBfpGroup; ++i) safe[i] = std::isfinite(in[i]) ? in[i] : 0.0f;
-  if (Mantissas(safe, e, m) >= 128.0f) Mantissas(safe, ++e, m);  // rounded up past 7 bits
-  for (int i = 0; i < kBfpGroup; ++i) out[i] = static_cast<uint8_t>(static_cast<int8_t>(m[i]));
-  out[kBfpGroup] = static_cast<uint8_t>(e);
 }
 
 void DecodeBlock(const uint8_t* block, float* out) {
-  const int e = block[kBfpGroup];
+  const int e = block[0];
   for (int i = 0; i < kBfpGroup; ++i)
-    out[i] = std::ldexp(static_cast<float>(static_cast<int8_t>(block[i])), e - 133);
+    out[i] = std::ldexp(static_cast<float>(static_cast<int8_t>(block[1 + i])), e - 133);
 }
 
-float QuantizeInBlock(float v, float block_max_abs) {
-  if (block_max_abs == 0.0f) return 0.0f;
-  int ex = 0;
-  std::frexp(block_max_abs, &ex);              // max = f·2^ex, f in [0.5, 1)
-  int eb = std::max(ex - 1 + 127, 0);          // IEEE biased exponent (0 for subnormals)
-  double scale = std::ldexp(1.0, eb - 133);
-  if (std::nearbyint(static_cast<double>(block_max_abs) / scale) >= 128.0) scale *= 2.0;
-  return static_cast<float>(std::nearbyint(static_cast<double>(v) / scale) * scale);
+float QuantizeInBlock(float v, int block_exponent, Rounding rounding) {
+  if (v == 0.0f) return 0.0f;
+  const int e = BiasedExponent(v);
+  if (block_exponent - e >= 32) return v < 0.0f ? -std::ldexp(1.0f, block_exponent - 133) : 0.0f;
+  const double step = std::ldexp(1.0, block_exponent - 133);
+  const double q = static_cast<double>(v) / step;
+  double m = rounding == Rounding::kConvEven ? std::nearbyint(q) : std::floor(q);
+  m = std::clamp(m, -128.0, 127.0);
+  return static_cast<float>(m * step);
 }
 
-static PackedWeight EmptyPacked(int64_t n, int64_t k, int64_t tile_n) {
-  if (n <= 0 || k <= 0 || tile_n <= 0 || tile_n % 8 != 0)
-    throw Error("NPU weight packing: bad shape " + std::to_string(n) + "×" + std::to_string(k) +
-                " or tile_n " + std::to_string(tile_n) + " (must be a positive multiple of 8)");
-  PackedWeight p;
-  p.n = n;
-  p.k = k;
-  p.tile_n = tile_n;
-  p.n_pad = RoundUp(n, tile_n);
-  p.k_pad = RoundUp(k, kKTile);
-  p.bytes.assign(static_cast<size_t>(PackedBytes(p.n_pad, p.k_pad)), 0);  // zero = padding
-  return p;
-}
-
-// Encodes one W row (= one column n of B) into its blocks.
-static void PackRow(PackedWeight& p, int64_t n, const float* row, const char* what) {
-  float group[kBfpGroup];
-  for (int64_t k0 = 0; k0 < p.k; k0 += kBfpGroup) {
-    for (int i = 0; i < kBfpGroup; ++i) {
-      const int64_t k = k0 + i;
-      group[i] = k < p.k ? row[k] : 0.0f;
-      if (!std::isfinite(group[i]))
-        throw Error(std::string("NPU weight packing: ") + what + " has a non-finite value at [" +
-                    std::to_string(n) + "][" + std::to_string(k) + "]");
-    }
-    EncodeBlock(group, p.bytes.data() + BlockIndex(n, k0, p.k_pad, p.tile_n) * kBfpBlockBytes);
-  }
-}
-
-PackedWeight PackWeight(const float* w, int64_t n, int64_t k, int64_t tile_n) {
-  PackedWeight p = EmptyPacked(n, k, tile_n);
-  for (int64_t r = 0; r < n; ++r) PackRow(p, r, w + r * k, "weight");
-  return p;
-}
-
-PackedWeight PackWeight(const WeightRef& w, const char* what, int64_t tile_n) {
-  PackedWeight p = EmptyPacked(w.rows, w.cols, tile_n);
-  std::vector<float> row(static_cast<size_t>(w.cols));
-  for (int64_t r = 0; r < w.rows; ++r) {
-    w.row_to_f32(r, row.data());
-    PackRow(p, r, row.data(), what);
-  }
-  return p;
-}
-
-std::vector<float> UnpackWeight(const PackedWeight& p) {
-  std::vector<float> w(static_cast<size_t>(p.n * p.k));
-  float vals[kBfpGroup];
-  for (int64_t n = 0; n < p.n; ++n)
-    for (int64_t k0 = 0; k0 < p.k; k0 += kBfpGroup) {
-      DecodeBlock(p.bytes.data() + BlockIndex(n, k0, p.k_pad, p.tile_n) * kBfpBlockBytes, vals);
-      for (int i = 0; i < kBfpGroup && k0 + i < p.k; ++i) w[static_cast<size_t>(n * p.k + k0 + i)] = vals[i];
-    }
-  return w;
-}
-
-void ValidatePacked(const PackedWeight& p, const char* what) {
-  const bool shape_ok = p.n > 0 && p.k > 0 && p.tile_n > 0 && p.tile_n % 8 == 0 &&
-                        p.n_pad == RoundUp(p.n, p.tile_n) && p.k_pad == RoundUp(p.k, kKTile);
-  if (!shape_ok || static_cast<int64_t>(p.bytes.size()) != PackedBytes(p.n_pad, p.k_pad))
-    throw Error(std::string("NPU bundle: packed weight ") + what + " has " +
-                std::to_string(p.bytes.size()) + " bytes, expected " +
-                std::to_string(shape_ok ? PackedBytes(p.n_pad, p.k_pad) : 0) + " for " +
-                std::to_string(p.n) + "×" + std::to_string(p.k) + " at tile_n " +
-                std::to_string(p.tile_n) + " (re-export the bundle)");
-}
-
-void EmulateGemm(const uint16_t* a, int64_t m, const PackedWeight& w, uint16_t* c,
-                 ThreadPool* pool) {
-  const int64_t K = w.k_pad, N = w.n_pad;
-  std::vector<float> af(static_cast<size_t>(m * K));
-  for (size_t i = 0; i < af.size(); ++i) af[i] = bf16_to_f32(a[i]);
-  auto stripe = [&](size_t b, size_t e) {
-    std::vector<float> col(static_cast<size_t>(K));
-    for (int64_t n = static_cast<int64_t>(b) * 8; n < static_cast<int64_t>(e) * 8; ++n) {
-      for (int64_t k0 = 0; k0 < K; k0 += kBfpGroup)
-        DecodeBlock(w.bytes.data() + BlockIndex(n, k0, K, w.tile_n) * kBfpBlockBytes,
-                    col.data() + k0);
-      for (int64_t r = 0; r < m; ++r) {
-        const float* x = af.data() + r * K;
-        float acc = 0.0f;
-        for (int64_t k = 0; k < K; ++k) acc += x[k] * col[static_cast<size_t>(k)];
-        c[r * N + n] = f32_to_bf16(acc);
-      }
-    }
-  };
-  const size_t groups = static_cast<size_t>(N / 8);
-  if (pool) pool->ParallelFor(groups, stripe, 1);
-  else stripe(0, groups);
-}
-
-void ReferenceBfpMatmul(const float* x, int64_t m, const float* w, int64_t n, int64_t k, float* y) {
-  std::vector<float> wq(static_cast<size_t>(n * k));
-  for (int64_t r = 0; r < n; ++r)
-    for (int64_t k0 = 0; k0 < k; k0 += kBfpGroup) {
-      const int64_t k1 = std::min(k, k0 + kBfpGroup);
-      float mx = 0.0f;
-      for (int64_t i = k0; i < k1; ++i) mx = std::max(mx, std::fabs(w[r * k + i]));
-      for (int64_t i = k0; i < k1; ++i) wq[static_cast<size_t>(r * k + i)] = QuantizeInBlock(w[r * k + i], mx);
-    }
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t o = 0; o < n; ++o) {
-      float acc = 0.0f;
-      for (int64_t j = 0; j < k; ++j) acc += round_bf16(x[i * k + j]) * wq[static_cast<size_t>(o * k + j)];
-      y[i * n + o] = round_bf16(acc);
-    }
+uint16_t F32ToBf16(float f, Rounding rounding) {
+  if (rounding == Rounding::kConvEven) return f32_to_bf16(f);
+  const uint32_t u = Bits(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  // Truncation rounds toward zero; a negative value with dropped bits goes one ulp further
+  // down (toward −∞). IRON's aie2p_math_emulation.py f32_to_bf16_floor states the same rule.
+  const bool inexact = (u & 0xffffu) != 0, negative = (u >> 31) != 0;
+  return static_cast<uint16_t>((u >> 16) + (inexact && negative ? 1u : 0u));
 }
 
 }  // namespace glance::kernels::npu

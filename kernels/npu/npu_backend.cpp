@@ -10,7 +10,7 @@ namespace glance::kernels::npu {
 
 std::optional<PackedWeight> PackingWeightSource::Find(const WeightRef& w) const {
   if (!w.data || w.rows <= 0 || w.cols <= 0) return std::nullopt;
-  return PackWeight(w, "projection weight", tile_n_);
+  return PackWeight(w, "projection weight", PackedLayout::kGemmTiles, rounding_);
 }
 
 NpuBackend::NpuBackend(std::unique_ptr<NpuDevice> device, std::unique_ptr<WeightSource> source)

@@ -3,7 +3,7 @@
 // Per projection it finds the weight's packed copy (WeightSource), checks the device has a
 // kernel for the padded shape, then dispatches: a prompt as flm.GEMM dispatches over 256-row
 // chunks (up to device.max_chunks() chunks each, the last chunk zero-padded), a token as one
-// GEMV. Activations go in as bf16 (round-to-nearest-even), results come back as bf16 widened
+// GEMV. Activations go in as bf16 (round-to-nearest-even, on the host), results come back as bf16 widened
 // to f32; a bias (vision tower) is added on the host in f32 — the NPU kernels have none.
 // Anything it cannot take (no packed weight, no kernel) the engine runs on the CPU instead.
 #include <map>
@@ -30,11 +30,13 @@ class WeightSource {
 // Packs whatever WeightRef it is asked for, once (the on-the-fly bundle of `--backend npu-emu`).
 class PackingWeightSource final : public WeightSource {
  public:
-  explicit PackingWeightSource(int64_t tile_n = kDefaultTileN) : tile_n_(tile_n) {}
+  // Weights packed in flm.GEMM's tile order with its per-shape tile_n, rounded as the kernels
+  // that read them round (IRON's pack_b does the same).
+  explicit PackingWeightSource(Rounding rounding = Rounding::kConvEven) : rounding_(rounding) {}
   std::optional<PackedWeight> Find(const WeightRef& w) const override;
 
  private:
-  int64_t tile_n_;
+  Rounding rounding_;
 };
 
 class NpuBackend final : public Backend {

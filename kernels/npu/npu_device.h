@@ -8,8 +8,8 @@
 //   GEMM (flm.GEMM):  c[chunks·256][n_pad] bf16 = a[chunks·256][k_pad] bf16 · B, one dispatch
 //                     covering `chunks` 256-row chunks (an instruction stream per chunk count)
 //   GEMV (GEMVbfp16): c[n_pad] bf16 = a[k_pad] bf16 · B
-// Arithmetic: bfp16ebs8 weights, bf16 activations, f32 accumulation, bf16 round-to-nearest-even
-// epilogue (bfp16.h).
+// Arithmetic: emulate_gemm.h (bfp16ebs8 × bfp16ebs8 blocks, f32 accumulation, bf16 store, with
+// the kernels' rounding mode).
 //
 // Thread contract: Run may be called from several threads; implementations serialise what they
 // must (the XRT device owns one set of buffers per kernel).
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/npu/bfp16.h"
+#include "kernels/npu/packed_weight.h"
 
 namespace glance::kernels {
 class ThreadPool;
@@ -46,8 +46,9 @@ class NpuDevice {
                           uint16_t* c, ThreadPool* pool) = 0;
 };
 
-// The emulator: every shape has a kernel (padding makes any K × N legal).
-std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks = 4);
+// The emulator: every shape has a kernel (padding makes any K × N legal). `rounding`: the
+// kernels' mode (the bundle's; IRON's default is kConvEven).
+std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks = 4, Rounding rounding = Rounding::kConvEven);
 
 // The XRT device, opened from a bundle's kernel records. Only in builds with GLANCE_HAVE_XRT;
 // elsewhere it throws glance::Error saying how to build with XRT.
@@ -56,6 +57,7 @@ struct XrtKernelSpec {
   int64_t k = 0, n = 0, chunks = 1;  // padded K, N; GEMM chunk count of this stream
   std::string xclbin, kernel_name, insts;  // absolute paths, kernel name inside the xclbin
   std::string context;  // hardware-context key: one per family (prefill, decode, vision)
+  Rounding rounding = Rounding::kConvEven;  // how the kernel was built (ROUND_CONV_EVEN or not)
 };
 std::unique_ptr<NpuDevice> MakeXrtDevice(const std::vector<XrtKernelSpec>& kernels);
 bool XrtCompiledIn();

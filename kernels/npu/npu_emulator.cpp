@@ -1,5 +1,5 @@
 // The NPU emulator (npu_device.h): the GEMM and GEMV kernels on the CPU, bit for bit the
-// arithmetic of bfp16.h's scalar reference. It keeps weights as the device would — packed,
+// arithmetic of emulate_gemm.h's scalar reference. It keeps weights as the device would — packed,
 // never unpacked into a second copy — and checks every dispatch's contract the way the
 // hardware's fixed instruction streams would enforce it.
 #include <mutex>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/util/error.h"
+#include "kernels/npu/emulate_gemm.h"
 #include "kernels/npu/npu_device.h"
 
 namespace glance::kernels::npu {
@@ -15,11 +16,12 @@ namespace {
 
 class EmulatorDevice final : public NpuDevice {
  public:
-  explicit EmulatorDevice(int64_t max_chunks) : max_chunks_(max_chunks) {}
+  EmulatorDevice(int64_t max_chunks, Rounding rounding) : max_chunks_(max_chunks), rounding_(rounding) {}
   std::string name() const override { return "npu-emu"; }
+  Rounding rounding() const { return rounding_; }
   int64_t max_chunks() const override { return max_chunks_; }
   bool HasKernel(KernelFamily, int64_t k_pad, int64_t n_pad) const override {
-    return k_pad > 0 && k_pad % kKTile == 0 && n_pad > 0 && n_pad % 8 == 0;
+    return k_pad > 0 && k_pad % kBfpGroup == 0 && n_pad > 0 && n_pad % kBfpGroup == 0;
   }
   int UploadWeight(PackedWeight w) override {
     ValidatePacked(w, "(upload)");
@@ -43,21 +45,22 @@ class EmulatorDevice final : public NpuDevice {
     } else if (rows != 1) {
       throw Error("NPU emulator: a GEMV dispatch takes one row, got " + std::to_string(rows));
     }
-    EmulateGemm(a, rows, w, c, pool);
+    EmulateGemm(a, rows, w, c, rounding_, pool);
     return family == KernelFamily::kGemm ? "gemm" : "gemv";
   }
 
  private:
   int64_t max_chunks_;
+  Rounding rounding_;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<PackedWeight>> weights_;  // stable addresses
 };
 
 }  // namespace
 
-std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks) {
+std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks, Rounding rounding) {
   if (max_chunks < 1) throw Error("NPU emulator: max_chunks must be at least 1");
-  return std::make_unique<EmulatorDevice>(max_chunks);
+  return std::make_unique<EmulatorDevice>(max_chunks, rounding);
 }
 
 }  // namespace glance::kernels::npu

@@ -6,6 +6,7 @@
 
 #include "kernels/backend.h"
 #include "kernels/cpu/thread_pool.h"
+#include "kernels/npu/emulate_gemm.h"
 #include "kernels/npu/npu_backend.h"
 
 namespace glance::kernels::npu {
@@ -54,7 +55,7 @@ TEST(NpuBackend, ChunksPromptsOf1_255_256_257_1000RowsExactly) {
     ASSERT_TRUE(be.Supports(OpForRows(m), m, ref));
     std::vector<float> got(static_cast<size_t>(m * n)), want(got.size());
     be.Project(x.data(), m, ref, bias.data(), got.data(), &pool);
-    ReferenceBfpMatmul(x.data(), m, w.data(), n, k, want.data());
+    ReferenceBfpMatmul(x.data(), m, w.data(), n, k, Rounding::kConvEven, want.data());
     for (int64_t i = 0; i < m * n; ++i) ASSERT_EQ(got[i], want[i] + bias[i % n]) << "m=" << m << " at " << i;
     const auto log = be.DispatchLog();
     ASSERT_EQ(log.size(), logged + dispatches.size()) << "m=" << m;
@@ -114,7 +115,7 @@ TEST(NpuEmulator, RejectsDispatchesTheHardwareCouldNotRun) {
   auto dev = MakeEmulatorDevice(2);
   const std::vector<float> w(64 * 512, 0.25f);
   const int h = dev->UploadWeight(PackWeight(w.data(), 64, 512));
-  std::vector<uint16_t> a(3 * 256 * 512), c(3 * 256 * 64);
+  std::vector<uint16_t> a(3 * 256 * 512), c(3 * 256 * 128);  // N pads to tile_n 128
   EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 100, c.data(), nullptr), std::runtime_error);
   EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 768, c.data(), nullptr), std::runtime_error);
   EXPECT_THROW(dev->Run(KernelFamily::kGemv, h, a.data(), 2, c.data(), nullptr), std::runtime_error);
