@@ -92,24 +92,35 @@ def shape_mask(shape, cx, cy, r, xx, yy):
     raise ValueError(shape)
 
 
+def _box(o, margin=2):
+    # Pixel box that holds the object (the masks are evaluated only there).
+    r = SIZES[o["size"]] * 1.1 + margin
+    x0, x1 = max(0, int(o["cx"] - r)), min(SIZE, int(o["cx"] + r) + 1)
+    y0, x1b = max(0, int(o["cy"] - r)), min(SIZE, int(o["cy"] + r) + 1)
+    return y0, x1b, x0, x1
+
+
+def object_mask(sc, k):
+    """Boolean SIZE x SIZE mask of object k."""
+    o = sc["objects"][k]
+    y0, y1, x0, x1 = _box(o)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float64) + 0.5
+    m = np.zeros((SIZE, SIZE), dtype=bool)
+    m[y0:y1, x0:x1] = shape_mask(o["shape"], o["cx"], o["cy"], SIZES[o["size"]], xx, yy)
+    return m
+
+
 def render(sc):
     """-> HxWx3 uint8 image."""
-    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
     img = np.zeros((SIZE, SIZE, 3), dtype=np.uint8)
     img[:] = COLOURS[sc["background"][0]]
     if sc["split_dir"] == "tb":
         img[SIZE // 2:] = COLOURS[sc["background"][1]]
     elif sc["split_dir"] == "lr":
         img[:, SIZE // 2:] = COLOURS[sc["background"][1]]
-    for o in sc["objects"]:
-        img[shape_mask(o["shape"], o["cx"], o["cy"], SIZES[o["size"]], xx, yy)] = COLOURS[o["colour"]]
+    for k, o in enumerate(sc["objects"]):
+        img[object_mask(sc, k)] = COLOURS[o["colour"]]
     return img
-
-
-def object_mask(sc, k):
-    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
-    o = sc["objects"][k]
-    return shape_mask(o["shape"], o["cx"], o["cy"], SIZES[o["size"]], xx, yy)
 
 
 # ------------------------------------------------------------------------------------ language
@@ -177,15 +188,42 @@ def qa_turns(sc, rng):
 
 
 def conversation(sc, rng):
-    """A training conversation: 1-3 turns, starting with a caption or a question."""
-    turns = []
+    """A training conversation: a caption alone (40 %), a caption then 1-3 questions (30 %), or
+    1-4 questions (30 %). Long conversations amortise the image tokens over more answer tokens."""
     qa = qa_turns(sc, rng)
-    if rng.random() < 0.5:
-        turns.append((rng.choice(CAPTION_PROMPTS), caption(sc, rng.randrange(3))))
-    n_more = rng.choice([0, 1, 2]) if turns else rng.choice([1, 2, 3])
-    for _, q, a in qa[:n_more]:
-        turns.append((q, a))
-    return turns
+    cap = (rng.choice(CAPTION_PROMPTS), caption(sc, rng.randrange(3)))
+    u = rng.random()
+    if u < 0.4:
+        return [cap]
+    if u < 0.7:
+        return [cap] + [(q, a) for _, q, a in qa[:rng.randint(1, 3)]]
+    return [(q, a) for _, q, a in qa[:rng.randint(1, 4)]]
+
+
+def token_labels(sc, grid=7):
+    """Per image token (grid x grid, raster order): (shape+1 or 0, colour index, size+1 or 0) of
+    the object covering most of the token's square (>= 10 %), else 0 / background colour / 0.
+    Used only as an auxiliary training signal for the vision tower."""
+    cell = SIZE // grid
+    names = list(COLOURS)
+    shape = np.zeros((grid, grid), dtype=np.int64)
+    size = np.zeros((grid, grid), dtype=np.int64)
+    colour = np.zeros((grid, grid), dtype=np.int64)
+    img = render(sc)
+    centre = img[cell // 2::cell, cell // 2::cell][:grid, :grid]
+    rgb = {v: i for i, v in enumerate(COLOURS.values())}
+    for r in range(grid):
+        for c in range(grid):
+            colour[r, c] = rgb[tuple(int(x) for x in centre[r, c])]
+    best = np.zeros((grid, grid))
+    for k, o in enumerate(sc["objects"]):
+        cov = object_mask(sc, k).reshape(grid, cell, grid, cell).mean(axis=(1, 3))
+        take = (cov >= 0.1) & (cov > best)
+        best[take] = cov[take]
+        shape[take] = SHAPES.index(o["shape"]) + 1
+        size[take] = list(SIZES).index(o["size"]) + 1
+        colour[take] = names.index(o["colour"])
+    return shape.reshape(-1), colour.reshape(-1), size.reshape(-1), img
 
 
 # ------------------------------------------------------------------------------------- parsing

