@@ -15,8 +15,8 @@ static int NpuStatusCmd(const Args& args) {
   npu::DetectOptions o;
   o.bundle_dir = npu::FindBundleDir(p.Get("bundle", ""), p.Get("model", ""));
   const npu::NpuStatus st = npu::DetectNpu(o);
-  std::printf("NPU status (this build: %s)\n",
-              kernels::npu::XrtCompiledIn() ? "with XRT" : "without XRT; the emulator is always available as --backend npu-emu");
+  std::printf("NPU status (XRT plugin: %s; the emulator is always available as --backend npu-emu)\n",
+              kernels::npu::XrtCompiledIn() ? "loaded" : "not loadable, see the XRT check");
   for (const auto& c : st.checks)
     std::printf("  [%s] %-17s %s\n", c.passed ? " ok " : "FAIL", c.name.c_str(), c.detail.c_str());
   std::printf("auto backend: %s\n", st.ready() ? "npu" : ("cpu (" + st.summary() + ")").c_str());

@@ -50,8 +50,8 @@ class NpuDevice {
 // kernels' mode (the bundle's; IRON's default is kConvEven).
 std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks = 4, Rounding rounding = Rounding::kConvEven);
 
-// The XRT device, opened from a bundle's kernel records. Only in builds with GLANCE_HAVE_XRT;
-// elsewhere it throws glance::Error saying how to build with XRT.
+// The XRT device, opened from a bundle's kernel records through the XRT plugin loaded at run
+// time (xrt_plugin.h); throws glance::Error saying why when the plugin or the device is absent.
 struct XrtKernelSpec {
   KernelFamily family = KernelFamily::kGemm;
   int64_t k = 0, n = 0, chunks = 1;  // padded K, N; GEMM chunk count of this stream
@@ -60,8 +60,9 @@ struct XrtKernelSpec {
   Rounding rounding = Rounding::kConvEven;  // how the kernel was built (ROUND_CONV_EVEN or not)
 };
 std::unique_ptr<NpuDevice> MakeXrtDevice(const std::vector<XrtKernelSpec>& kernels);
+// Whether the XRT plugin (and so XRT's libraries) loads in this process.
 bool XrtCompiledIn();
-// Constructs xrt::device(0) and reports why not (only with XRT; else false + reason).
+// Constructs xrt::device(0) through the plugin and reports why not (false + reason).
 bool XrtDeviceOpens(std::string* why);
 
 }  // namespace glance::kernels::npu

@@ -1,26 +1,35 @@
-// The XRT device (npu_device.h): the bundle's kernels on an AMD XDNA NPU through XRT.
-// Built only when CMake finds a modern XRT (>= 2.18, with xrt/xrt_hw_context.h); see
-// kernels/npu/README.md. The call sequence follows the published mlir-aie/IRON host code:
-//   xrt::device(0) → register_xclbin(xclbin) → one xrt::hw_context per kernel family
-//   (prefill GEMM, decode GEMV, vision GEMM) → xrt::kernel(context, name);
-//   instruction stream in a cacheable BO of group_id(1); A, B, C in host_only BOs of
-//   group_id(3..5); run arguments (opcode 3, instruction BO, instruction words, A, B, C).
-// Runs are built once per kernel and restarted with new B / sub-buffer views of A and C.
-// NOT VERIFIED ON HARDWARE: no machine we build on has an NPU.
+// The XRT device (npu_device.h): the bundle's kernels on an AMD XDNA NPU through XRT's C++ API.
+// Built only as the plugin libglance_npu_xrt.so (xrt_plugin.h), against XRT >= 2.18 (Debian
+// sid's libxrt-dev 2.25 in CI: packaging/check-xrt.sh). The call sequence follows the published
+// mlir-aie / IRON host code and the taconite crate's runtime:
+//   xrt::device(0) → register_xclbin(xclbin) → one xrt::hw_context per context key (the
+//   bundle's `ctx`: gemm, gemv, ...) → xrt::kernel(context, name); the instruction stream in a
+//   cacheable BO of the kernel's group_id(1); A, B, C in host-only BOs of memory group 0
+//   (taconite does the same: on XDNA every buffer is host memory the NPU reads through its
+//   IOMMU, so the group is not a memory bank); run arguments (opcode 3, instruction BO,
+//   instruction size, A, B, C).
+// NOT RUN ON HARDWARE: no machine we build on has an NPU; CI compiles, links and runs it with
+// no device present.
+#include <xrt/xrt_bo.h>
+#include <xrt/xrt_device.h>
+#include <xrt/xrt_hw_context.h>
+#include <xrt/xrt_kernel.h>
+#include <xrt/experimental/xrt_xclbin.h>
+
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include <xrt/xrt_bo.h>
-#include <xrt/xrt_device.h>
-#include <xrt/xrt_hw_context.h>
-#include <xrt/xrt_kernel.h>
-
 #include "core/util/error.h"
-#include "kernels/npu/npu_device.h"
+#include "kernels/npu/xrt_plugin.h"
+
+#ifndef GLANCE_XRT_VERSION
+#define GLANCE_XRT_VERSION "unknown"
+#endif
 
 namespace glance::kernels::npu {
 
@@ -32,8 +41,8 @@ std::vector<uint32_t> ReadInstructions(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error("NPU bundle: cannot read instruction stream " + path);
   std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (bytes.empty() || bytes.size() % 4 != 0)
-    throw Error("NPU bundle: instruction stream " + path + " is not a whole number of 32-bit words");
+  if (bytes.empty() || bytes.size() % 4 != 0 || bytes.size() > (size_t{64} << 20))
+    throw Error("NPU bundle: instruction stream " + path + " is not a whole number of 32-bit words (up to 64 MiB)");
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
   return words;
@@ -43,7 +52,6 @@ struct LoadedKernel {
   XrtKernelSpec spec;
   xrt::kernel kernel;
   xrt::bo instr;
-  size_t instr_words = 0;
   xrt::bo a, c;  // sized for this kernel's rows; reused by every dispatch
   xrt::run run;  // built once, restarted
 };
@@ -61,17 +69,24 @@ class XrtDevice final : public NpuDevice {
       k.spec = s;
       k.kernel = xrt::kernel(contexts_.at(s.context), s.kernel_name);
       const std::vector<uint32_t> words = ReadInstructions(s.insts);
-      k.instr_words = words.size();
-      k.instr = xrt::bo(device_, words.size() * 4, XCL_BO_FLAGS_CACHEABLE, k.kernel.group_id(1));
+      const size_t instr_bytes = words.size() * sizeof(uint32_t);
+      k.instr = xrt::bo(device_, instr_bytes, XCL_BO_FLAGS_CACHEABLE, k.kernel.group_id(1));
       k.instr.write(words.data());
       k.instr.sync(XCL_BO_SYNC_BO_TO_DEVICE);
       const size_t rows = s.family == KernelFamily::kGemm ? static_cast<size_t>(s.chunks * kMChunk) : 1;
-      k.a = xrt::bo(device_, rows * static_cast<size_t>(s.k) * 2, XRT_BO_FLAGS_HOST_ONLY, k.kernel.group_id(3));
-      k.c = xrt::bo(device_, rows * static_cast<size_t>(s.n) * 2, XRT_BO_FLAGS_HOST_ONLY, k.kernel.group_id(5));
+      k.a = xrt::bo(device_, rows * static_cast<size_t>(s.k) * 2, XRT_BO_FLAGS_HOST_ONLY, 0);
+      k.c = xrt::bo(device_, rows * static_cast<size_t>(s.n) * 2, XRT_BO_FLAGS_HOST_ONLY, 0);
       k.run = xrt::run(k.kernel);
       k.run.set_arg(0, kOpcodeTransaction);
       k.run.set_arg(1, k.instr);
-      k.run.set_arg(2, static_cast<unsigned>(k.instr_words));
+      // The instruction size, in BYTES. The amdxdna driver hands the firmware the instruction
+      // buffer as (address, size in bytes) — ERT_START_NPU's payload, `struct
+      // amdxdna_cmd_start_npu { u64 buffer; u32 buffer_size; /* size of buffer in bytes */ }`
+      // in the driver's amdxdna_ctx.h — and IRON's Python runtime (whose flm kernels a bundle
+      // holds) and the taconite runtime pass bytes here too. mlir-aie's C++ host examples pass
+      // the word count (instr_v.size()) and also run, so this argument does not size the
+      // stream the firmware reads; we follow the kernels' own toolchain.
+      k.run.set_arg(2, static_cast<unsigned>(instr_bytes));
       k.run.set_arg(3, k.a);
       k.run.set_arg(5, k.c);
       max_chunks_ = std::max(max_chunks_, s.family == KernelFamily::kGemm ? s.chunks : 0);
@@ -87,14 +102,7 @@ class XrtDevice final : public NpuDevice {
   }
   int UploadWeight(PackedWeight w) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    // The B buffer must share a memory bank with the kernels that read it: group_id(4) of any
-    // kernel of this shape (they all come from the bundle's xclbins).
-    const LoadedKernel* any = nullptr;
-    for (const auto& k : kernels_)
-      if (k.spec.k == w.k_pad && k.spec.n == w.n_pad) any = &k;
-    if (!any) throw Error("NPU: no kernel in the bundle for a " + std::to_string(w.k_pad) + "×" +
-                          std::to_string(w.n_pad) + " weight");
-    xrt::bo bo(device_, w.bytes.size(), XRT_BO_FLAGS_HOST_ONLY, any->kernel.group_id(4));
+    xrt::bo bo(device_, w.bytes.size(), XRT_BO_FLAGS_HOST_ONLY, 0);
     bo.write(w.bytes.data());
     bo.sync(XCL_BO_SYNC_BO_TO_DEVICE);
     weights_.push_back({std::move(w), std::move(bo)});
@@ -111,8 +119,8 @@ class XrtDevice final : public NpuDevice {
     const int64_t chunks = family == KernelFamily::kGemm ? rows / kMChunk : 1;
     LoadedKernel* k = nullptr;
     for (auto& cand : kernels_)
-      if (cand.spec.family == family && cand.spec.k == w.packed.k_pad &&
-          cand.spec.n == w.packed.n_pad && (family == KernelFamily::kGemv || cand.spec.chunks == chunks))
+      if (cand.spec.family == family && cand.spec.k == w.packed.k_pad && cand.spec.n == w.packed.n_pad &&
+          (family == KernelFamily::kGemv || cand.spec.chunks == chunks))
         k = &cand;
     if (!k) throw Error("NPU: no instruction stream for " + std::to_string(chunks) + " chunks of this shape");
     const size_t a_bytes = static_cast<size_t>(rows * w.packed.k_pad) * 2;
@@ -121,7 +129,12 @@ class XrtDevice final : public NpuDevice {
     k->a.sync(XCL_BO_SYNC_BO_TO_DEVICE, a_bytes, 0);
     k->run.set_arg(4, w.bo);
     k->run.start();
-    k->run.wait();
+    const ert_cmd_state state = k->run.wait();
+    if (state != ERT_CMD_STATE_COMPLETED)
+      throw Error("NPU: the " + std::string(family == KernelFamily::kGemm ? "GEMM" : "GEMV") + " " +
+                  std::to_string(k->spec.k) + "×" + std::to_string(k->spec.n) + " run ended in state " +
+                  std::to_string(static_cast<int>(state)) + ", not completed (" +
+                  std::to_string(static_cast<int>(ERT_CMD_STATE_COMPLETED)) + ")");
     k->c.sync(XCL_BO_SYNC_BO_FROM_DEVICE, c_bytes, 0);
     k->c.read(c, c_bytes, 0);
     return family == KernelFamily::kGemm ? "gemm" : "gemv";
@@ -133,28 +146,23 @@ class XrtDevice final : public NpuDevice {
     xrt::bo bo;
   };
   xrt::device device_;
-  std::map<std::string, xrt::hw_context> contexts_;  // one per kernel family
+  std::map<std::string, xrt::hw_context> contexts_;  // one per context key
   std::vector<LoadedKernel> kernels_;
   std::vector<Weight> weights_;
   int64_t max_chunks_ = 0;
   mutable std::mutex mutex_;
 };
 
-}  // namespace
-
-std::unique_ptr<NpuDevice> MakeXrtDevice(const std::vector<XrtKernelSpec>& kernels) {
+NpuDevice* MakeDevice(const XrtKernelSpec* specs, size_t count, std::string* error) {
   try {
-    return std::make_unique<XrtDevice>(kernels);
-  } catch (const Error&) {
-    throw;
+    return new XrtDevice(std::vector<XrtKernelSpec>(specs, specs + count));
   } catch (const std::exception& e) {
-    throw Error(std::string("NPU: XRT failed while loading the bundle's kernels: ") + e.what());
+    if (error) *error = std::string("XRT failed while loading the bundle's kernels: ") + e.what();
+    return nullptr;
   }
 }
 
-bool XrtCompiledIn() { return true; }
-
-bool XrtDeviceOpens(std::string* why) {
+bool DeviceOpens(std::string* why) {
   try {
     xrt::device d(0);
     if (why) *why = "xrt::device(0) opened";
@@ -165,4 +173,12 @@ bool XrtDeviceOpens(std::string* why) {
   }
 }
 
+const XrtPlugin kPlugin{kXrtPluginAbi, GLANCE_XRT_VERSION, &MakeDevice, &DeviceOpens};
+
+}  // namespace
+
 }  // namespace glance::kernels::npu
+
+extern "C" __attribute__((visibility("default"))) const glance::kernels::npu::XrtPlugin* glance_npu_xrt_plugin() {
+  return &glance::kernels::npu::kPlugin;
+}

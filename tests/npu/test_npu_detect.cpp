@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/model/safetensors.h"
+#include "core/npu/backend_select.h"
 #include "core/npu/npu_detect.h"
+#include "kernels/npu/npu_device.h"
 
 namespace glance::npu {
 namespace {
@@ -115,6 +118,27 @@ TEST_F(FakeRoot, ProcModulesCountsAsLoaded) {
   fs::remove_all(root_ / "sys/module/amdxdna");
   Write("proc/modules", "snd 1 0 - Live 0x0\namdxdna 237568 0 - Live 0x0\n");
   EXPECT_TRUE(Check(DetectNpu(Options()), "driver").passed);
+}
+
+TEST(XrtPlugin, WithoutThePluginTheXrtCheckSaysWhyAndAutoRunsOnTheCpu) {
+  // This build machine has no XRT plugin (packaging/check-xrt.sh tests the one built against
+  // a real XRT): the real XRT check fails naming the plugin, and `auto` picks the CPU.
+  std::string why;
+  EXPECT_FALSE(kernels::npu::XrtDeviceOpens(&why));
+  EXPECT_NE(why.find("libglance_npu_xrt.so"), std::string::npos) << why;
+  DetectOptions o;
+  o.bundle_dir = std::string(GLANCE_TEST_DATA) + "/npu-bundle-tiny-a";
+  const NpuStatus st = DetectNpu(o);
+  bool xrt_row = false;
+  for (const auto& c : st.checks) xrt_row |= c.name == "XRT" && !c.passed && c.detail == why;
+  EXPECT_TRUE(xrt_row);
+  EXPECT_FALSE(st.ready());
+  const TensorStore store = TensorStore::OpenFolder(std::string(GLANCE_TEST_DATA) + "/tiny-a");
+  const BackendChoice c = SelectBackend("auto", o.bundle_dir, store);
+  EXPECT_EQ(c.name, "cpu");
+  EXPECT_NE(c.reason.find("no usable NPU"), std::string::npos) << c.reason;
+  EXPECT_THROW(SelectBackend("npu", o.bundle_dir, store), std::runtime_error);
+  EXPECT_THROW(kernels::npu::MakeXrtDevice({}), std::runtime_error);
 }
 
 }  // namespace
