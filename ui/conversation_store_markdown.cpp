@@ -44,7 +44,7 @@ QString ToMarkdown(const Conversation& c) {
                 .arg(img.resized_h)
                 .arg(img.grid_w)
                 .arg(img.grid_h)
-                .arg(Q(img.mode), Q(img.sha256));
+                .arg(Q(std::string(Name(img.mode))), Q(img.sha256));
     }
     md += t.user_text + QStringLiteral("\n\n## Assistant\n\n") + t.answer + QStringLiteral("\n\n");
     if (t.stats.generated_tokens > 0) md += StatsLine(t.stats) + QStringLiteral("\n\n");

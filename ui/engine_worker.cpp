@@ -15,12 +15,9 @@ EngineWorker::~EngineWorker() {
   engine_.reset();
 }
 
-void EngineWorker::loadModel(const QString& dir, int threads, const QString& backend) {
+void EngineWorker::loadModel(const QString& dir, const EngineOptions& options) {
   cancelLoad_.store(false);
   try {
-    EngineOptions options;
-    options.threads = threads;
-    if (!backend.isEmpty()) options.backend = backend.toStdString();
     auto progress = [this](double fraction, const std::string& what) {
       Q_EMIT loadProgress(fraction, Q(what));
       return !cancelLoad_.load();
@@ -110,8 +107,6 @@ void EngineWorker::setSystemPrompt(const QString& text) {
   }
 }
 
-void EngineWorker::setImageMode(const QString& mode) {
-  imageMode_ = mode == QStringLiteral("detail") ? ImageModeChoice::kDetail : ImageModeChoice::kFast;
-}
+void EngineWorker::setImageMode(ImageMode mode) { imageMode_ = mode; }
 
 }  // namespace glance::ui

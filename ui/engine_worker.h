@@ -30,8 +30,8 @@ class EngineWorker : public QObject {
   void cancelLoad() { cancelLoad_.store(true); }
 
  public Q_SLOTS:
-  // backend: "auto" | "cpu" | "npu" | "npu-emu" (EngineOptions::backend).
-  void loadModel(const QString& dir, int threads, const QString& backend);
+  // `options` as the GUI built them from the settings registry (settings::ToEngineOptions).
+  void loadModel(const QString& dir, const glance::EngineOptions& options);
   void attachImage(const QString& path);
   void attachPixels(const QImage& image);
   void send(const QString& text, const glance::GenerateOptions& options);
@@ -39,8 +39,8 @@ class EngineWorker : public QObject {
   void editLast(const QString& text, const glance::GenerateOptions& options);
   void reset();
   void setSystemPrompt(const QString& text);
-  // For images attached from now on: "fast" or "detail".
-  void setImageMode(const QString& mode);
+  // For images attached from now on.
+  void setImageMode(glance::ImageMode mode);
 
  Q_SIGNALS:
   void loadProgress(double fraction, const QString& what);
@@ -62,7 +62,7 @@ class EngineWorker : public QObject {
   std::unique_ptr<Session> session_;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> cancelLoad_{false};
-  ImageModeChoice imageMode_ = ImageModeChoice::kFast;
+  ImageMode imageMode_ = ImageMode::kFast;
 };
 
 }  // namespace glance::ui

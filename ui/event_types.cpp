@@ -9,6 +9,8 @@ void RegisterEventTypes() {
   qRegisterMetaType<glance::TurnStats>();
   qRegisterMetaType<glance::TurnResult>();
   qRegisterMetaType<glance::GenerateOptions>();
+  qRegisterMetaType<glance::EngineOptions>();
+  qRegisterMetaType<glance::ImageMode>();
 }
 
 QString DescribeImage(const ImageInfo& info) {
@@ -26,7 +28,7 @@ QString DescribeImage(const ImageInfo& info) {
               .arg(times)
               .arg(info.grid_h)
               .arg(info.tokens());
-  if (!info.mode.empty()) text += QStringLiteral(" (%1)").arg(Q(info.mode));
+  text += QStringLiteral(" (%1)").arg(Q(std::string(Name(info.mode))));
   return text;
 }
 

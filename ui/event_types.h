@@ -16,6 +16,8 @@ Q_DECLARE_METATYPE(glance::AttentionMap)
 Q_DECLARE_METATYPE(glance::TurnStats)
 Q_DECLARE_METATYPE(glance::TurnResult)
 Q_DECLARE_METATYPE(glance::GenerateOptions)
+Q_DECLARE_METATYPE(glance::EngineOptions)
+Q_DECLARE_METATYPE(glance::ImageMode)
 
 namespace glance::ui {
 

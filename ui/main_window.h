@@ -86,8 +86,8 @@ class MainWindow : public QMainWindow {
 
  Q_SIGNALS:
   // To the worker (queued: it lives on the engine thread).
-  void requestLoad(const QString& dir, int threads, const QString& backend);
-  void requestImageMode(const QString& mode);
+  void requestLoad(const QString& dir, const glance::EngineOptions& options);
+  void requestImageMode(glance::ImageMode mode);
   void requestSystemPrompt(const QString& text);
   void requestAttachImage(const QString& path);
   void requestAttachPixels(const QImage& image);

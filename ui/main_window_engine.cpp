@@ -111,8 +111,7 @@ void MainWindow::loadModel(const QString& dir) {
   cancelLoad_->setVisible(true);
   chat_->setBusy(true);
   const settings::Values values = settings_->values();
-  Q_EMIT requestLoad(dir, static_cast<int>(settings::GetInt(values, "threads")),
-                     Q(settings::GetString(values, "backend")));
+  Q_EMIT requestLoad(dir, settings::ToEngineOptions(values));
 }
 
 void MainWindow::loadDefaultModel() { loadModel(Q(glance::DefaultDemoModelDir())); }

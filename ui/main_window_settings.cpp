@@ -36,7 +36,7 @@ void MainWindow::applySettings() {
     const QSignalBlocker block(captionAction_);
     captionAction_->setChecked(captionOnDrop_);
   }
-  Q_EMIT requestImageMode(Q(settings::GetString(values, "image_mode")));
+  Q_EMIT requestImageMode(settings::ToImageMode(values));
 }
 
 void MainWindow::onSettingChanged(const QString& key) {

@@ -1,4 +1,4 @@
-// glance-cli bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]
+// glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
 //                  [--only vision,prefill,decode,ttft] [--cpu native|avx2] [--json]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
@@ -8,6 +8,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
+#include "app/cli/session_flags.h"
 #include "core/engine/bench.h"
 
 namespace {
@@ -29,7 +30,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
   o.model_dir = p.Get("model", "");
-  o.precision = p.Get("precision", "f32");
+  o.precision = glance::cli::PrecisionFlag(p, glance::Precision::kF32);
   o.threads = static_cast<int>(p.GetInt("threads", 0));
   o.reps = static_cast<int>(p.GetInt("reps", 3));
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
@@ -53,7 +54,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
     return 0;
   }
   std::printf("%s%s, precision %s, %d threads, %d reps (median, min, max)\n", r.model_dir.c_str(),
-              r.is_demo ? " (bundled demo model)" : "", r.precision.c_str(), r.threads, r.reps);
+              r.is_demo ? " (bundled demo model)" : "", std::string(glance::Name(r.precision)).c_str(), r.threads, r.reps);
   std::printf("  kernels: %s\n", r.cpu_features.c_str());
   Line("load", r.load_s, "s");
   Line("vision 224x224 fast", r.vision_s_224, "s");
@@ -79,7 +80,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
 }  // namespace
 
 static glance::cli::Register reg(
-    "bench", "bench [--model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]\n"
+    "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
     "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--cpu native|avx2] [--json]",
     "measure load, vision, prefill, decode, TTFT, peak RSS, bandwidth and roofline",
     RunBenchCommand);

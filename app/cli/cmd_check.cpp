@@ -3,6 +3,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
+#include "app/cli/session_flags.h"
 #include "core/engine/reference_check.h"
 
 namespace glance::cli {
@@ -12,9 +13,9 @@ static int Check(const Args& args) {
   if (p.positional().size() != 1) throw Error("usage: glance-cli check DIR");
   CheckOptions o;
   o.threads = static_cast<int>(p.GetInt("threads", 0));
-  o.backend = p.Get("backend", "cpu");
+  o.backend = BackendFlag(p, BackendKind::kCpu);
   o.npu_bundle = p.Get("bundle", "");
-  o.precision = p.Get("precision", "f32");
+  o.precision = PrecisionFlag(p, Precision::kF32);
   std::printf("reference check of %s\n", p.positional()[0].c_str());
   const CheckReport r = RunReferenceCheck(p.positional()[0], o, [](const GateResult& g) {
     std::printf("%-5s %-28s %s   [%s]\n", g.skipped ? "SKIP" : g.passed ? "PASS" : "FAIL", g.name.c_str(),

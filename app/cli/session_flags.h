@@ -5,7 +5,8 @@
 // The flags are the settings registry's (core/settings/registry.h): the same keys, defaults
 // and validators as the desktop app's settings, so `--top-p 2` is refused with the message the
 // Settings dialog shows. Older flag names stay as aliases (--max-tokens = --max-new-tokens,
-// --mode = --image-mode). Registry booleans take a value here: --greedy false, --attention on.
+// --mode = --image-mode, --greedy true|false = --sampling greedy|custom). Registry booleans
+// take a value here: --attention on.
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -19,6 +20,22 @@
 
 namespace glance::cli {
 
+// --precision / --backend for the commands outside the registry's flag set (check, bench).
+inline Precision PrecisionFlag(const ArgParser& p, Precision fallback) {
+  const auto v = p.Get("precision");
+  if (!v) return fallback;
+  const auto parsed = ParsePrecision(*v);
+  if (!parsed) throw Error("--precision: '" + *v + "' is not one of " + PrecisionNames());
+  return *parsed;
+}
+inline BackendKind BackendFlag(const ArgParser& p, BackendKind fallback) {
+  const auto v = p.Get("backend");
+  if (!v) return fallback;
+  const auto parsed = ParseBackend(*v);
+  if (!parsed) throw Error("--backend: '" + *v + "' is not one of " + BackendNames());
+  return *parsed;
+}
+
 // Old flag name -> the registry's flag name.
 inline const std::map<std::string, std::string>& LegacyFlagAliases() {
   static const std::map<std::string, std::string> aliases = {{"max-tokens", "max-new-tokens"},
@@ -31,6 +48,7 @@ inline std::set<std::string> SessionValueFlags() {
   for (const settings::Key& k : settings::Registry())
     if (!k.cli_flag.empty()) flags.insert(k.cli_flag);
   for (const auto& [alias, flag] : LegacyFlagAliases()) flags.insert(alias);
+  flags.insert("greedy");
   return flags;
 }
 
@@ -47,25 +65,28 @@ inline settings::Values SessionValues(const ArgParser& p) {
   for (const settings::Key& k : settings::Registry())
     if (!k.cli_flag.empty())
       if (auto v = p.Get(k.cli_flag)) apply(k, k.cli_flag, *v);
-  // glance-cli has always sampled as soon as a temperature is given; --greedy still wins.
-  if (p.Has("temperature") && !p.Has("greedy")) values["greedy"] = "false";
+  // glance-cli has always sampled as soon as a temperature is given; --sampling and --greedy win.
+  if (p.Has("temperature") && !p.Has("sampling") && !p.Has("greedy")) values["sampling"] = settings::kSamplingCustom;
+  if (auto v = p.Get("greedy"); v && !p.Has("sampling")) {
+    static const std::set<std::string> yes = {"true", "1", "on", "yes"}, no = {"false", "0", "off", "no"};
+    if (!yes.count(*v) && !no.count(*v)) throw Error("--greedy: '" + *v + "' is not a boolean; use true or false");
+    values["sampling"] = yes.count(*v) ? settings::kSamplingGreedy : settings::kSamplingCustom;
+  }
   return values;
 }
 
-inline ImageModeChoice ParseMode(const ArgParser& p) { return settings::ToImageMode(SessionValues(p)); }
+inline ImageMode ParseMode(const ArgParser& p) { return settings::ToImageMode(SessionValues(p)); }
 
 inline GenerateOptions ParseGenerateOptions(const ArgParser& p) {
   GenerateOptions o = settings::ToGenerateOptions(SessionValues(p));
-  o.sampling.Validate();
+  if (o.sampling) o.sampling->Validate();
   return o;
 }
 
 // Loads --model (or the bundled demo, saying so on stderr).
 inline std::shared_ptr<const Engine> LoadEngineFromFlags(const ArgParser& p) {
   const settings::Values values = SessionValues(p);
-  EngineOptions eo = settings::ToEngineOptions(values);
-  // The engine keeps its own default precision unless the flag asks for one.
-  if (p.Has("precision")) eo.precision = settings::GetString(values, "precision");
+  const EngineOptions eo = settings::ToEngineOptions(values);
   std::string dir = settings::GetString(values, "model_dir");
   if (dir.empty()) {
     dir = DefaultDemoModelDir();

@@ -65,7 +65,7 @@ std::vector<uint8_t> SyntheticRgb(int w, int h) {
   return rgb;
 }
 
-double TimeAttach(const std::shared_ptr<const Engine>& engine, int w, int h, ImageModeChoice mode) {
+double TimeAttach(const std::shared_ptr<const Engine>& engine, int w, int h, ImageMode mode) {
   const std::vector<uint8_t> rgb = SyntheticRgb(w, h);
   Session s(engine);
   const auto t0 = Clock::now();
@@ -209,7 +209,6 @@ BenchResult RunBench(const BenchOptions& o) {
   };
   BenchResult r;
   r.model_dir = o.model_dir.empty() ? DefaultDemoModelDir() : o.model_dir;
-  r.precision = o.precision;
   r.reps = o.reps;
   r.cpu_features = kernels::CpuFeaturesInUse();
   EngineOptions eo;
@@ -227,6 +226,7 @@ BenchResult RunBench(const BenchOptions& o) {
   }
   r.load_s = Summarise(load);
   r.is_demo = engine->info().is_demo;
+  r.precision = engine->info().precision;
   r.threads = engine->info().threads;
   r.model_weight_bytes = engine->info().weight_bytes;
   r.decode_weight_bytes = DecodeWeightBytes(engine->lm());
@@ -237,8 +237,8 @@ BenchResult RunBench(const BenchOptions& o) {
   std::vector<double> v224, v640, p64, p512, dec, ttft;
   if (wanted("vision")) stage("vision");
   for (int i = 0; i < o.reps && wanted("vision"); ++i) {
-    v224.push_back(TimeAttach(engine, 224, 224, ImageModeChoice::kFast));
-    v640.push_back(TimeAttach(engine, 640, 480, ImageModeChoice::kDetail));
+    v224.push_back(TimeAttach(engine, 224, 224, ImageMode::kFast));
+    v640.push_back(TimeAttach(engine, 640, 480, ImageMode::kDetail));
   }
   if (wanted("prefill")) stage("prefill");
   for (int i = 0; i < o.reps && wanted("prefill"); ++i) {
@@ -257,7 +257,7 @@ BenchResult RunBench(const BenchOptions& o) {
     g.max_new_tokens = 1;
     g.capture_attention = false;
     const auto t0 = Clock::now();  // the user's view: image attached, question sent, 1st token
-    s.AttachImageRgb(rgb.data(), 224, 224, 224 * 3, ImageModeChoice::kFast);
+    s.AttachImageRgb(rgb.data(), 224, 224, 224 * 3, ImageMode::kFast);
     s.Send(question, g);
     ttft.push_back(Since(t0));
   }
@@ -287,7 +287,7 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   nlohmann::json j;
   j["model_dir"] = r.model_dir;
   j["is_demo"] = r.is_demo;
-  j["precision"] = r.precision;
+  j["precision"] = Name(r.precision);
   j["threads"] = r.threads;
   j["reps"] = r.reps;
   j["cpu_features"] = r.cpu_features;

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/engine/engine_options.h"
+
 namespace glance {
 
 namespace lm {
@@ -20,7 +22,7 @@ class LanguageModel;
 
 struct BenchOptions {
   std::string model_dir;           // empty: the bundled demo model (DefaultDemoModelDir())
-  std::string precision = "f32";   // EngineOptions::precision
+  Precision precision = Precision::kF32;  // EngineOptions::precision
   int threads = 0;                 // EngineOptions::threads (0 = one per core)
   int reps = 3;                    // repetitions of every stage (>= 1)
   int decode_tokens = 64;
@@ -42,7 +44,7 @@ BenchStat Summarise(std::vector<double> samples);
 struct BenchResult {
   std::string model_dir;
   bool is_demo = false;
-  std::string precision;
+  Precision precision = Precision::kF32;  // as resolved at load
   int threads = 0;
   int reps = 0;
   std::string cpu_features;           // what the kernels ran with (CpuFeaturesInUse)

@@ -44,6 +44,24 @@ static std::string RequireFile(const fs::path& dir, const char* name, const char
   return p.string();
 }
 
+namespace {
+
+struct ResolvedPrecision {
+  Precision precision;
+  std::string reason;  // empty when asked explicitly
+};
+
+// Precision::kAuto -> what this checkpoint should run in (engine_options.h).
+ResolvedPrecision ResolvePrecision(Precision asked, const std::string& config_path) {
+  if (asked != Precision::kAuto) return {asked, ""};
+  if (ReadCompressedTensorsConfig(config_path).present)
+    return {Precision::kF32, "auto: the checkpoint's own int4 (compressed-tensors), other matrices as stored"};
+  return {kAutoQuantization, "auto: " + std::string(Name(kAutoQuantization)) + " for a " +
+                                 "checkpoint stored unquantized (the best measured speed/quality trade)"};
+}
+
+}  // namespace
+
 std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const EngineOptions& options,
                                            const LoadProgress& progress) {
   auto step = [&](double f, const std::string& what) {
@@ -70,13 +88,14 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   step(0.5, "language model");
   // The pool first: it also quantizes the weights when a precision other than f32 is asked.
   e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
-  PrecisionPlan plan = PrecisionPlan::FromName(options.precision);
+  const ResolvedPrecision precision = ResolvePrecision(options.precision, (dir / "config.json").string());
+  const std::string precision_name(Name(precision.precision));
+  PrecisionPlan plan = PrecisionPlan::FromName(precision_name);
   plan.keep_as_stored = ReadCompressedTensorsConfig((dir / "config.json").string()).ignore;
   // Quantized weights are cached on disk keyed by the checkpoint's identity (weight_cache.h).
   std::unique_ptr<WeightCache> cache;
-  if (options.precision != "f32" && !std::getenv("GLANCE_NO_WEIGHT_CACHE")) {
-    cache = std::make_unique<WeightCache>(WeightCache::DefaultDir(),
-                                          WeightCache::Key(*e->store_, options.precision));
+  if (precision.precision != Precision::kF32 && !std::getenv("GLANCE_NO_WEIGHT_CACHE")) {
+    cache = std::make_unique<WeightCache>(WeightCache::DefaultDir(), WeightCache::Key(*e->store_, precision_name));
     plan.cache = cache.get();
   }
   e->lm_ = std::make_unique<lm::LanguageModel>(
@@ -110,9 +129,12 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   info.tokenizer_size = static_cast<int64_t>(e->tokenizer_->size());
   info.threads = e->pool_->threads();
   info.cpu_kernels = kernels::CpuFeaturesInUse();
+  info.precision = precision.precision;
+  info.precision_reason = precision.reason;
+  info.default_sampling = SamplingFromGenerationConfig((dir / "generation_config.json").string());
   step(0.97, "backend");
   npu::BackendChoice choice = npu::SelectBackend(
-      options.backend, npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);
+      std::string(Name(options.backend)), npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);
   e->backend_ = std::move(choice.backend);
   e->lm_->set_backend(e->backend_.get());
   e->vision_->set_backend(e->backend_.get());

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/engine_options.h"
+#include "core/engine/sampler.h"
 #include "core/model/config.h"
 
 namespace glance {
@@ -28,18 +30,6 @@ class ThreadPool;
 class Backend;
 }
 
-struct EngineOptions {
-  int threads = 0;                // 0 = one per core
-  // "auto" | "cpu" | "npu" | "npu-emu" (core/npu/backend_select.h says what each does).
-  std::string backend = "auto";
-  // NPU bundle folder (manifest.txt, tensors.bin, kernels/). Empty: $GLANCE_NPU_BUNDLE, else
-  // <model>/npu-bundle if present; npu-emu without one packs the checkpoint at load.
-  std::string npu_bundle;
-  // Weight format of the language model's projections: "f32" keeps the checkpoint's own
-  // values (bf16 widened exactly; the reference path), "bf16", "q8", "q4" (issue: CPU speed).
-  std::string precision = "f32";
-};
-
 // Called during Load with a fraction in [0,1] and what is being loaded; return false to cancel
 // (Load then throws glance::Error("loading cancelled")).
 using LoadProgress = std::function<bool(double fraction, const std::string& what)>;
@@ -55,6 +45,11 @@ struct ModelInfo {
   int64_t tokenizer_size = 0;
   std::string backend = "cpu";
   std::string backend_reason;
+  Precision precision = Precision::kF32;  // as resolved at load (never kAuto)
+  std::string precision_reason;           // why auto chose it; empty when asked explicitly
+  // What the checkpoint's generation_config.json asks for (greedy when it has none); a turn
+  // uses it when GenerateOptions::sampling is unset.
+  SamplingParams default_sampling;
   int threads = 1;
   std::string cpu_kernels;   // instruction sets the CPU kernels use ("Highway AVX2, x86 GEMV avx2")
 };

@@ -3,8 +3,11 @@
 // Plain data (copyable, no pointers into the engine) so the GUI can pass them across threads
 // by queued signals, and glance-cli can print them as JSON.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/engine/engine_options.h"
 
 namespace glance {
 
@@ -16,7 +19,7 @@ struct ImageInfo {
   int resized_w = 0, resized_h = 0;  // what the vision tower saw
   int grid_w = 0, grid_h = 0;        // merged token grid (7×7 for a 224×224 fast-mode image)
   int tokens() const { return grid_w * grid_h; }
-  std::string mode;  // "fast" | "detail"
+  ImageMode mode = ImageMode::kFast;
 };
 
 // The softmax attention of one generated token over one image's token grid.
@@ -60,6 +63,8 @@ struct TurnStats {
   double total_s = 0.0;
   std::string backend = "cpu";
   std::string backend_reason;
+  Precision precision = Precision::kF32;  // the engine's, as resolved at load
+  std::optional<uint64_t> seed;           // the sampling seed this turn used (unset: greedy)
   int threads = 1;
   std::vector<StageTime> stages;          // first-seen order
   std::vector<double> token_latencies_s;  // per generated token

@@ -19,7 +19,7 @@ static T Field(const json& j, const char* key, const char* what) {
 json ToJson(const ImageInfo& v) {
   return {{"path", v.path}, {"sha256", v.sha256}, {"source_w", v.source_w}, {"source_h", v.source_h},
           {"resized_w", v.resized_w}, {"resized_h", v.resized_h}, {"grid_w", v.grid_w},
-          {"grid_h", v.grid_h}, {"tokens", v.tokens()}, {"mode", v.mode}};
+          {"grid_h", v.grid_h}, {"tokens", v.tokens()}, {"mode", Name(v.mode)}};
 }
 
 ImageInfo ImageInfoFromJson(const json& j) {
@@ -32,7 +32,10 @@ ImageInfo ImageInfoFromJson(const json& j) {
   v.resized_h = Field<int>(j, "resized_h", "image");
   v.grid_w = Field<int>(j, "grid_w", "image");
   v.grid_h = Field<int>(j, "grid_h", "image");
-  v.mode = Field<std::string>(j, "mode", "image");
+  const std::string mode = Field<std::string>(j, "mode", "image");
+  const auto parsed = ParseImageMode(mode);
+  if (!parsed) throw Error("image JSON field 'mode' is '" + mode + "', not one of " + ImageModeNames());
+  v.mode = *parsed;
   return v;
 }
 
@@ -74,13 +77,16 @@ json ToJson(const StageTime& v) { return {{"name", v.name}, {"seconds", v.second
 json ToJson(const TurnStats& v) {
   json stages = json::array();
   for (const auto& s : v.stages) stages.push_back(ToJson(s));
-  return {{"image_tokens", v.image_tokens}, {"prompt_tokens", v.prompt_tokens},
+  json j = {{"image_tokens", v.image_tokens}, {"prompt_tokens", v.prompt_tokens},
           {"context_tokens", v.context_tokens}, {"generated_tokens", v.generated_tokens},
           {"prefill_s", v.prefill_s}, {"prefill_tokens_per_s", v.prefill_tokens_per_s},
           {"ttft_s", v.ttft_s}, {"decode_s", v.decode_s},
           {"decode_tokens_per_s", v.decode_tokens_per_s}, {"total_s", v.total_s},
-          {"backend", v.backend}, {"backend_reason", v.backend_reason}, {"threads", v.threads},
+          {"backend", v.backend}, {"backend_reason", v.backend_reason},
+          {"precision", Name(v.precision)}, {"threads", v.threads},
           {"stages", stages}, {"token_latencies_s", v.token_latencies_s}};
+  if (v.seed) j["seed"] = *v.seed;
+  return j;
 }
 
 TurnStats TurnStatsFromJson(const json& j) {
@@ -99,6 +105,15 @@ TurnStats TurnStatsFromJson(const json& j) {
   v.backend = Field<std::string>(j, "backend", w);
   v.backend_reason = Field<std::string>(j, "backend_reason", w);
   v.threads = Field<int>(j, "threads", w);
+  // Turns saved before precision and seed were recorded ran f32 (the GUI's only precision then).
+  if (j.contains("precision")) {
+    const std::string name = Field<std::string>(j, "precision", w);
+    const auto parsed = ParsePrecision(name);
+    if (!parsed || *parsed == Precision::kAuto)
+      throw Error("stats JSON field 'precision' is '" + name + "', not a weight precision");
+    v.precision = *parsed;
+  }
+  if (j.contains("seed")) v.seed = Field<uint64_t>(j, "seed", w);
   for (const auto& s : Field<json>(j, "stages", w))
     v.stages.push_back({Field<std::string>(s, "name", "stage"), Field<double>(s, "seconds", "stage"),
                         Field<int64_t>(s, "calls", "stage")});

@@ -32,11 +32,14 @@ struct PrecisionGates {
   double top1;        // fraction of rows whose argmax equals the reference's
   double decode;      // fraction of decode steps reproducing the golden greedy token
 };
-PrecisionGates GatesFor(const std::string& precision) {
-  if (precision == "bf16") return {1e-6, 1e-5, 1.0, 1.0};
-  if (precision == "q8") return {5e-3, 5e-2, 0.80, 0.90};
-  if (precision == "q4") return {0.3, 1.0, 0.20, 0.30};
-  throw Error("check --precision: \"" + precision + "\" is not one of f32, bf16, q8, q4");
+PrecisionGates GatesFor(Precision precision) {
+  switch (precision) {
+    case Precision::kBf16: return {1e-6, 1e-5, 1.0, 1.0};
+    case Precision::kQ8: return {5e-3, 5e-2, 0.80, 0.90};
+    case Precision::kQ4: return {0.3, 1.0, 0.20, 0.30};
+    default: break;
+  }
+  throw Error("check --precision: \"" + std::string(Name(precision)) + "\" has no gates (use f32, bf16, q8 or q4)");
 }
 
 // KL(p ‖ q) of softmax(a) and softmax(b), in double.
@@ -109,7 +112,7 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
     agree += Argmax(out.last(), V) == tokens[size_t(s)];
   }
   const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
-  const std::string p = options.precision;
+  const std::string p(Name(options.precision));
   emit({p + " KL divergence", mean_kl <= gates.mean_kl && kl_max <= gates.max_kl, false,
         FormatFigure("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
         FormatFigure("mean <= %.0e, max <= %.0e", gates.mean_kl, gates.max_kl)});

@@ -53,8 +53,9 @@ class RowRecorder final : public lm::AttentionObserver {
 
 CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
-  if (options.backend == "npu-emu" || options.backend == "npu") return npu::RunNpuCheck(dir, options, on_gate);
-  if (options.precision != "f32") return RunPrecisionCheck(dir, options, on_gate);
+  if (options.backend == BackendKind::kNpuEmu || options.backend == BackendKind::kNpu)
+    return npu::RunNpuCheck(dir, options, on_gate);
+  if (options.precision != Precision::kF32) return RunPrecisionCheck(dir, options, on_gate);
   CheckReport report;
   auto emit = [&](GateResult g) {
     if (on_gate) on_gate(g);

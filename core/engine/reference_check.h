@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/engine_options.h"
+
 namespace glance {
 
 struct GateResult {
@@ -20,13 +22,13 @@ struct GateResult {
 
 struct CheckOptions {
   int threads = 0;
-  // "cpu" (the f32 gates) or "npu-emu" / "npu" (the NPU-numerics gates, measured and written
-  // down in core/npu/npu_check.cpp); "auto" resolves at load and gates by what it picked.
-  std::string backend = "cpu";
+  // kCpu (the f32 gates) or kNpuEmu / kNpu (the NPU-numerics gates, measured and written
+  // down in core/npu/npu_check.cpp); kAuto resolves at load and gates by what it picked.
+  BackendKind backend = BackendKind::kCpu;
   std::string npu_bundle;  // EngineOptions::npu_bundle
-  // "f32": the gates above. "bf16" | "q8" | "q4": the quantized-precision gates instead
-  // (KL divergence and top-1 agreement, teacher-forced; precision_check.h).
-  std::string precision = "f32";
+  // kF32: the gates above. kBf16 | kQ8 | kQ4: the quantized-precision gates instead
+  // (KL divergence and top-1 agreement, teacher-forced; precision_check.h). kAuto is refused.
+  Precision precision = Precision::kF32;
 };
 
 struct CheckReport {

@@ -26,8 +26,8 @@ int32_t Argmax(const float* logits, int64_t n) {
   return static_cast<int32_t>(best);
 }
 
-Sampler::Sampler(const SamplingParams& params, int64_t valid_vocab)
-    : params_(params), valid_vocab_(valid_vocab), rng_(params.seed) {
+Sampler::Sampler(const SamplingParams& params, int64_t valid_vocab, uint64_t seed)
+    : params_(params), valid_vocab_(valid_vocab), rng_(seed) {
   params_.Validate();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace glance {
@@ -19,7 +20,8 @@ struct SamplingParams {
   float min_p = 0.0f;          // 0 = off
   float repetition_penalty = 1.0f;  // HF-style: logit/penalty if >0 else logit*penalty, over seen ids
   float presence_penalty = 0.0f;    // OpenAI-style: subtract once per distinct generated id
-  uint64_t seed = 0;
+
+  static SamplingParams Greedy() { return SamplingParams{}; }
 
   // Checks ranges; throws glance::Error naming the bad field.
   void Validate() const;
@@ -27,7 +29,8 @@ struct SamplingParams {
 
 class Sampler {
  public:
-  Sampler(const SamplingParams& params, int64_t valid_vocab);
+  // The same params, seed and inputs give the same ids (the seed drives a mt19937_64).
+  Sampler(const SamplingParams& params, int64_t valid_vocab, uint64_t seed = 0);
 
   // `context` = ids that count for the repetition penalty (prompt + generated);
   // `generated` = ids generated this turn (presence penalty). logits is modified in place.
@@ -42,6 +45,16 @@ class Sampler {
   std::mt19937_64 rng_;
   std::vector<std::pair<float, int32_t>> scratch_;
 };
+
+// The sampling a checkpoint's generation_config.json asks for, read as Hugging Face's
+// GenerationConfig does (transformers generation/configuration_utils.py): do_sample false or
+// absent -> greedy; otherwise temperature (default 1.0), top_k (default 50), top_p (1.0),
+// min_p (off) and repetition_penalty (1.0). A missing file means greedy. Throws glance::Error
+// naming the file and field on a value of the wrong type or out of range.
+SamplingParams SamplingFromGenerationConfig(const std::string& path);
+
+// A seed for a turn whose user fixed none: different on every call.
+uint64_t FreshSeed();
 
 // First index of the maximum over logits[0, n) (torch.argmax tie-breaking).
 int32_t Argmax(const float* logits, int64_t n);

@@ -77,7 +77,7 @@ struct SessionImpl {
   }
 
   ImageInfo Attach(const vision::PreprocessedImage& pre, const std::string& path, const std::string& sha,
-                   ImageModeChoice mode, Timing timing);
+                   ImageMode mode, Timing timing);
   // The conversation's first n_turns as template messages (the last turn's answer omitted).
   std::vector<ChatMessage> Messages(size_t n_turns) const;
   std::vector<int64_t> Tokens(const std::vector<ChatMessage>& msgs, bool generation_prompt,
@@ -89,7 +89,7 @@ struct SessionImpl {
 };
 
 ImageInfo SessionImpl::Attach(const vision::PreprocessedImage& pre, const std::string& path,
-                              const std::string& sha, ImageModeChoice mode, Timing timing) {
+                              const std::string& sha, ImageMode mode, Timing timing) {
   SessionImage img;
   {
     ScopedStage s(timing, "vision");
@@ -104,7 +104,7 @@ ImageInfo SessionImpl::Attach(const vision::PreprocessedImage& pre, const std::s
   img.info.resized_h = pre.resized_h;
   img.info.grid_w = pre.merged_w();
   img.info.grid_h = pre.merged_h();
-  img.info.mode = mode == ImageModeChoice::kFast ? "fast" : "detail";
+  img.info.mode = mode;
   img.timing = std::move(timing);
   images.push_back(std::move(img));
   image_infos.push_back(images.back().info);
@@ -221,7 +221,9 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
   const double prefill_s = timing.Seconds("prefill");
   r.stats.prompt_tokens += static_cast<int>(full.size() - after_user.ids.size());
 
-  Sampler sampler(options.sampling, static_cast<int64_t>(tok().size()));
+  const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
+  if (!sampling.greedy) r.stats.seed = options.seed.value_or(FreshSeed());
+  Sampler sampler(sampling, static_cast<int64_t>(tok().size()), r.stats.seed.value_or(0));
   StreamDecoder decoder(tok(), /*skip_special=*/false);
   std::vector<int32_t> context(full.begin(), full.end());
   const auto& stops = engine->stop_ids();
@@ -291,6 +293,7 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
   st.context_tokens = static_cast<int>(state.n_tokens);
   st.backend = engine->info().backend;
   st.backend_reason = engine->info().backend_reason;
+  st.precision = engine->info().precision;
   st.threads = engine->info().threads;
   // Per-kernel dispatch time of the backend during this turn (attached images included).
   for (const auto& k : engine->backend().Stats()) {
@@ -325,27 +328,23 @@ void Session::SetSystemPrompt(const std::string& text) {
   impl_->system_prompt = text;
 }
 
-static vision::ImageMode ToVisionMode(ImageModeChoice m) {
-  return m == ImageModeChoice::kFast ? vision::ImageMode::kFast : vision::ImageMode::kDetail;
-}
-
-ImageInfo Session::AttachImage(const std::string& path, ImageModeChoice mode) {
+ImageInfo Session::AttachImage(const std::string& path, ImageMode mode) {
   Timing timing;
   vision::PreprocessedImage pre;
   {
     ScopedStage s(timing, "preprocess");
-    pre = impl_->engine->preprocessor().Preprocess(path, ToVisionMode(mode));
+    pre = impl_->engine->preprocessor().Preprocess(path, mode);
   }
   return impl_->Attach(pre, path, Sha256File(path), mode, std::move(timing));
 }
 
-ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int stride, ImageModeChoice mode) {
+ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int stride, ImageMode mode) {
   if (!rgb || width <= 0 || height <= 0) throw Error("the pasted image is empty");
   Timing timing;
   vision::PreprocessedImage pre;
   {
     ScopedStage s(timing, "preprocess");
-    pre = impl_->engine->preprocessor().PreprocessFromRgb(height, width, rgb, ToVisionMode(mode), stride);
+    pre = impl_->engine->preprocessor().PreprocessFromRgb(height, width, rgb, mode, stride);
   }
   const int64_t row = stride > 0 ? stride : int64_t{width} * 3;
   return impl_->Attach(pre, "", Sha256Hex(rgb, static_cast<size_t>(row * height)), mode, std::move(timing));

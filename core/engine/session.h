@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/engine_options.h"
 #include "core/engine/events.h"
 #include "core/engine/sampler.h"
 
@@ -25,11 +26,14 @@ namespace glance {
 class Engine;
 struct SessionImpl;
 
-enum class ImageModeChoice { kFast, kDetail };
-
 struct GenerateOptions {
   int max_new_tokens = 256;
-  SamplingParams sampling;
+  // Unset: what the checkpoint's generation_config.json asks (ModelInfo::default_sampling),
+  // as Hugging Face's generate does. SamplingParams::Greedy() for deterministic answers.
+  std::optional<SamplingParams> sampling;
+  // Unset: a fresh seed every turn, so Regenerate gives a new answer when sampling; set: the
+  // same seed, settings and conversation give the same answer.
+  std::optional<uint64_t> seed;
   bool capture_attention = true;
   std::optional<bool> enable_thinking;  // unset = the checkpoint's template default
 };
@@ -70,9 +74,9 @@ class Session {
 
   // Attaches an image to the next user message: decodes, preprocesses and runs the vision
   // tower now (so a bad file fails here, before anything is sent). Throws glance::Error.
-  ImageInfo AttachImage(const std::string& path, ImageModeChoice mode = ImageModeChoice::kFast);
+  ImageInfo AttachImage(const std::string& path, ImageMode mode = ImageMode::kFast);
   ImageInfo AttachImageRgb(const uint8_t* rgb, int width, int height, int stride,
-                           ImageModeChoice mode = ImageModeChoice::kFast);
+                           ImageMode mode = ImageMode::kFast);
   void ClearPendingImages();
 
   TurnResult Send(const std::string& user_text, const GenerateOptions& options,

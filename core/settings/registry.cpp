@@ -1,6 +1,7 @@
 #include "core/settings/registry.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -105,23 +106,31 @@ Key String(std::string name, std::string def, Presentation presentation, std::st
   return k;
 }
 
+template <typename Enum, size_t N>
+std::vector<std::string> Names(const std::array<Enum, N>& all) {
+  std::vector<std::string> names;
+  for (Enum e : all) names.emplace_back(Name(e));
+  return names;
+}
+
 std::vector<Key> BuildRegistry() {
   // Defaults come from the engine's own structs so the GUI, the CLI and the engine agree.
   const EngineOptions eo;
   const GenerateOptions go;
-  const SamplingParams sp = go.sampling;
+  const SamplingParams sp;
   return {
       String("model_dir", "", Presentation::kDirectory, "Model folder",
              "Folder of a Hugging Face Qwen3.5 checkpoint (config.json, model.safetensors, "
              "tokenizer.json, ...). Empty = the bundled demo model.",
              "model", "Model"),
-      Enum("backend", eo.backend, {"auto", "cpu", "npu", "npu-emu"}, "Backend",
+      Enum("backend", std::string(Name(eo.backend)), Names(kBackends), "Backend",
            "Where the projections run. auto picks the NPU when it is usable and says why not "
            "otherwise; npu-emu runs the NPU code path on the CPU for testing.",
            "backend", "Model"),
-      Enum("precision", "bf16", {"f32", "bf16", "q8", "q4"}, "Weight precision",
-           "How weights are held in memory: f32 (largest, reference), bf16 (as shipped), q8 or "
-           "q4 (quantized blocks of 32; smaller and faster, slightly less accurate).",
+      Enum("precision", std::string(Name(eo.precision)), Names(kPrecisions), "Weight precision",
+           "How weights are held in memory: auto (the checkpoint's own int4 when it ships "
+           "quantized, else q8), f32 (largest, reference), bf16 (as shipped), q8 or q4 "
+           "(quantized blocks of 32; smaller and faster, slightly less accurate).",
            "precision", "Model"),
       Int("threads", eo.threads, 0, 1024, "Threads",
           "Worker threads for the CPU kernels. 0 = one per core.", "threads", "Model"),
@@ -136,10 +145,11 @@ std::vector<Key> BuildRegistry() {
            "Record where each generated token looks in the image (for the attention panel). "
            "Costs a little speed.",
            "attention", "Generation"),
-      Bool("greedy", sp.greedy, "Greedy decoding",
-           "Always pick the most likely token (deterministic). Turn off to sample with the "
-           "settings below.",
-           "greedy", "Sampling"),
+      Enum("sampling", kSamplingModel, {kSamplingModel, kSamplingGreedy, kSamplingCustom}, "Sampling",
+           "model = what the model's generation_config.json asks for (as Hugging Face's "
+           "generate does); greedy = always the most likely token (deterministic); custom = "
+           "sample with the settings below.",
+           "sampling", "Sampling"),
       Double("temperature", sp.temperature, 0.01, 5.0, "Temperature",
              "Sampling temperature: lower is more focused, higher more varied.", "temperature",
              "Sampling"),
@@ -158,13 +168,14 @@ std::vector<Key> BuildRegistry() {
       Double("presence_penalty", sp.presence_penalty, -2.0, 2.0, "Presence penalty",
              "Subtract from the scores of tokens already generated this turn. 0 = off.",
              "presence-penalty", "Sampling"),
-      Int("seed", static_cast<int64_t>(sp.seed), 0, std::numeric_limits<int32_t>::max(), "Seed",
-          "Random seed for sampling; the same seed and settings give the same answer.", "seed",
-          "Sampling"),
+      Int("seed", kFreshSeed, kFreshSeed, std::numeric_limits<int32_t>::max(), "Seed",
+          "Random seed for sampling; the same seed and settings give the same answer. -1 = a "
+          "new seed every turn (so Regenerate gives a different answer).",
+          "seed", "Sampling"),
       String("system_prompt", "", Presentation::kMultiline, "System prompt",
              "Instructions placed before the conversation. Takes effect in a new chat.",
              "system", "Chat"),
-      Enum("image_mode", "fast", {"fast", "detail"}, "Image mode",
+      Enum("image_mode", std::string(Name(ImageMode::kFast)), Names(kImageModes), "Image mode",
            "fast resizes images to 224x224 (49 image tokens); detail keeps more pixels "
            "(more tokens, slower, finer attention maps).",
            "image-mode", "Image"),
@@ -291,21 +302,24 @@ void ApplyFlag(Values& values, std::string_view cli_flag, std::string_view value
 
 SamplingParams ToSamplingParams(const Values& values) {
   SamplingParams p;
-  p.greedy = GetBool(values, "greedy");
+  p.greedy = false;
   p.temperature = static_cast<float>(GetDouble(values, "temperature"));
   p.top_k = static_cast<int>(GetInt(values, "top_k"));
   p.top_p = static_cast<float>(GetDouble(values, "top_p"));
   p.min_p = static_cast<float>(GetDouble(values, "min_p"));
   p.repetition_penalty = static_cast<float>(GetDouble(values, "repetition_penalty"));
   p.presence_penalty = static_cast<float>(GetDouble(values, "presence_penalty"));
-  p.seed = static_cast<uint64_t>(GetInt(values, "seed"));
   return p;
 }
 
 GenerateOptions ToGenerateOptions(const Values& values) {
   GenerateOptions o;
   o.max_new_tokens = static_cast<int>(GetInt(values, "max_new_tokens"));
-  o.sampling = ToSamplingParams(values);
+  const std::string sampling = GetString(values, "sampling");
+  if (sampling == kSamplingGreedy) o.sampling = SamplingParams::Greedy();
+  if (sampling == kSamplingCustom) o.sampling = ToSamplingParams(values);
+  const int64_t seed = GetInt(values, "seed");
+  if (seed != kFreshSeed) o.seed = static_cast<uint64_t>(seed);
   o.capture_attention = GetBool(values, "capture_attention");
   const std::string thinking = GetString(values, "thinking");
   if (thinking == "on") o.enable_thinking = true;
@@ -313,16 +327,15 @@ GenerateOptions ToGenerateOptions(const Values& values) {
   return o;
 }
 
+// Registry enums are validated against the names the parsers know, so these never fail.
 EngineOptions ToEngineOptions(const Values& values) {
   EngineOptions o;
   o.threads = static_cast<int>(GetInt(values, "threads"));
-  o.backend = GetString(values, "backend");
+  o.backend = *ParseBackend(GetString(values, "backend"));
+  o.precision = *ParsePrecision(GetString(values, "precision"));
   return o;
 }
 
-ImageModeChoice ToImageMode(const Values& values) {
-  return GetString(values, "image_mode") == "detail" ? ImageModeChoice::kDetail
-                                                     : ImageModeChoice::kFast;
-}
+ImageMode ToImageMode(const Values& values) { return *ParseImageMode(GetString(values, "image_mode")); }
 
 }  // namespace glance::settings

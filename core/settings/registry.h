@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/engine/engine.h"
+#include "core/engine/engine_options.h"
 #include "core/engine/sampler.h"
 #include "core/engine/session.h"
 
@@ -67,11 +67,20 @@ std::string GetString(const Values& values, std::string_view key);  // kString a
 // Throws glance::Error naming the flag when it is unknown or the value is invalid.
 void ApplyFlag(Values& values, std::string_view cli_flag, std::string_view value);
 
-// Builders from values (missing keys = defaults). SamplingParams are checked with
-// SamplingParams::Validate() by the engine, not here.
+// The "sampling" key's values: the checkpoint's generation_config.json, greedy, or the
+// temperature/top-k/... keys ("custom").
+inline constexpr const char* kSamplingModel = "model";
+inline constexpr const char* kSamplingGreedy = "greedy";
+inline constexpr const char* kSamplingCustom = "custom";
+// The "seed" key's value for "a fresh seed every turn".
+inline constexpr int64_t kFreshSeed = -1;
+
+// Builders from values (missing keys = defaults); the typed options are parsed here, once.
+// SamplingParams are checked with SamplingParams::Validate() by the engine, not here.
+// ToSamplingParams: the "custom" sampling keys (always sampled, never greedy).
 SamplingParams ToSamplingParams(const Values& values);
 GenerateOptions ToGenerateOptions(const Values& values);
 EngineOptions ToEngineOptions(const Values& values);
-ImageModeChoice ToImageMode(const Values& values);
+ImageMode ToImageMode(const Values& values);
 
 }  // namespace glance::settings

@@ -42,10 +42,8 @@ TEST(Sampler, SeededSamplingIsReproducibleAndSeedsDiffer) {
   SamplingParams p;
   p.greedy = false;
   p.temperature = 2.0f;
-  p.seed = 42;
   auto run = [&](uint64_t seed) {
-    p.seed = seed;
-    Sampler s(p, 6);
+    Sampler s(p, 6, seed);
     std::vector<int32_t> out;
     for (int i = 0; i < 64; ++i) {
       auto l = Logits();

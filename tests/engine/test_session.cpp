@@ -22,8 +22,9 @@ std::shared_ptr<const Engine> DemoEngine() {
   static std::shared_ptr<const Engine> e = [] {
     EngineOptions o;
     o.threads = 2;
-    o.backend = "cpu";
-    return Engine::Load(DefaultDemoModelDir(), o);
+    o.backend = BackendKind::kCpu;
+    o.precision = Precision::kF32;  // the reference path the scratch runs below compare with
+    return Engine::Load(std::string(GLANCE_TEST_DATA "/tiny-a"), o);
   }();
   return e;
 }
@@ -31,6 +32,7 @@ std::shared_ptr<const Engine> DemoEngine() {
 GenerateOptions Greedy(int n) {
   GenerateOptions o;
   o.max_new_tokens = n;
+  o.sampling = SamplingParams::Greedy();
   o.enable_thinking = false;
   return o;
 }
@@ -96,12 +98,22 @@ TEST(Session, RegenerateAndEditRestoreSnapshots) {
   ASSERT_EQ(s.turns().size(), 1u);
   EXPECT_EQ(s.turns()[0].user_text, "What is shown?");
   EXPECT_EQ(s.turns()[0].image_indices.size(), 1u);  // the edited message keeps its image
-  // Sampled regeneration with a seed is reproducible.
+  // Sampled regeneration with a seed is reproducible...
   GenerateOptions sampled = Greedy(10);
-  sampled.sampling.greedy = false;
-  sampled.sampling.temperature = 1.0f;
-  sampled.sampling.seed = 7;
-  EXPECT_EQ(s.Regenerate(sampled).tokens, s.Regenerate(sampled).tokens);
+  sampled.sampling->greedy = false;
+  sampled.sampling->temperature = 1.0f;
+  sampled.seed = 7;
+  const TurnResult s1 = s.Regenerate(sampled);
+  EXPECT_EQ(s1.tokens, s.Regenerate(sampled).tokens);
+  EXPECT_EQ(s1.stats.seed, std::optional<uint64_t>(7));
+  // ...and without one every turn draws a fresh seed, so Regenerate gives a new answer.
+  sampled.seed.reset();
+  const TurnResult f1 = s.Regenerate(sampled), f2 = s.Regenerate(sampled);
+  ASSERT_TRUE(f1.stats.seed && f2.stats.seed);
+  EXPECT_NE(*f1.stats.seed, *f2.stats.seed);
+  EXPECT_NE(f1.tokens, f2.tokens);
+  // Greedy turns draw no seed.
+  EXPECT_FALSE(s.Regenerate(Greedy(2)).stats.seed.has_value());
 }
 
 TEST(Session, ImageTurnProducesOneAttentionMapPerTokenOnTheGrid) {
@@ -176,8 +188,8 @@ TEST(Session, BadInputIsAClearErrorAndLosesNothing) {
 TEST(Session, TurnTimingIncludesTheBackendsKernels) {
   EngineOptions o;
   o.threads = 2;
-  o.backend = "npu-emu";
-  auto e = Engine::Load(DefaultDemoModelDir(), o);
+  o.backend = BackendKind::kNpuEmu;
+  auto e = Engine::Load(std::string(GLANCE_TEST_DATA "/tiny-a"), o);
   Session s(e);
   const TurnResult r = s.Send("Hello.", Greedy(3));
   int64_t npu_calls = 0;

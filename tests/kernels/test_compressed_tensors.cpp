@@ -153,7 +153,7 @@ TEST_F(CompressedTensors, LoadsPackedInt4AndMatchesQ4AtLoad) {
 
 TEST_F(CompressedTensors, EngineLoadsAndHonoursIgnoreUnderQ4) {
   EngineOptions o;
-  o.precision = "q4";
+  o.precision = Precision::kQ4;
   o.threads = 2;
   const auto e = Engine::Load(dir_.string(), o);
   const auto& L0 = e->lm().weights().layers[0];
@@ -165,6 +165,20 @@ TEST_F(CompressedTensors, EngineLoadsAndHonoursIgnoreUnderQ4) {
   for (float v : logits) ASSERT_TRUE(std::isfinite(v));
 }
 
+// Precision auto keeps a compressed-tensors checkpoint's own int4 and quantizes nothing else.
+TEST_F(CompressedTensors, AutoPrecisionKeepsTheCheckpointsInt4) {
+  EngineOptions o;
+  o.threads = 2;
+  ASSERT_EQ(o.precision, Precision::kAuto);  // the engine's default
+  const auto e = Engine::Load(dir_.string(), o);
+  EXPECT_EQ(e->info().precision, Precision::kF32);  // "as stored"
+  EXPECT_NE(e->info().precision_reason.find("int4"), std::string::npos) << e->info().precision_reason;
+  const auto& L0 = e->lm().weights().layers[0];
+  EXPECT_EQ(L0.mlp.down_proj.type, kernels::WeightType::Q4);
+  EXPECT_EQ(L0.linear.in_proj_a.type, kernels::WeightType::BF16);
+  EXPECT_EQ(e->lm().weights().lm_head.type, kernels::WeightType::BF16);
+}
+
 // The quantized weights are cached on disk: the second load maps them (same logits); a
 // truncated or garbled cache file is ignored and rewritten, never an error.
 TEST(WeightCacheTest, SecondLoadUsesCacheAndCorruptFilesAreRebuilt) {
@@ -172,7 +186,7 @@ TEST(WeightCacheTest, SecondLoadUsesCacheAndCorruptFilesAreRebuilt) {
   fs::remove_all(home);
   ::setenv("XDG_CACHE_HOME", home.string().c_str(), 1);
   EngineOptions o;
-  o.precision = "q8";
+  o.precision = Precision::kQ8;
   o.threads = 1;
   const std::vector<float> first = PromptLogits(Engine::Load(kTiny, o)->lm());
   const std::string key = WeightCache::Key(TensorStore::OpenFolder(kTiny), "q8");

@@ -53,7 +53,7 @@ TEST(EventsJson, AttentionMapWithInconsistentShapeIsRejected) {
 }
 
 TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
-  ImageInfo info{"/tmp/a.png", "ab12", 640, 480, 224, 224, 7, 7, "fast"};
+  ImageInfo info{"/tmp/a.png", "ab12", 640, 480, 224, 224, 7, 7, ImageMode::kFast};
   const ImageInfo ib = ImageInfoFromJson(nlohmann::json::parse(ToJson(info).dump()));
   EXPECT_EQ(ib.path, info.path);
   EXPECT_EQ(ib.sha256, info.sha256);
@@ -61,7 +61,7 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   EXPECT_EQ(ib.source_h, 480);
   EXPECT_EQ(ib.resized_w, 224);
   EXPECT_EQ(ib.grid_h, 7);
-  EXPECT_EQ(ib.mode, "fast");
+  EXPECT_EQ(ib.mode, ImageMode::kFast);
   EXPECT_EQ(ToJson(info)["tokens"], 49);
 
   TurnStats s;
@@ -87,10 +87,27 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   EXPECT_EQ(sb.stages[1].name, "decode");
   EXPECT_EQ(sb.stages[1].calls, 19);
   EXPECT_EQ(sb.token_latencies_s, s.token_latencies_s);
+  EXPECT_EQ(sb.precision, Precision::kF32);
+  EXPECT_FALSE(sb.seed.has_value());
   // Negative control: a changed field shows up in the comparison.
   TurnStats changed = sb;
   changed.threads = 9;
   EXPECT_NE(ToJson(changed), ToJson(s));
+  // Precision and seed round-trip; a turn saved before they were recorded reads as f32.
+  s.precision = Precision::kQ4;
+  s.seed = 1234567890123ull;
+  const TurnStats sq = TurnStatsFromJson(nlohmann::json::parse(ToJson(s).dump()));
+  EXPECT_EQ(sq.precision, Precision::kQ4);
+  EXPECT_EQ(sq.seed, s.seed);
+  nlohmann::json old = ToJson(s);
+  old.erase("precision");
+  old.erase("seed");
+  EXPECT_EQ(TurnStatsFromJson(old).precision, Precision::kF32);
+  old["precision"] = "fp8";
+  EXPECT_THROW(TurnStatsFromJson(old), Error);
+  nlohmann::json bad_mode = ToJson(info);
+  bad_mode["mode"] = "sideways";
+  EXPECT_THROW(ImageInfoFromJson(bad_mode), Error);
 }
 
 }  // namespace

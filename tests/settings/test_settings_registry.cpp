@@ -15,7 +15,7 @@ namespace {
 TEST(SettingsRegistry, HasEveryDocumentedKeyOnce) {
   const std::set<std::string> expected = {
       "backend", "precision", "threads", "max_new_tokens", "temperature", "top_k", "top_p",
-      "min_p", "repetition_penalty", "presence_penalty", "seed", "greedy", "system_prompt",
+      "min_p", "repetition_penalty", "presence_penalty", "seed", "sampling", "system_prompt",
       "thinking", "image_mode", "caption_on_drop", "capture_attention", "model_dir"};
   std::set<std::string> names, flags;
   for (const Key& k : Registry()) {
@@ -51,13 +51,16 @@ TEST(SettingsRegistry, RejectsOutOfRangeAndMalformedValuesNamingKeyAndRange) {
   EXPECT_TRUE(ValidationError(*FindKey("top_k"), ""));
   EXPECT_TRUE(ValidationError(*FindKey("top_p"), "nan"));
   EXPECT_TRUE(ValidationError(*FindKey("top_p"), "1.5"));
-  EXPECT_TRUE(ValidationError(*FindKey("greedy"), "maybe"));
+  EXPECT_TRUE(ValidationError(*FindKey("sampling"), "maybe"));
+  EXPECT_TRUE(ValidationError(*FindKey("precision"), "fp8"));
+  EXPECT_TRUE(ValidationError(*FindKey("seed"), "-2"));
   EXPECT_TRUE(ValidationError(*FindKey("max_new_tokens"), "0"));
   EXPECT_TRUE(ValidationError(*FindKey("seed"), "99999999999"));
   // Edges of ranges are inclusive.
   EXPECT_FALSE(ValidationError(*FindKey("top_p"), "1"));
   EXPECT_FALSE(ValidationError(*FindKey("presence_penalty"), "-2"));
-  EXPECT_FALSE(ValidationError(*FindKey("greedy"), "off"));
+  EXPECT_FALSE(ValidationError(*FindKey("sampling"), "greedy"));
+  EXPECT_FALSE(ValidationError(*FindKey("seed"), "-1"));
 
   EXPECT_THROW(Validate("no_such_key", "1"), Error);
   EXPECT_THROW(Validate("threads", "-3"), Error);
@@ -65,7 +68,7 @@ TEST(SettingsRegistry, RejectsOutOfRangeAndMalformedValuesNamingKeyAndRange) {
 }
 
 TEST(SettingsRegistry, CanonicalFormsAndTypedReads) {
-  EXPECT_EQ(Canonical("greedy", "on"), "true");
+  EXPECT_EQ(Canonical("capture_attention", "on"), "true");
   EXPECT_EQ(Canonical("top_p", "0.50"), "0.5");
   EXPECT_EQ(Canonical("threads", "04"), "4");
   EXPECT_THROW(Canonical("threads", "4 "), Error);
@@ -77,23 +80,32 @@ TEST(SettingsRegistry, DefaultsBuildTheEngineDefaults) {
   EXPECT_EQ(built.max_new_tokens, ref.max_new_tokens);
   EXPECT_EQ(built.capture_attention, ref.capture_attention);
   EXPECT_EQ(built.enable_thinking, ref.enable_thinking);
-  EXPECT_EQ(built.sampling.greedy, ref.sampling.greedy);
-  EXPECT_EQ(built.sampling.temperature, ref.sampling.temperature);
-  EXPECT_EQ(built.sampling.top_k, ref.sampling.top_k);
-  EXPECT_EQ(built.sampling.top_p, ref.sampling.top_p);
-  EXPECT_EQ(built.sampling.min_p, ref.sampling.min_p);
-  EXPECT_EQ(built.sampling.repetition_penalty, ref.sampling.repetition_penalty);
-  EXPECT_EQ(built.sampling.presence_penalty, ref.sampling.presence_penalty);
-  EXPECT_EQ(built.sampling.seed, ref.sampling.seed);
+  // Sampling: the checkpoint's generation_config.json, a fresh seed every turn.
+  EXPECT_FALSE(built.sampling.has_value());
+  EXPECT_FALSE(ref.sampling.has_value());
+  EXPECT_FALSE(built.seed.has_value());
+  EXPECT_FALSE(ref.seed.has_value());
+  // The custom sampling keys start at the sampler's own defaults (sampled, not greedy).
+  const SamplingParams custom = ToSamplingParams(Defaults()), sp;
+  EXPECT_FALSE(custom.greedy);
+  EXPECT_EQ(custom.temperature, sp.temperature);
+  EXPECT_EQ(custom.top_k, sp.top_k);
+  EXPECT_EQ(custom.top_p, sp.top_p);
+  EXPECT_EQ(custom.min_p, sp.min_p);
+  EXPECT_EQ(custom.repetition_penalty, sp.repetition_penalty);
+  EXPECT_EQ(custom.presence_penalty, sp.presence_penalty);
   const EngineOptions eo = ToEngineOptions({});
   EXPECT_EQ(eo.backend, EngineOptions{}.backend);
   EXPECT_EQ(eo.threads, EngineOptions{}.threads);
+  // The registry's precision default is the engine's: auto.
+  EXPECT_EQ(eo.precision, EngineOptions{}.precision);
+  EXPECT_EQ(eo.precision, Precision::kAuto);
 }
 
 TEST(SettingsRegistry, BuildersReadEveryValue) {
   Values v;
   ApplyFlag(v, "max-new-tokens", "77");
-  ApplyFlag(v, "greedy", "false");
+  ApplyFlag(v, "sampling", "custom");
   ApplyFlag(v, "temperature", "0.7");
   ApplyFlag(v, "top-k", "20");
   ApplyFlag(v, "top-p", "0.8");
@@ -105,24 +117,32 @@ TEST(SettingsRegistry, BuildersReadEveryValue) {
   ApplyFlag(v, "attention", "0");
   ApplyFlag(v, "backend", "cpu");
   ApplyFlag(v, "threads", "3");
+  ApplyFlag(v, "precision", "q4");
   ApplyFlag(v, "image-mode", "detail");
   const GenerateOptions o = ToGenerateOptions(v);
   EXPECT_EQ(o.max_new_tokens, 77);
-  EXPECT_FALSE(o.sampling.greedy);
-  EXPECT_FLOAT_EQ(o.sampling.temperature, 0.7f);
-  EXPECT_EQ(o.sampling.top_k, 20);
-  EXPECT_FLOAT_EQ(o.sampling.top_p, 0.8f);
-  EXPECT_FLOAT_EQ(o.sampling.min_p, 0.05f);
-  EXPECT_FLOAT_EQ(o.sampling.repetition_penalty, 1.1f);
-  EXPECT_FLOAT_EQ(o.sampling.presence_penalty, 1.5f);
-  EXPECT_EQ(o.sampling.seed, 1234u);
+  ASSERT_TRUE(o.sampling.has_value());
+  EXPECT_FALSE(o.sampling->greedy);
+  EXPECT_FLOAT_EQ(o.sampling->temperature, 0.7f);
+  EXPECT_EQ(o.sampling->top_k, 20);
+  EXPECT_FLOAT_EQ(o.sampling->top_p, 0.8f);
+  EXPECT_FLOAT_EQ(o.sampling->min_p, 0.05f);
+  EXPECT_FLOAT_EQ(o.sampling->repetition_penalty, 1.1f);
+  EXPECT_FLOAT_EQ(o.sampling->presence_penalty, 1.5f);
+  EXPECT_EQ(o.seed, std::optional<uint64_t>(1234u));
   ASSERT_TRUE(o.enable_thinking.has_value());
   EXPECT_FALSE(*o.enable_thinking);
   EXPECT_FALSE(o.capture_attention);
-  EXPECT_EQ(ToEngineOptions(v).backend, "cpu");
+  EXPECT_EQ(ToEngineOptions(v).backend, BackendKind::kCpu);
   EXPECT_EQ(ToEngineOptions(v).threads, 3);
-  EXPECT_EQ(ToImageMode(v), ImageModeChoice::kDetail);
-  EXPECT_EQ(ToImageMode({}), ImageModeChoice::kFast);
+  EXPECT_EQ(ToEngineOptions(v).precision, Precision::kQ4);
+  EXPECT_EQ(ToImageMode(v), ImageMode::kDetail);
+  EXPECT_EQ(ToImageMode({}), ImageMode::kFast);
+  v["sampling"] = kSamplingGreedy;
+  ASSERT_TRUE(ToGenerateOptions(v).sampling.has_value());
+  EXPECT_TRUE(ToGenerateOptions(v).sampling->greedy);
+  v["sampling"] = kSamplingModel;
+  EXPECT_FALSE(ToGenerateOptions(v).sampling.has_value());
 
   v["thinking"] = "on";
   EXPECT_EQ(ToGenerateOptions(v).enable_thinking, std::optional<bool>(true));

@@ -44,7 +44,7 @@ Conversation Sample(const QString& title) {
   image.source_w = image.resized_w = 224;
   image.source_h = image.resized_h = 224;
   image.grid_w = image.grid_h = 7;
-  image.mode = "fast";
+  image.mode = glance::ImageMode::kFast;
   first.images.push_back(image);
   first.answer = QStringLiteral("A red square on a **blue** field.");
   first.stats.generated_tokens = 2;

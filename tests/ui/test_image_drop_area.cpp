@@ -98,7 +98,7 @@ class TestImageDropArea : public QObject {
     info.resized_h = 224;
     info.grid_w = 7;
     info.grid_h = 7;
-    info.mode = "fast";
+    info.mode = glance::ImageMode::kFast;
     area.setImageInfo(info, QImage(kDemoImage));
     const QString text = area.infoText();
     QVERIFY2(text.contains(QStringLiteral("224\u00D7224 \u2192 7\u00D77 = 49 tokens")), qPrintable(text));

@@ -79,8 +79,10 @@ class TestMainWindow : public QObject {
     QSignalSpy done(&window, &MainWindow::turnCompleted);
     window.setCaptionOnDrop(false);
     window.generateOptions().max_new_tokens = 4000;  // far more than the test waits for
-    window.generateOptions().sampling.greedy = false;  // sampled: unlikely to stop on EOS early
-    window.generateOptions().sampling.seed = 7;
+    glance::SamplingParams sampled;
+    sampled.greedy = false;  // sampled: unlikely to stop on EOS early
+    window.generateOptions().sampling = sampled;
+    window.generateOptions().seed = 7;
     window.loadDefaultModel();
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
 

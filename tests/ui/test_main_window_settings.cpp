@@ -54,14 +54,15 @@ class TestMainWindowSettings : public QObject {
     QVERIFY(window.captionOnDrop());
 
     QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("77")));
-    QVERIFY(settings->setValue(QStringLiteral("greedy"), QStringLiteral("false")));
+    QVERIFY(settings->setValue(QStringLiteral("sampling"), QStringLiteral("custom")));
     QVERIFY(settings->setValue(QStringLiteral("temperature"), QStringLiteral("0.7")));
     QVERIFY(settings->setValue(QStringLiteral("thinking"), QStringLiteral("off")));
     QVERIFY(settings->setValue(QStringLiteral("capture_attention"), QStringLiteral("false")));
     QVERIFY(settings->setValue(QStringLiteral("caption_on_drop"), QStringLiteral("false")));
     QCOMPARE(window.generateOptions().max_new_tokens, 77);
-    QVERIFY(!window.generateOptions().sampling.greedy);
-    QCOMPARE(window.generateOptions().sampling.temperature, 0.7f);
+    QVERIFY(window.generateOptions().sampling.has_value());
+    QVERIFY(!window.generateOptions().sampling->greedy);
+    QCOMPARE(window.generateOptions().sampling->temperature, 0.7f);
     QCOMPARE(window.generateOptions().enable_thinking, std::optional<bool>(false));
     QVERIFY(!window.generateOptions().capture_attention);
     QVERIFY(!window.captionOnDrop());
@@ -78,6 +79,7 @@ class TestMainWindowSettings : public QObject {
   void settingsRoundTripIntoANewWindow() {
     {
       auto settings = Settings();
+      QVERIFY(settings->setValue(QStringLiteral("sampling"), QStringLiteral("custom")));
       QVERIFY(settings->setValue(QStringLiteral("top_p"), QStringLiteral("0.80")));
       QVERIFY(settings->setValue(QStringLiteral("seed"), QStringLiteral("42")));
       QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("33")));
@@ -87,12 +89,13 @@ class TestMainWindowSettings : public QObject {
     ConversationStore store(ConversationsDir());
     MainWindow window(nullptr, settings.get(), &store);
     QCOMPARE(settings->value(QStringLiteral("top_p")), QStringLiteral("0.8"));
-    QCOMPARE(window.generateOptions().sampling.top_p, 0.8f);
-    QCOMPARE(window.generateOptions().sampling.seed, uint64_t{42});
+    QVERIFY(window.generateOptions().sampling.has_value());
+    QCOMPARE(window.generateOptions().sampling->top_p, 0.8f);
+    QVERIFY(window.generateOptions().seed == uint64_t{42});
     QCOMPARE(window.generateOptions().max_new_tokens, 33);
     // The same values the CLI's builders produce from the same strings.
     const glance::GenerateOptions fromRegistry = glance::settings::ToGenerateOptions(settings->values());
-    QCOMPARE(window.generateOptions().sampling.top_p, fromRegistry.sampling.top_p);
+    QCOMPARE(window.generateOptions().sampling->top_p, fromRegistry.sampling->top_p);
   }
 
   void notAModelFolderIsInlineAndTheModelKeepsWorking() {

@@ -47,7 +47,7 @@ class SettingsStoreTest : public QObject {
       SettingsStore store(Ini());
       QSignalSpy changed(&store, &SettingsStore::valueChanged);
       QVERIFY(store.setValue(QStringLiteral("temperature"), QStringLiteral("0.70")));
-      QVERIFY(store.setValue(QStringLiteral("greedy"), QStringLiteral("off")));
+      QVERIFY(store.setValue(QStringLiteral("sampling"), QStringLiteral("custom")));
       QVERIFY(store.setValue(QStringLiteral("backend"), QStringLiteral("npu-emu")));
       QVERIFY(store.setValue(QStringLiteral("system_prompt"), QStringLiteral("Be brief.\nÜber.")));
       QVERIFY(store.setValue(QStringLiteral("top_k"), QStringLiteral("20")));
@@ -56,13 +56,14 @@ class SettingsStoreTest : public QObject {
     }
     SettingsStore reopened(Ini());
     QCOMPARE(reopened.value(QStringLiteral("temperature")), QStringLiteral("0.7"));
-    QCOMPARE(reopened.value(QStringLiteral("greedy")), QStringLiteral("false"));
+    QCOMPARE(reopened.value(QStringLiteral("sampling")), QStringLiteral("custom"));
     QCOMPARE(reopened.value(QStringLiteral("backend")), QStringLiteral("npu-emu"));
     QCOMPARE(reopened.value(QStringLiteral("system_prompt")), QStringLiteral("Be brief.\nÜber."));
     const auto options = glance::settings::ToGenerateOptions(reopened.values());
-    QCOMPARE(options.sampling.top_k, 20);
-    QVERIFY(!options.sampling.greedy);
-    QCOMPARE(options.sampling.temperature, 0.7f);
+    QVERIFY(options.sampling.has_value());
+    QCOMPARE(options.sampling->top_k, 20);
+    QVERIFY(!options.sampling->greedy);
+    QCOMPARE(options.sampling->temperature, 0.7f);
   }
 
   void defaultQSettingsInTestMode() {
@@ -77,7 +78,7 @@ class SettingsStoreTest : public QObject {
     SettingsStore again;
     QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("77"));
     again.resetAll();
-    QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("0"));
+    QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("-1"));
   }
 
   void invalidWritesRejected() {

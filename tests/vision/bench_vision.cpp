@@ -37,7 +37,12 @@ int main(int argc, char** argv) {
   glance::EngineOptions eo;
   eo.threads = argc > 2 ? std::atoi(argv[2]) : 2;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
-  eo.precision = argc > 4 ? argv[4] : "q4";
+  const auto precision = glance::ParsePrecision(argc > 4 ? argv[4] : "q4");
+  if (!precision) {
+    std::fprintf(stderr, "bench_vision: precision must be one of %s\n", glance::PrecisionNames().c_str());
+    return 2;
+  }
+  eo.precision = *precision;
   const auto engine = glance::Engine::Load(argv[1], eo);
   struct Case {
     const char* name;

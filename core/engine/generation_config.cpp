@@ -1,0 +1,56 @@
+// SamplingFromGenerationConfig and FreshSeed (sampler.h).
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "core/engine/sampler.h"
+#include "core/util/error.h"
+
+namespace glance {
+
+using nlohmann::json;
+
+SamplingParams SamplingFromGenerationConfig(const std::string& path) {
+  SamplingParams p;  // greedy
+  if (!std::filesystem::is_regular_file(path)) return p;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  json j;
+  try {
+    j = json::parse(text.str());
+  } catch (const json::exception& e) {
+    throw Error(path + " is not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw Error(path + " is not a JSON object");
+  auto number = [&](const char* key, float fallback) -> float {
+    if (!j.contains(key) || j[key].is_null()) return fallback;
+    if (!j[key].is_number()) throw Error(path + ": '" + key + "' is not a number");
+    return j[key].get<float>();
+  };
+  if (j.contains("do_sample") && !j["do_sample"].is_boolean())
+    throw Error(path + ": 'do_sample' is not true or false");
+  if (!j.value("do_sample", false)) return p;
+  // Hugging Face GenerationConfig defaults for the fields a sampling config leaves out.
+  p.greedy = false;
+  p.temperature = number("temperature", 1.0f);
+  p.top_k = static_cast<int>(number("top_k", 50.0f));
+  p.top_p = number("top_p", 1.0f);
+  p.min_p = number("min_p", 0.0f);
+  p.repetition_penalty = number("repetition_penalty", 1.0f);
+  try {
+    p.Validate();
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  return p;
+}
+
+uint64_t FreshSeed() {
+  thread_local std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
+}
+
+}  // namespace glance
