@@ -10,6 +10,7 @@
 
 #include "core/lm/language_model.h"
 #include "core/model/compressed_tensors.h"
+#include "core/model/config_check.h"
 #include "core/model/safetensors.h"
 #include "core/model/weight_cache.h"
 #include "core/npu/backend_select.h"
@@ -76,6 +77,8 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   const std::string tok_path = RequireFile(dir, "tokenizer.json", "the tokenizer");
   step(0.05, "weights");
   e->store_ = std::make_unique<TensorStore>(TensorStore::OpenFolder(model_dir));
+  // Before anything is sized per layer from config.json (issue 12: a config claiming 2^30 layers).
+  CheckConfigCountsAgainstWeights(e->config_, *e->store_, (dir / "config.json").string());
   step(0.15, "tokenizer");
   e->tokenizer_ = std::make_unique<Tokenizer>(Tokenizer::FromFile(tok_path));
   e->template_ = std::make_unique<ChatTemplate>(ChatTemplate::FromModelDir(model_dir));
@@ -171,5 +174,7 @@ std::string DefaultDemoImagePath() {
                         fs::path(GLANCE_INSTALL_DATADIR) / "demo-image.png",
                         fs::path(GLANCE_SOURCE_RESOURCES) / "demo-image.png"});
 }
+
+void Engine::CheckWeightsUnchanged() const { store_->CheckUnchanged(); }
 
 }  // namespace glance

@@ -76,6 +76,11 @@ class Engine {
   // Token ids that end a turn: <|im_end|> and <|endoftext|> (plus config eos ids).
   const std::vector<int32_t>& stop_ids() const { return stop_ids_; }
 
+  // Throws glance::Error naming the weights file when it was truncated or overwritten in place
+  // since Load (the weights are memory-mapped: reading a truncated page would raise SIGBUS).
+  // One fstat per file; a Session calls it before every forward pass it starts.
+  void CheckWeightsUnchanged() const;
+
  private:
   Engine();
   ModelInfo info_;
