@@ -3,14 +3,8 @@
 // glance::Error with a message that names the file/tensor/field and says what to do.
 // Front ends (glance-cli, the GUI worker) catch them; nothing below aborts on bad input.
 // Programmer errors (broken invariants) use assert.
-#include <stdexcept>
-#include <string>
-
-namespace glance {
-
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-}  // namespace glance
+//
+// glance::Error itself lives in kernels/kernel_error.h, the bottom layer, so that kernels and
+// core throw the same type and every front end catches both with one handler
+// (docs/style.md "Errors").
+#include "kernels/kernel_error.h"

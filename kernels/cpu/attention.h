@@ -1,7 +1,7 @@
 #pragma once
-// The two inner loops of softmax attention for one query row (qwen35.md §2.6), f32, SIMD with
+// The two inner loops of softmax attention for one query row (qwen35.md §2.5), f32, SIMD with
 // Highway runtime dispatch. Keys/values are rows of a cache at a fixed stride (floats).
-// *Reference twins are the scalar oracles (tests/perf/test_attention_kernels.cpp).
+// *Reference twins are the scalar oracles (tests/kernels/test_vector_kernels.cpp).
 #include <cstdint>
 
 namespace glance::kernels {

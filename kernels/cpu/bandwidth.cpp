@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <memory>
 
-#include "core/util/error.h"
 #include "kernels/cpu/thread_pool.h"
+#include "kernels/kernel_error.h"
 
 namespace glance::kernels {
 
@@ -20,13 +19,7 @@ BandwidthResult MeasureTriadBandwidth(size_t array_bytes, int passes, ThreadPool
   const size_t n = array_bytes / sizeof(float);
   // Uninitialised storage: the first-touch loop below decides which thread faults each page.
   std::unique_ptr<float[]> a(new float[n]), b(new float[n]), c(new float[n]);
-  auto run = [&](const std::function<void(size_t, size_t)>& fn) {
-    if (pool) {
-      pool->ParallelFor(n, fn, 1 << 16);
-    } else {
-      fn(0, n);
-    }
-  };
+  auto run = [&](const auto& fn) { ParallelFor(pool, n, fn, 1 << 16); };
   run([&](size_t begin, size_t end) {
     std::fill(a.get() + begin, a.get() + end, 0.0f);
     std::fill(b.get() + begin, b.get() + end, 1.0f);

@@ -1,11 +1,11 @@
 #include "kernels/cpu/cpu_features.h"
 
-#include <stdexcept>
 
 #include <hwy/highway.h>
 #include <hwy/targets.h>
 
 #include "kernels/cpu/gemv_int8.h"
+#include "kernels/kernel_error.h"
 
 namespace glance::kernels {
 
@@ -15,13 +15,13 @@ void LimitCpuFeatures(const std::string& level) {
     SelectInt8KernelIsa("");
     return;
   }
-  if (level != "avx2") throw std::invalid_argument("CPU level '" + level + "' is not one of native, avx2");
+  if (level != "avx2") throw Error("--cpu: CPU level '" + level + "' is not one of native, avx2");
 #if HWY_ARCH_X86
-  if (!Int8KernelsAvailable()) throw std::invalid_argument("this CPU has no AVX2 + FMA");
+  if (!Int8KernelsAvailable()) throw Error("--cpu avx2: this CPU has no AVX2 + FMA");
   hwy::DisableTargets(HWY_AVX3 | HWY_AVX3_DL);
   SelectInt8KernelIsa("avx2");
 #else
-  throw std::invalid_argument("--cpu avx2 needs an x86-64 CPU");
+  throw Error("--cpu avx2: needs an x86-64 CPU");
 #endif
 }
 

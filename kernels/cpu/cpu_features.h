@@ -8,8 +8,8 @@
 namespace glance::kernels {
 
 // level: "native" (everything the CPU has) or "avx2". Call before any kernel runs (Highway
-// caches its choice per function). Throws std::invalid_argument on another level, or when
-// the CPU lacks AVX2 + FMA for "avx2".
+// caches its choice per function). Throws glance::Error (naming --cpu) on another level, or
+// when the CPU lacks AVX2 + FMA for "avx2".
 void LimitCpuFeatures(const std::string& level);
 
 // What the kernels use now, e.g. "AVX3 / x86 GEMV avx512-vnni".

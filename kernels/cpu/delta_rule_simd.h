@@ -1,5 +1,5 @@
 #pragma once
-// One decode step of the gated delta rule for one value head (qwen35.md §2.7 step 7,
+// One decode step of the gated delta rule for one value head (qwen35.md §2.7 step 6,
 // HF torch_recurrent_gated_delta_rule), SIMD with Highway runtime dispatch.
 //   S ← e^g·S;  δ = β(v − Sᵀk̂);  S ← S + k̂δᵀ;  o = Sᵀq̂        (S is [dk][dv], row-major)
 // The SIMD form reads S once and writes it once, using the algebraically equal

@@ -11,13 +11,13 @@
 #include <hwy/aligned_allocator.h>
 
 #include "kernels/cpu/gemm_packed.h"
-#include "kernels/cpu/numeric.h"
-#include "kernels/cpu/quant_formats.h"
+#include "kernels/cpu/weight_loaders-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace glance::kernels::detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace loaders = glance::kernels::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -25,80 +25,6 @@ using VF = hn::Vec<DF>;
 constexpr int kMR = 6;          // input rows per micro-tile
 constexpr int64_t kKc = 256;    // K block: a packed panel (NR × 256 f32) stays in L1
 constexpr int64_t kGroup = 8;   // panels packed together; the x micro-block is reused across them
-
-// W[row][k0, k0+len) widened/dequantized to f32. k0 is a multiple of kKc, hence of the
-// quant block (32), so Q8/Q4 segments start on a block boundary.
-void SegmentToF32(const WeightRef& w, int64_t row, int64_t k0, int64_t len, float* dst) {
-  const DF df;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
-  const int64_t K = w.cols, nb = w.blocks(), b0 = k0 / kQuantBlock;
-  switch (w.type) {
-    case WeightType::F32:
-      std::memcpy(dst, static_cast<const float*>(w.data) + row * K + k0,
-                  static_cast<size_t>(len) * sizeof(float));
-      return;
-    case WeightType::BF16: {
-      const uint16_t* src = static_cast<const uint16_t*>(w.data) + row * K + k0;
-      const hn::RebindToUnsigned<DF> du32;
-      const hn::Rebind<uint16_t, DF> du16;
-      int64_t k = 0;
-      for (; k + N <= len; k += N)
-        hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du16, src + k)))),
-                   df, dst + k);
-      for (; k < len; ++k) dst[k] = bf16_to_f32(src[k]);
-      return;
-    }
-    case WeightType::F16: {
-      const uint16_t* src = static_cast<const uint16_t*>(w.data) + row * K + k0;
-      const hn::Rebind<hwy::float16_t, DF> dh;
-      int64_t k = 0;
-      for (; k + N <= len; k += N)
-        hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src + k))),
-                   df, dst + k);
-      for (; k < len; ++k) dst[k] = f16_to_f32(src[k]);
-      return;
-    }
-    case WeightType::Q8: {
-      const int8_t* q = static_cast<const int8_t*>(w.data) + row * nb * kQuantBlock + k0;
-      const float* s = static_cast<const float*>(w.scales) + row * nb + b0;
-      // Per block, so the inner loop has one scale and a fixed trip count (vectorizes).
-      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
-        const float scale = s[b];
-        const int64_t n = std::min<int64_t>(kQuantBlock, len - b * kQuantBlock);
-        const int8_t* qb = q + b * kQuantBlock;
-        float* d = dst + b * kQuantBlock;
-        if (n == kQuantBlock) {
-          for (int64_t j = 0; j < kQuantBlock; ++j) d[j] = static_cast<float>(qb[j]) * scale;
-        } else {
-          for (int64_t j = 0; j < n; ++j) d[j] = static_cast<float>(qb[j]) * scale;
-        }
-      }
-      return;
-    }
-    case WeightType::Q4: {
-      const uint8_t* p = static_cast<const uint8_t*>(w.data) + (row * nb + b0) * 16;
-      const uint16_t* s = static_cast<const uint16_t*>(w.scales) + row * nb + b0;
-      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
-        const float scale = bf16_to_f32(s[b]);
-        const int64_t n = std::min<int64_t>(kQuantBlock, len - b * kQuantBlock);
-        float* d = dst + b * kQuantBlock;
-        const uint8_t* pb = p + b * 16;
-        if (n == kQuantBlock) {  // low nibbles = elements 0..15, high = 16..31
-          for (int j = 0; j < 16; ++j) {
-            d[j] = static_cast<float>((pb[j] & 0xf) - 8) * scale;
-            d[j + 16] = static_cast<float>((pb[j] >> 4) - 8) * scale;
-          }
-        } else {
-          for (int64_t j = 0; j < n; ++j) {
-            const int nib = j < 16 ? (pb[j] & 0xf) : (pb[j - 16] >> 4);
-            d[j] = static_cast<float>(nib - 8) * scale;
-          }
-        }
-      }
-      return;
-    }
-  }
-}
 
 // dst[k][j] = src[j][k] for j < nr, k < kc (src rows stride ld). Four k at a time so each
 // source row is read in short contiguous runs and the destination is written sequentially.
@@ -162,7 +88,7 @@ void RunMicroKernel(int mr, const float* x, int64_t ldx, const float* wp, int64_
   }
 }
 
-void MatmulPackedRangeImpl(const float* x, int64_t n_rows, const WeightRef& w,
+void GemmPackedRangeImpl(const float* x, int64_t n_rows, const WeightRef& w,
                            const float* bias, float* y, int64_t o_begin, int64_t o_end) {
   const DF df;
   const int64_t NR = 2 * static_cast<int64_t>(hn::Lanes(df));
@@ -191,7 +117,8 @@ void MatmulPackedRangeImpl(const float* x, int64_t n_rows, const WeightRef& w,
           const int64_t f = p * NR + j;
           float* row = seg.get() + j * kKc;
           if (f < gn) {
-            SegmentToF32(w, g0 + f, k0, kc, row);
+            // k0 is a multiple of kKc, hence of the quant block: Q8/Q4 segments start on a block.
+            loaders::WidenSegment(w, g0 + f, k0, kc, row);
           } else {
             std::fill_n(row, kc, 0.0f);
           }
@@ -225,11 +152,11 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace glance::kernels::detail {
-HWY_EXPORT(MatmulPackedRangeImpl);
+HWY_EXPORT(GemmPackedRangeImpl);
 
-void MatmulPackedRange(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
+void GemmPackedRange(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                        float* y, int64_t o_begin, int64_t o_end) {
-  HWY_DYNAMIC_DISPATCH(MatmulPackedRangeImpl)(x, n_rows, w, bias, y, o_begin, o_end);
+  HWY_DYNAMIC_DISPATCH(GemmPackedRangeImpl)(x, n_rows, w, bias, y, o_begin, o_end);
 }
 }  // namespace glance::kernels::detail
 #endif

@@ -18,7 +18,7 @@ namespace glance::kernels::detail {
 // Below this many rows the per-panel packing is not amortised; Matmul keeps the older paths.
 constexpr int64_t kPackedGemmMinRows = 4;
 // Q8/Q4: below this the row-tiled integer kernels run (gemv_int8.h on x86, else the
-// int16×int8 madd kernels of gemm_q8/q4.cpp), which skip dequantization. In the kernel alone
+// int16×int8 madd kernel of gemv_int16.cpp), which skip dequantization. In the kernel alone
 // (bench_kernels, 2B shapes, 2 threads) the two tie at 48–80 rows and the packed path leads
 // from ~96 (234 vs 197 GFLOP/s at 128 rows, AVX-512); but inside the model the integer path
 // was faster at 64 rows (2B-shaped q4 prefill@64: AVX2 33.5 → 46–55 tok/s, AVX-512 47–55 →
@@ -29,7 +29,7 @@ constexpr int64_t kPackedGemmMinRowsQuantized = 128;
 
 // y[i][o] for all n_rows input rows and o in [o_begin, o_end). Any range works; ranges that
 // are multiples of 64 features waste no panel padding.
-void MatmulPackedRange(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
+void GemmPackedRange(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                        float* y, int64_t o_begin, int64_t o_end);
 
 }  // namespace glance::kernels::detail

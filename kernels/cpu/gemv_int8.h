@@ -20,8 +20,8 @@
 // 33 GB/s on two cores with one stream each, 53 GB/s with four).
 //
 // Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
-// the portable int16 Highway kernels (matmul_kernels.h). The scalar oracle for these kernels
-// is MatmulInt8Reference (same int8 activations, exact integer sums in double).
+// the portable int16 Highway kernel (gemv_kernels.h GemvInt16Range). The scalar oracle for these kernels
+// is GemvQ4Int8Reference (same int8 activations, exact integer sums in double).
 #include <cstdint>
 #include <vector>
 
@@ -41,7 +41,7 @@ struct Int8Activations {
   std::vector<float> offset;   // [n_rows][blocks]: 8 · Σ q over the block (exact in f32)
 };
 
-// Portable; vectorised where the CPU allows. MatmulInt8Range wants q4_pair_order = true.
+// Portable; vectorised where the CPU allows. GemvQ4Int8Range wants q4_pair_order = true.
 void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool q4_pair_order,
                              Int8Activations* out);
 // Storage index of natural element k (0 ≤ k < blocks·32) inside one row of Int8Activations::q.
@@ -62,18 +62,18 @@ bool Int8KernelsActive();
 
 // y[i][o] (+ bias[o]) for every input row i and o in [o_begin, o_end). w: Q4.
 // Requires Int8KernelsAvailable().
-void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end);
 
 // Q8 weights × int16 activations (quant_formats.h QuantizedActivations) — the same sums as
-// the portable kernel (matmul_kernels.h MatmulQ8Range), with AVX-512 VNNI vpdpwssd on 512-bit
+// the portable kernel (gemv_kernels.h GemvInt16Range), with AVX-512 VNNI vpdpwssd on 512-bit
 // registers or AVX2 vpmaddwd, two accumulators per row, scales multiplied 8 blocks at a time.
 // Requires Int8KernelsAvailable(); Matmul uses it for Q8 when Int8KernelsActive().
-void MatmulQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
+void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end);
 
 // Scalar oracle: the same int8 activations times the dequantized weights, summed in double.
-void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+void GemvQ4Int8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y);
 
 }  // namespace glance::kernels

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
+#include "kernels/kernel_error.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define GLANCE_INT8_X86 1
@@ -111,21 +111,16 @@ Isa TheIsa() {
 
 std::atomic<bool> g_enabled{true};
 
+// The oracle of the AVX2 QuantizeRow (gemv_int8_body.inc): the same half-to-even rounding and
+// reciprocal, so the two agree bit for bit.
 void QuantizeRowScalar(const float* x, int64_t cols, int8_t* q, float* scale, float* offset) {
   const int64_t nb = QuantBlocks(cols);
   for (int64_t b = 0; b < nb; ++b) {
     const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
-    float a = 0.0f;
-    for (int64_t j = 0; j < n; ++j) a = std::max(a, std::fabs(x[k0 + j]));
-    const float inv = a > 0.0f ? 127.0f / a : 0.0f;
+    scale[b] = QuantizeBlockAbsmax<int8_t, 127, Rounding::kHalfToEven, Reciprocal::kDirect>(
+        x + k0, n, q + k0);
     int sum = 0;
-    for (int64_t j = 0; j < kQuantBlock; ++j) {
-      // nearbyint: round half to even in the default mode, as vcvtps2dq does.
-      const int v = j < n ? static_cast<int>(std::nearbyint(x[k0 + j] * inv)) : 0;
-      q[k0 + j] = static_cast<int8_t>(std::clamp(v, -127, 127));
-      sum += q[k0 + j];
-    }
-    scale[b] = a / 127.0f;
+    for (int64_t j = 0; j < kQuantBlock; ++j) sum += q[k0 + j];
     offset[b] = 8.0f * static_cast<float>(sum);
   }
 }
@@ -218,31 +213,31 @@ void RunOnThisCpu(const Job& job, const char* what) {
   }
 #endif
   (void)job;
-  throw std::logic_error(std::string(what) + ": x86 kernels unavailable on this CPU");
+  throw Error(std::string(what) + ": x86 kernels unavailable on this CPU");
 }
 
 }  // namespace
 
-void MatmulInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end) {
-  if (w.type != WeightType::Q4) throw std::logic_error("MatmulInt8Range: Q4 weights only");
+  if (w.type != WeightType::Q4) throw Error("GemvQ4Int8Range: Q4 weights only");
   if (xa.blocks != w.blocks() || !xa.q4_pair_order)
-    throw std::logic_error("MatmulInt8Range: activations not quantized for these weights");
+    throw Error("GemvQ4Int8Range: activations not quantized for these weights");
   RunOnThisCpu(Int8Job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
                        w.data, w.scales, bias, y, w.rows, o_begin, o_end},
-               "MatmulInt8Range");
+               "GemvQ4Int8Range");
 }
 
-void MatmulQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
+void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q8 || xa.blocks != w.blocks())
-    throw std::logic_error("MatmulQ8Int16Range: Q8 weights and matching activations only");
+    throw Error("GemvQ8Int16Range: Q8 weights and matching activations only");
   RunOnThisCpu(Q8Job{xa.q.data(), xa.s.data(), nullptr, xa.n_rows, xa.blocks, w.data, w.scales,
                      bias, y, w.rows, o_begin, o_end},
-               "MatmulQ8Int16Range");
+               "GemvQ8Int16Range");
 }
 
-void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+void GemvQ4Int8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y) {
   const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
   for (int64_t i = 0; i < xa.n_rows; ++i)

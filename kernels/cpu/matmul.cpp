@@ -5,7 +5,7 @@
 
 #include "kernels/cpu/gemm_packed.h"
 #include "kernels/cpu/gemv_int8.h"
-#include "kernels/cpu/matmul_kernels.h"
+#include "kernels/cpu/gemv_kernels.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
@@ -43,39 +43,15 @@ float WeightRef::at(int64_t r, int64_t c) const {
   return 0.0f;
 }
 
-void WeightRef::row_to_f32(int64_t r, float* dst) const {
-  const size_t off = static_cast<size_t>(r * cols);
-  const int64_t nb = blocks();
-  switch (type) {
-    case WeightType::F32:
-      std::copy_n(static_cast<const float*>(data) + off, cols, dst);
-      return;
-    case WeightType::BF16: {
-      const uint16_t* src = static_cast<const uint16_t*>(data) + off;
-      for (int64_t c = 0; c < cols; ++c) dst[c] = bf16_to_f32(src[c]);
-      return;
-    }
-    case WeightType::F16: {
-      const uint16_t* src = static_cast<const uint16_t*>(data) + off;
-      for (int64_t c = 0; c < cols; ++c) dst[c] = f16_to_f32(src[c]);
-      return;
-    }
-    case WeightType::Q8:
-      DequantizeRowQ8(static_cast<const int8_t*>(data) + r * nb * kQuantBlock,
-                      static_cast<const float*>(scales) + r * nb, cols, dst);
-      return;
-    case WeightType::Q4:
-      DequantizeRowQ4(static_cast<const uint8_t*>(data) + r * nb * 16,
-                      static_cast<const uint16_t*>(scales) + r * nb, cols, dst);
-      return;
-  }
-}
+void WeightRef::row_to_f32(int64_t r, float* dst) const { detail::WidenRow(*this, r, dst); }
 
 void MatmulReference(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                      float* y) {
+  // Weights through at(), the scalar decoding, not row_to_f32: the oracle shares no code with
+  // the SIMD loaders the kernels use.
   std::vector<float> wrow(static_cast<size_t>(w.cols));
   for (int64_t o = 0; o < w.rows; ++o) {
-    w.row_to_f32(o, wrow.data());
+    for (int64_t k = 0; k < w.cols; ++k) wrow[static_cast<size_t>(k)] = w.at(o, k);
     for (int64_t i = 0; i < n_rows; ++i) {
       float acc = 0.0f;
       for (int64_t k = 0; k < w.cols; ++k) acc += x[i * w.cols + k] * wrow[static_cast<size_t>(k)];
@@ -106,22 +82,14 @@ struct GemvActivations {
 // Output features [b, e) of one weight, n_rows below the GEMM size.
 void GemvRange(const GemvActivations& xa, const float* x, int64_t n_rows, const WeightRef& w,
                const float* bias, float* y, int64_t b, int64_t e) {
-  switch (w.type) {
-    case WeightType::Q4:
-      if (Int8KernelsActive()) {
-        MatmulInt8Range(xa.i8, w, bias, y, b, e);
-      } else {
-        detail::MatmulQ4Range(xa.i16, w, bias, y, b, e);
-      }
-      break;
-    case WeightType::Q8:
-      if (Int8KernelsActive()) {
-        MatmulQ8Int16Range(xa.i16, w, bias, y, b, e);
-      } else {
-        detail::MatmulQ8Range(xa.i16, w, bias, y, b, e);
-      }
-      break;
-    default: detail::MatmulFloatRange(x, n_rows, w, bias, y, b, e); break;
+  if (!w.quantized()) {
+    detail::GemvFloatRange(x, n_rows, w, bias, y, b, e);
+  } else if (!Int8KernelsActive()) {
+    detail::GemvInt16Range(xa.i16, w, bias, y, b, e);  // portable: Q8 and Q4
+  } else if (w.type == WeightType::Q4) {
+    GemvQ4Int8Range(xa.i8, w, bias, y, b, e);
+  } else {
+    GemvQ8Int16Range(xa.i16, w, bias, y, b, e);
   }
 }
 
@@ -162,11 +130,7 @@ void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size
       offset += o->w->rows;
     }
   };
-  if (pool && pool->threads() > 1) {
-    pool->ParallelFor(static_cast<size_t>(total), body, 16);
-  } else {
-    body(0, static_cast<size_t>(total));
-  }
+  ParallelFor(pool, static_cast<size_t>(total), body, 16);
 }
 
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
@@ -178,14 +142,10 @@ void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bia
     constexpr int64_t kChunk = 64;
     const int64_t chunks = (w.rows + kChunk - 1) / kChunk;
     auto packed = [&](size_t begin, size_t end) {
-      detail::MatmulPackedRange(x, n_rows, w, bias, y, static_cast<int64_t>(begin) * kChunk,
+      detail::GemmPackedRange(x, n_rows, w, bias, y, static_cast<int64_t>(begin) * kChunk,
                                 std::min(static_cast<int64_t>(end) * kChunk, w.rows));
     };
-    if (pool && pool->threads() > 1) {
-      pool->ParallelFor(static_cast<size_t>(chunks), packed, 1);
-    } else {
-      packed(0, static_cast<size_t>(chunks));
-    }
+    ParallelFor(pool, static_cast<size_t>(chunks), packed, 1);
     return;
   }
   // Memory-bound GEMV: the one-weight case of MatmulShared.

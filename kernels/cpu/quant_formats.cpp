@@ -14,15 +14,8 @@ void QuantizeRowQ8(const float* src, int64_t cols, int8_t* q, float* scales) {
   const int64_t nb = QuantBlocks(cols);
   for (int64_t b = 0; b < nb; ++b) {
     const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
-    float amax = 0.0f;
-    for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(src[k0 + j]));
-    const float d = amax / 127.0f;
-    const float inv = d > 0.0f ? 1.0f / d : 0.0f;
-    for (int64_t j = 0; j < kQuantBlock; ++j) {
-      const float v = j < n ? src[k0 + j] * inv : 0.0f;
-      q[k0 + j] = static_cast<int8_t>(std::clamp(std::lround(v), -127L, 127L));
-    }
-    scales[b] = d;
+    scales[b] = QuantizeBlockAbsmax<int8_t, 127, Rounding::kHalfAwayFromZero, Reciprocal::kOfScale>(
+        src + k0, n, q + k0);
   }
 }
 
@@ -44,20 +37,6 @@ void QuantizeRowQ4(const float* src, int64_t cols, uint8_t* packed, uint16_t* sc
     for (int64_t j = 0; j < 16; ++j)
       packed[b * 16 + j] = static_cast<uint8_t>(nib[j] | (nib[j + 16] << 4));
     scales_bf16[b] = d16;
-  }
-}
-
-void DequantizeRowQ8(const int8_t* q, const float* scales, int64_t cols, float* dst) {
-  for (int64_t k = 0; k < cols; ++k) dst[k] = static_cast<float>(q[k]) * scales[k / kQuantBlock];
-}
-
-void DequantizeRowQ4(const uint8_t* packed, const uint16_t* scales_bf16, int64_t cols,
-                     float* dst) {
-  for (int64_t k = 0; k < cols; ++k) {
-    const int64_t b = k / kQuantBlock, j = k % kQuantBlock;
-    const uint8_t byte = packed[b * 16 + (j & 15)];
-    const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
-    dst[k] = static_cast<float>(nib - 8) * bf16_to_f32(scales_bf16[b]);
   }
 }
 
@@ -122,11 +101,7 @@ WeightRef QuantizeMatrix(const WeightRef& src, WeightType target, ThreadPool* po
       }
     }
   };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(rows), body, 8);
-  } else {
-    body(0, static_cast<size_t>(rows));
-  }
+  ParallelFor(pool, static_cast<size_t>(rows), body, 8);
   WeightRef w;
   w.type = target;
   w.rows = rows;
@@ -149,13 +124,8 @@ void QuantizeActivations(const float* x, int64_t n_rows, int64_t cols, Quantized
     float* sr = out->s.data() + i * nb;
     for (int64_t b = 0; b < nb; ++b) {
       const int64_t k0 = b * kQuantBlock, n = std::min(kQuantBlock, cols - k0);
-      float amax = 0.0f;
-      for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(xr[k0 + j]));
-      const float d = amax / 32767.0f;
-      const float inv = d > 0.0f ? 1.0f / d : 0.0f;
-      for (int64_t j = 0; j < n; ++j)
-        qr[k0 + j] = static_cast<int16_t>(std::clamp(std::lround(xr[k0 + j] * inv), -32767L, 32767L));
-      sr[b] = d;
+      sr[b] = QuantizeBlockAbsmax<int16_t, 32767, Rounding::kHalfAwayFromZero, Reciprocal::kOfScale>(
+          xr + k0, n, qr + k0);
     }
   }
 }

@@ -14,6 +14,8 @@
 //       mask and shift. (compressed-tensors packs 8 consecutive elements per int32 word; it
 //       is repacked into this order at load: RepackCompressedTensorsQ4Row.)
 //       Storage: data = uint8 [rows][blocks·16], scales = uint16 (bf16 bits) [rows][blocks].
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -25,14 +27,49 @@ constexpr int64_t kQuantBlock = 32;
 
 inline int64_t QuantBlocks(int64_t cols) { return (cols + kQuantBlock - 1) / kQuantBlock; }
 
+// Block-absmax quantization, the one implementation behind Q8 weights, int16 activations and
+// int8 activations: q = round(x / scale) clamped to [−kMax, kMax], scale = max|x| / kMax.
+// The rounding and the reciprocal are parameters because the callers must keep theirs:
+//   Q8 weights, int16 activations: half away from zero (lround), x · (1 / scale);
+//   int8 activations (gemv_int8.h): half to even, x · (kMax / max|x|) — bit for bit what the
+//   AVX2 quantizer computes (vcvtps2dq rounds half to even), whose oracle this is.
+// (1 / (m / 127) and 127 / m can differ in the last bit, and a changed rounding would change
+// prepared q8 weights and hence the golden figures.)
+enum class Rounding { kHalfAwayFromZero, kHalfToEven };
+enum class Reciprocal { kOfScale, kDirect };
+
+// One block: x[0, n) (n ≤ kQuantBlock) → q[0, kQuantBlock) zero-padded; returns the scale.
+template <typename Q, int kMax, Rounding kRound, Reciprocal kRecip>
+inline float QuantizeBlockAbsmax(const float* x, int64_t n, Q* q) {
+  float amax = 0.0f;
+  for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(x[j]));
+  const float scale = amax / static_cast<float>(kMax);
+  float inv;
+  if constexpr (kRecip == Reciprocal::kOfScale) {
+    inv = scale > 0.0f ? 1.0f / scale : 0.0f;
+  } else {
+    inv = amax > 0.0f ? static_cast<float>(kMax) / amax : 0.0f;
+  }
+  for (int64_t j = 0; j < kQuantBlock; ++j) {
+    long v = 0;
+    if (j < n) {
+      if constexpr (kRound == Rounding::kHalfAwayFromZero) {
+        v = std::lround(x[j] * inv);
+      } else {
+        v = static_cast<long>(std::nearbyint(x[j] * inv));  // default mode: half to even
+      }
+    }
+    q[j] = static_cast<Q>(std::clamp(v, -static_cast<long>(kMax), static_cast<long>(kMax)));
+  }
+  return scale;
+}
+
 // Round-to-nearest quantization of one row of `cols` floats into `QuantBlocks(cols)` blocks.
 // Q8: scale = max|w| / 127. Q4: the element of largest magnitude m maps to −8 exactly
 // (scale = bf16(m / −8)), the rest round to nearest and clamp to [−8, 7].
 void QuantizeRowQ8(const float* src, int64_t cols, int8_t* q, float* scales);
 void QuantizeRowQ4(const float* src, int64_t cols, uint8_t* packed, uint16_t* scales_bf16);
-void DequantizeRowQ8(const int8_t* q, const float* scales, int64_t cols, float* dst);
-void DequantizeRowQ4(const uint8_t* packed, const uint16_t* scales_bf16, int64_t cols,
-                     float* dst);
+// (Dequantizing: WeightRef::at for one element, WeightRef::row_to_f32 for a row.)
 
 // compressed-tensors int4 row: `words` = int32 [ceil(cols/8)] (element k in word k/8 at bits
 // 4·(k%8)), scales bf16 [ceil(cols/32)] -> this Q4 layout (scales copied as they are).
@@ -46,7 +83,7 @@ WeightRef QuantizeMatrix(const WeightRef& src, WeightType target, ThreadPool* po
 // Bytes of data + scales a matrix of this shape takes in `type`.
 uint64_t WeightBytes(WeightType type, int64_t rows, int64_t cols);
 
-// Activations quantized per block of 32 to int16 (scale = max|x| / 32767), zero-padded to
+// Activations quantized per block of 32 to int16 (QuantizeBlockAbsmax, kMax 32767), zero-padded to
 // whole blocks; what the Q8/Q4 kernels multiply with (int16 × int8/int4 products summed
 // exactly in int32 per block).
 struct QuantizedActivations {

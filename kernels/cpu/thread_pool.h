@@ -67,6 +67,19 @@ class ThreadPool {
   std::condition_variable wake_cv_;
 };
 
+// fn(begin, end) over disjoint ranges covering [0, n): split across the pool's threads, or one
+// call fn(0, n) on this thread when there is no pool (null) or it has one thread. What every
+// kernel with an optional pool does; `grain` as in ThreadPool::ParallelFor.
+template <class F>
+void ParallelFor(ThreadPool* pool, size_t n, const F& fn, size_t grain = 1) {
+  if (n == 0) return;
+  if (pool && pool->threads() > 1) {
+    pool->ParallelFor(n, fn, grain);
+  } else {
+    fn(size_t{0}, n);
+  }
+}
+
 // Splits [0, n) into `parts` near-equal contiguous ranges; returns range i.
 inline void SplitRange(size_t n, int parts, int i, size_t* begin, size_t* end) {
   const size_t base = n / static_cast<size_t>(parts), extra = n % static_cast<size_t>(parts);

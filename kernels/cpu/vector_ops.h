@@ -1,7 +1,7 @@
 #pragma once
 // Small f32 vector primitives the non-matmul loops of the language model are built from
 // (delta rule, attention), SIMD with Highway runtime dispatch. Each has a scalar *Reference
-// twin used as the oracle in tests/perf/test_vector_kernels.cpp.
+// twin used as the oracle in tests/kernels/test_vector_kernels.cpp.
 #include <cstdint>
 
 namespace glance::kernels {

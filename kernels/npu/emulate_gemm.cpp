@@ -59,8 +59,7 @@ void EmulateGemm(const uint16_t* a, int64_t m, const PackedWeight& w, uint16_t* 
     }
   };
   const size_t groups = static_cast<size_t>(N / 8);
-  if (pool) pool->ParallelFor(groups, group, 1);
-  else group(0, groups);
+  ParallelFor(pool, groups, group, 1);
 }
 
 // Quantizes each 8-block of a row of length k by the value rule.

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/util/error.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/kernel_error.h"
 
 namespace glance::kernels::npu {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/error.h"
+#include "kernels/kernel_error.h"
 #include "kernels/npu/emulate_gemm.h"
 #include "kernels/npu/npu_device.h"
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
-#include "core/util/error.h"
 #include "kernels/cpu/matmul.h"
+#include "kernels/kernel_error.h"
 
 namespace glance::kernels::npu {
 

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/error.h"
+#include "kernels/kernel_error.h"
 #include "kernels/npu/xrt_plugin.h"
 
 #ifndef GLANCE_XRT_VERSION

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/error.h"
+#include "kernels/kernel_error.h"
 #include "kernels/npu/xrt_plugin.h"
 
 namespace glance::kernels::npu {

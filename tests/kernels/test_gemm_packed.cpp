@@ -117,7 +117,7 @@ TEST(GemmPacked, AllTypesAndTailsMatchOracle) {
         Fixture f = Make(s, t, seed++);
         const float* bias = with_bias ? f.bias.data() : nullptr;
         std::vector<float> y(static_cast<size_t>(s.rows * s.out), NAN);
-        detail::MatmulPackedRange(f.x.data(), s.rows, f.w, bias, y.data(), 0, s.out);
+        detail::GemmPackedRange(f.x.data(), s.rows, f.w, bias, y.data(), 0, s.out);
         const double r = WorstRatio(f.x, f.w, bias, y, s.rows, 0, s.out);
         EXPECT_LE(r, 1.0) << WeightTypeName(t) << " rows=" << s.rows << " in=" << s.in
                           << " out=" << s.out << " bias=" << with_bias;
@@ -131,7 +131,7 @@ TEST(GemmPacked, SubRangeWritesOnlyItsFeatures) {
     const float kSentinel = 12345.0f;
     std::vector<float> y(static_cast<size_t>(s.rows * s.out), kSentinel);
     const int64_t b = 5, e = 83;
-    detail::MatmulPackedRange(f.x.data(), s.rows, f.w, f.bias.data(), y.data(), b, e);
+    detail::GemmPackedRange(f.x.data(), s.rows, f.w, f.bias.data(), y.data(), b, e);
     EXPECT_LE(WorstRatio(f.x, f.w, f.bias.data(), y, s.rows, b, e), 1.0) << WeightTypeName(t);
     for (int64_t i = 0; i < s.rows; ++i) {
       for (int64_t o = 0; o < s.out; ++o) {
@@ -165,7 +165,7 @@ TEST(GemmPacked, NegativeControlWrongWeightIsCaught) {
   const Shape s{7, 257, 33};
   Fixture f = Make(s, WeightType::F32, 99);
   std::vector<float> y(static_cast<size_t>(s.rows * s.out));
-  detail::MatmulPackedRange(f.x.data(), s.rows, f.w, nullptr, y.data(), 0, s.out);
+  detail::GemmPackedRange(f.x.data(), s.rows, f.w, nullptr, y.data(), 0, s.out);
   ASSERT_LE(WorstRatio(f.x, f.w, nullptr, y, s.rows, 0, s.out), 1.0);
   // The oracle sees a weight the kernel did not use: the check must fail.
   f.wf[static_cast<size_t>(20 * s.in + 200)] += 0.01f;

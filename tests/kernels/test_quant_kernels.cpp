@@ -16,6 +16,7 @@
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
+#include "kernels/kernel_error.h"
 
 using namespace glance::kernels;
 
@@ -199,7 +200,10 @@ TEST(QuantFormats, RoundTripErrorBounds) {
     std::vector<int8_t> q8(static_cast<size_t>(nb * 32));
     std::vector<float> s8(static_cast<size_t>(nb)), back(static_cast<size_t>(cols));
     QuantizeRowQ8(w.data(), cols, q8.data(), s8.data());
-    DequantizeRowQ8(q8.data(), s8.data(), cols, back.data());
+    const WeightRef w8{WeightType::Q8, q8.data(), 1, cols, s8.data()};
+    w8.row_to_f32(0, back.data());  // the SIMD loaders (weight_loaders-inl.h) ...
+    for (int64_t k = 0; k < cols; ++k)  // ... agree with the scalar decoding exactly
+      ASSERT_EQ(back[static_cast<size_t>(k)], w8.at(0, k)) << cols << " " << k;
     double max_ratio8 = 0;
     for (int64_t k = 0; k < cols; ++k) {
       const double d = s8[static_cast<size_t>(k / 32)];
@@ -211,7 +215,10 @@ TEST(QuantFormats, RoundTripErrorBounds) {
     std::vector<uint8_t> q4(static_cast<size_t>(nb * 16));
     std::vector<uint16_t> s4(static_cast<size_t>(nb));
     QuantizeRowQ4(w.data(), cols, q4.data(), s4.data());
-    DequantizeRowQ4(q4.data(), s4.data(), cols, back.data());
+    const WeightRef w4{WeightType::Q4, q4.data(), 1, cols, s4.data()};
+    w4.row_to_f32(0, back.data());
+    for (int64_t k = 0; k < cols; ++k)
+      ASSERT_EQ(back[static_cast<size_t>(k)], w4.at(0, k)) << cols << " " << k;
     double max_ratio4 = 0, sum_ratio4 = 0;
     for (int64_t k = 0; k < cols; ++k) {
       const double d = std::fabs(double(bf16_to_f32(s4[static_cast<size_t>(k / 32)])));
@@ -240,7 +247,8 @@ TEST(QuantFormats, CompressedTensorsRepackMatchesTheirDequant) {
   std::vector<uint8_t> packed(3 * 16);
   RepackCompressedTensorsQ4Row(words.data(), cols, packed.data());
   std::vector<float> back(static_cast<size_t>(cols));
-  DequantizeRowQ4(packed.data(), scales.data(), cols, back.data());
+  const WeightRef w4{WeightType::Q4, packed.data(), 1, cols, scales.data()};
+  w4.row_to_f32(0, back.data());
   for (int64_t k = 0; k < cols; ++k)
     EXPECT_EQ(back[static_cast<size_t>(k)], float(q[static_cast<size_t>(k)]) * bf16_to_f32(scales[static_cast<size_t>(k / 32)])) << k;
 }
@@ -281,8 +289,8 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
       Int8Activations xa;
       QuantizeActivationsInt8(x.data(), c.rows, c.in, true, &xa);
       std::vector<float> y(static_cast<size_t>(c.rows * c.out)), ref(y.size());
-      MatmulInt8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
-      MatmulInt8Reference(xa, wb.w, bias.data(), ref.data());
+      GemvQ4Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
+      GemvQ4Int8Reference(xa, wb.w, bias.data(), ref.data());
       double worst = 0;
       for (int64_t i = 0; i < c.rows; ++i)
         for (int64_t o = 0; o < c.out; ++o) {
@@ -309,20 +317,20 @@ TEST(Int8Kernels, NegativeControlNaturalOrderActivationsAreWrongForQ4) {
   for (auto& v : x) v = nd(rng);
   Int8Activations xa;
   QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
-  MatmulInt8Reference(xa, wb.w, nullptr, ref.data());
+  GemvQ4Int8Reference(xa, wb.w, nullptr, ref.data());
   // Swap the halves back by hand but keep the flag: the kernel reads the wrong elements.
   for (int64_t b = 0; b + 1 < xa.blocks; b += 2)
     std::swap_ranges(xa.q.begin() + b * 32 + 16, xa.q.begin() + b * 32 + 32, xa.q.begin() + b * 32 + 32);
-  MatmulInt8Range(xa, wb.w, nullptr, y.data(), 0, 8);
+  GemvQ4Int8Range(xa, wb.w, nullptr, y.data(), 0, 8);
   double worst = 0;
   for (int o = 0; o < 8; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
   EXPECT_GT(worst, 1e-2);
   // Natural-order activations and other weight types are refused, not silently wrong.
   QuantizeActivationsInt8(x.data(), 1, 256, false, &xa);
-  EXPECT_THROW(MatmulInt8Range(xa, wb.w, nullptr, y.data(), 0, 8), std::logic_error);
+  EXPECT_THROW(GemvQ4Int8Range(xa, wb.w, nullptr, y.data(), 0, 8), glance::Error);
   Built w8 = MakeWeights(WeightType::Q8, 8, 256, rng);
   QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
-  EXPECT_THROW(MatmulInt8Range(xa, w8.w, nullptr, y.data(), 0, 8), std::logic_error);
+  EXPECT_THROW(GemvQ4Int8Range(xa, w8.w, nullptr, y.data(), 0, 8), glance::Error);
 }
 
 TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStepInBothOrders) {
