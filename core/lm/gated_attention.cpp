@@ -84,11 +84,7 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
       }
     }
   };
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(nq), heads, 1);
-  } else {
-    heads(0, static_cast<size_t>(nq));
-  }
+  kernels::ParallelFor(pool, static_cast<size_t>(nq), heads);
   if (trace) trace->o_proj_in = O;
 
   cx.Project(O.data(), T, w.o_proj, nullptr, out);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "core/lm/delta_rule.h"
 #include "core/lm/norms.h"
@@ -11,15 +10,6 @@
 
 namespace glance::lm {
 namespace {
-
-void ParallelOver(kernels::ThreadPool* pool, int64_t n,
-                  const std::function<void(size_t, size_t)>& fn) {
-  if (pool) {
-    pool->ParallelFor(static_cast<size_t>(n), fn, 1);
-  } else {
-    fn(0, static_cast<size_t>(n));
-  }
-}
 
 // Causal depthwise conv (kernel K, no bias) over [tail (K-1 rows) | qkv (T rows)], then SiLU
 // (HF: silu(conv1d(x, padding=K-1)[:T]) for a fresh sequence, causal_conv1d_update for a cached
@@ -95,7 +85,7 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
 
   const bool chunked = mode == DeltaRuleMode::kChunked || (mode == DeltaRuleMode::kAuto && T > 1);
   std::vector<float> core(static_cast<size_t>(T * Vd));
-  ParallelOver(pool, nv, [&](size_t begin, size_t end) {
+  kernels::ParallelFor(pool, static_cast<size_t>(nv), [&](size_t begin, size_t end) {
     for (size_t h = begin; h < end; ++h) {
       const int64_t kh = static_cast<int64_t>(h) / group;
       DeltaRuleInput in;
