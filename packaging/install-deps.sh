@@ -12,9 +12,17 @@ packages=(
   # engine
   libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libhwy-dev libpcre2-dev libicu-dev
+  # glance-cli serve (HTTP; pulls in libssl-dev, zlib1g-dev, libbrotli-dev for its shared library)
+  libcpp-httplib-dev
   # tests, screenshots and packaging checks
   libgtest-dev xvfb xauth desktop-file-utils appstream dpkg-dev file
+  # the server's tests: the official openai npm client (installed into the build folder by the
+  # test setup) runs on Node.js; curl for the bad-request tests
+  nodejs curl
 )
+# A Node.js from elsewhere (NodeSource) carries its own npm and conflicts with Debian's npm
+# package: ask Debian for npm only when there is none on PATH.
+if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -53,6 +53,7 @@ class CliProcess {
       if (fd >= 0) ::close(fd);
   }
   bool started() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
 
   void Write(const std::string& s) {
     if (stdin_ >= 0) (void)!::write(stdin_, s.data(), s.size());

@@ -1,0 +1,189 @@
+#include "server/chat_request.h"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/sha256.h"
+#include "core/vision/image_header.h"
+#include "server/api_error.h"
+#include "server/data_url.h"
+
+namespace glance::server {
+
+using nlohmann::json;
+
+namespace {
+
+std::string Where(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+double Number(const json& body, const char* name, double lo, double hi) {
+  const json& v = body.at(name);
+  if (!v.is_number()) throw BadRequest(std::string(name) + " must be a number", name);
+  const double x = v.get<double>();
+  if (!(x >= lo && x <= hi))
+    throw BadRequest(std::string(name) + " must be between " + json(lo).dump() + " and " + json(hi).dump(), name);
+  return x;
+}
+
+bool Has(const json& body, const char* name) { return body.contains(name) && !body.at(name).is_null(); }
+
+// The image's size from its header, before anything decodes it (core/vision/image_header.h).
+void CheckImageSize(const RequestImage& img, const ServerLimits& limits) {
+  const auto format = vision::DetectImageFormat(img.bytes);
+  if (format == vision::ImageFormat::kUnknown)
+    throw BadRequest("the image is not PNG, JPEG, WebP, BMP or TIFF", img.param);
+  if (const auto dims = vision::ReadImageDims(img.bytes, format)) {
+    const double mp = static_cast<double>(dims->width) * static_cast<double>(dims->height) / 1e6;
+    if (mp > limits.max_image_megapixels) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "the image is %lldx%lld (%.1f megapixels), above this server's limit of %.1f",
+                    static_cast<long long>(dims->width), static_cast<long long>(dims->height), mp,
+                    limits.max_image_megapixels);
+      throw ApiError(413, "image_too_large", buf, img.param);
+    }
+  }
+}
+
+RequestMessage ParseMessage(const json& m, const std::string& where, int& images_left, const ServerLimits& limits) {
+  if (!m.is_object()) throw BadRequest(where + " must be an object", where);
+  if (!m.contains("role") || !m["role"].is_string()) throw BadRequest(where + ".role is missing", where + ".role");
+  RequestMessage msg;
+  msg.role = m["role"].get<std::string>();
+  if (msg.role == "developer") msg.role = "system";  // OpenAI's newer name for it
+  if (msg.role != "system" && msg.role != "user" && msg.role != "assistant")
+    throw BadRequest(where + ".role '" + msg.role + "' is not supported (system, user, assistant)", where + ".role");
+  const json* content = m.contains("content") ? &m["content"] : nullptr;
+  if (!content || content->is_null()) {
+    if (msg.role != "assistant") throw BadRequest(where + ".content is missing", where + ".content");
+    return msg;
+  }
+  if (content->is_string()) {
+    msg.text = content->get<std::string>();
+    return msg;
+  }
+  if (!content->is_array()) throw BadRequest(where + ".content must be a string or an array of parts", where + ".content");
+  for (size_t k = 0; k < content->size(); ++k) {
+    const json& part = (*content)[k];
+    const std::string pw = Where(where + ".content", k);
+    if (!part.is_object() || !part.contains("type") || !part["type"].is_string())
+      throw BadRequest(pw + " must be an object with a type", pw);
+    const std::string type = part["type"].get<std::string>();
+    if (type == "text") {
+      if (!part.contains("text") || !part["text"].is_string()) throw BadRequest(pw + ".text must be a string", pw);
+      if (!msg.text.empty()) msg.text += "\n";
+      msg.text += part["text"].get<std::string>();
+    } else if (type == "image_url") {
+      if (msg.role != "user") throw BadRequest("images are accepted in user messages only", pw);
+      const json* iu = part.contains("image_url") ? &part["image_url"] : nullptr;
+      const json* url = iu && iu->is_object() && iu->contains("url") ? &(*iu)["url"] : iu;
+      if (!url || !url->is_string()) throw BadRequest(pw + ".image_url.url must be a string", pw + ".image_url");
+      if (--images_left < 0)
+        throw BadRequest("more than " + std::to_string(limits.max_images) + " images in one request", pw);
+      RequestImage img;
+      img.param = pw + ".image_url";
+      img.bytes = ParseImageDataUrl(url->get<std::string>(), img.param).bytes;
+      CheckImageSize(img, limits);
+      img.sha256 = Sha256Hex(img.bytes.data(), img.bytes.size());
+      msg.images.push_back(std::move(img));
+    } else {
+      throw BadRequest(pw + ".type '" + type + "' is not supported (text, image_url)", pw + ".type");
+    }
+  }
+  return msg;
+}
+
+}  // namespace
+
+std::optional<SamplingParams> ChatRequest::Sampling() const {
+  if (!temperature && !top_p && !top_k && !presence_penalty) return std::nullopt;
+  if (temperature && *temperature == 0.0f) return SamplingParams{};  // greedy
+  SamplingParams s;
+  s.greedy = false;
+  s.temperature = temperature.value_or(1.0f);
+  s.top_p = top_p.value_or(1.0f);
+  s.top_k = top_k.value_or(0);
+  s.presence_penalty = presence_penalty.value_or(0.0f);
+  return s;
+}
+
+ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw BadRequest("the request body is not valid JSON");
+  if (!j.is_object()) throw BadRequest("the request body must be a JSON object");
+  ChatRequest r;
+  if (Has(j, "model")) {
+    if (!j["model"].is_string()) throw BadRequest("model must be a string", "model");
+    r.model = j["model"].get<std::string>();
+  }
+  if (!j.contains("messages") || !j["messages"].is_array() || j["messages"].empty())
+    throw BadRequest("messages must be a non-empty array", "messages");
+  const json& msgs = j["messages"];
+  if (msgs.size() > static_cast<size_t>(limits.max_messages))
+    throw BadRequest("more than " + std::to_string(limits.max_messages) + " messages in one request", "messages");
+  int images_left = limits.max_images;
+  for (size_t i = 0; i < msgs.size(); ++i)
+    r.messages.push_back(ParseMessage(msgs[i], Where("messages", i), images_left, limits));
+  // Shape: [system] then user/assistant alternating, ending with a user message.
+  size_t first = 0;
+  if (r.messages[0].role == "system") first = 1;
+  for (size_t i = first; i < r.messages.size(); ++i) {
+    const char* want = (i - first) % 2 == 0 ? "user" : "assistant";
+    if (r.messages[i].role != want)
+      throw BadRequest(Where("messages", i) + " should be a " + want + " message (after an optional system message, "
+                       "user and assistant alternate)", Where("messages", i));
+  }
+  if (r.messages.back().role != "user" || r.messages.size() == first)
+    throw BadRequest("the last message must be the user's", "messages");
+
+  const char* max_name = Has(j, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+  if (Has(j, max_name)) {
+    const json& v = j[max_name];
+    if (!v.is_number_integer() || v.get<int64_t>() < 1) throw BadRequest(std::string(max_name) + " must be a positive integer", max_name);
+    if (v.get<int64_t>() > limits.max_tokens)
+      throw BadRequest(std::string(max_name) + " is above this server's limit of " + std::to_string(limits.max_tokens), max_name);
+    r.max_tokens = static_cast<int>(v.get<int64_t>());
+  }
+  if (Has(j, "stream")) {
+    if (!j["stream"].is_boolean()) throw BadRequest("stream must be true or false", "stream");
+    r.stream = j["stream"].get<bool>();
+  }
+  if (Has(j, "stream_options") && j["stream_options"].is_object() && j["stream_options"].contains("include_usage"))
+    r.include_usage = j["stream_options"]["include_usage"].is_boolean() && j["stream_options"]["include_usage"].get<bool>();
+  if (Has(j, "temperature")) r.temperature = static_cast<float>(Number(j, "temperature", 0.0, 2.0));
+  if (Has(j, "top_p")) r.top_p = static_cast<float>(Number(j, "top_p", 0.0, 1.0));
+  if (r.top_p && *r.top_p == 0.0f) throw BadRequest("top_p must be above 0", "top_p");
+  if (Has(j, "top_k")) r.top_k = static_cast<int>(Number(j, "top_k", 0, 1e6));
+  if (Has(j, "presence_penalty")) r.presence_penalty = static_cast<float>(Number(j, "presence_penalty", -2.0, 2.0));
+  if (Has(j, "seed")) {
+    if (!j["seed"].is_number_integer()) throw BadRequest("seed must be an integer", "seed");
+    r.seed = j["seed"].is_number_unsigned() ? j["seed"].get<uint64_t>() : static_cast<uint64_t>(j["seed"].get<int64_t>());
+  }
+  if (Has(j, "n") && !(j["n"].is_number_integer() && j["n"].get<int64_t>() == 1))
+    throw BadRequest("only n = 1 is supported", "n");
+  if (Has(j, "stop")) {
+    const json& s = j["stop"];
+    if (s.is_string()) r.stop.push_back(s.get<std::string>());
+    else if (s.is_array() && s.size() <= 4 && std::all_of(s.begin(), s.end(), [](const json& x) { return x.is_string(); }))
+      for (const auto& x : s) r.stop.push_back(x.get<std::string>());
+    else throw BadRequest("stop must be a string or an array of up to 4 strings", "stop");
+    std::erase(r.stop, std::string());
+  }
+  if (Has(j, "glance")) {
+    const json& g = j["glance"];
+    if (!g.is_object()) throw BadRequest("glance must be an object", "glance");
+    if (g.contains("attention")) {
+      if (!g["attention"].is_boolean()) throw BadRequest("glance.attention must be true or false", "glance.attention");
+      r.attention = g["attention"].get<bool>();
+    }
+    if (g.contains("image_mode")) {
+      if (!g["image_mode"].is_string()) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
+      const std::string m = g["image_mode"].get<std::string>();
+      if (m != "fast" && m != "detail") throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
+      r.image_detail = m == "fast" ? "low" : "high";
+    }
+  }
+  return r;
+}
+
+}  // namespace glance::server

@@ -1,0 +1,50 @@
+#pragma once
+// POST /v1/chat/completions: the OpenAI request body, parsed and checked against the server's
+// limits before anything runs. Everything a client can get wrong ends as ApiError (400/413)
+// naming the field, e.g. "messages[2].content[1].image_url".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/engine/sampler.h"
+#include "server/server_options.h"
+
+namespace glance::server {
+
+struct RequestImage {
+  std::vector<uint8_t> bytes;  // encoded (PNG, JPEG, ...)
+  std::string sha256;          // of `bytes`: identifies the image when a conversation continues
+  std::string param;           // where it was in the request, for error messages
+};
+
+struct RequestMessage {
+  std::string role;  // "system" | "user" | "assistant"
+  std::string text;  // text parts joined by "\n"
+  std::vector<RequestImage> images;  // user messages only
+};
+
+struct ChatRequest {
+  std::string model;
+  std::vector<RequestMessage> messages;  // validated: [system] (user assistant)* user
+  int max_tokens = 256;
+  bool stream = false;
+  bool include_usage = false;            // stream_options.include_usage
+  std::optional<float> temperature;      // 0 = greedy
+  std::optional<float> top_p;
+  std::optional<int> top_k;
+  std::optional<float> presence_penalty;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> stop;         // up to 4, as OpenAI
+  bool attention = false;                // glance.attention: per-word maps in the response
+  std::string image_detail = "auto";     // "low" -> fast mode, "high" -> detail, "auto" -> fast
+
+  // The sampling this request asks for: greedy when temperature is 0, else the given fields
+  // over the defaults of SamplingParams; nullopt when it names none (the model's own defaults).
+  std::optional<SamplingParams> Sampling() const;
+};
+
+// Throws ApiError. `body` is the raw request body.
+ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits);
+
+}  // namespace glance::server

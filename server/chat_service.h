@@ -1,0 +1,103 @@
+#pragma once
+// The server without HTTP: takes a parsed ChatRequest, waits its turn on the one engine, finds
+// the held conversation the request continues (or starts one), and generates. The HTTP layer
+// (chat_server.h) and in-process callers (the bench) use it the same way.
+//
+// Continuation: a held Session is keyed by its messages (role, text, image sha256s). A request
+// whose messages minus the last user message equal a held key continues that Session: only the
+// new message is prefilled (design.md "Sessions and state"). Up to ServerLimits::
+// max_conversations sessions are held, least recently used dropped first.
+//
+// Thread contract: Prepare() may be called from any thread; a Job is used by one thread and
+// holds the engine (EngineQueue) until it is destroyed.
+#include <atomic>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/engine/session.h"
+#include "server/chat_request.h"
+#include "server/engine_queue.h"
+#include "server/server_options.h"
+
+namespace glance {
+class Engine;
+}
+
+namespace glance::server {
+
+struct Completion {
+  std::string text;                // the answer, cut before a stop sequence
+  std::string finish_reason;       // "stop" | "length" | "cancelled"
+  int prompt_tokens = 0;           // the whole prompt, as OpenAI counts it
+  int completion_tokens = 0;
+  int reused_tokens = 0;           // prompt tokens taken from a held conversation's state
+  double queue_s = 0.0;            // time waiting for the engine
+  TurnResult turn;                 // stats, attention maps and words
+};
+
+struct CompletionCallbacks {
+  // Answer text safe to show (stop sequences held back), as it is generated.
+  std::function<void(const std::string& delta)> on_delta;
+  // Polled before every token; false cancels the generation (the client went away).
+  std::function<bool()> client_alive;
+};
+
+class ChatService {
+ public:
+  ChatService(std::shared_ptr<const Engine> engine, const ServerLimits& limits);
+  ~ChatService();
+
+  class Job;
+  // Waits for the engine, then matches or starts the conversation and attaches the new
+  // message's images. Throws ApiError (400 bad image, 429/503 queue) before any output.
+  std::unique_ptr<Job> Prepare(const ChatRequest& request);
+
+  const std::string& model_id() const { return model_id_; }
+  const Engine& engine() const { return *engine_; }
+  void Shutdown() { queue_.Shutdown(); }
+  int waiting() const { return queue_.waiting(); }
+
+ private:
+  struct Held {
+    std::unique_ptr<Session> session;
+    std::vector<std::string> key;  // one fingerprint per message it holds
+  };
+  Held TakeOrCreate(const ChatRequest& request, const std::vector<std::string>& history_key);
+  void Return(Held held);
+
+  std::shared_ptr<const Engine> engine_;
+  ServerLimits limits_;
+  std::string model_id_;
+  EngineQueue queue_;
+  std::mutex held_mu_;
+  std::list<Held> held_;  // most recently used first
+  friend class Job;
+};
+
+class ChatService::Job {
+ public:
+  ~Job();
+  // Generates the answer (throws ApiError for a conversation past the context limit).
+  Completion Run(const CompletionCallbacks& callbacks);
+
+ private:
+  friend class ChatService;
+  Job() = default;
+  ChatService* service_ = nullptr;
+  EngineQueue::Turn turn_;
+  Held held_;
+  std::vector<std::string> key_;  // history + the new user message
+  ChatRequest request_;
+  double queue_s_ = 0.0;
+  int reused_tokens_ = 0;
+  bool ran_ = false;
+};
+
+// The fingerprint a message is matched by (role, text, image hashes).
+std::string MessageKey(const RequestMessage& m);
+
+}  // namespace glance::server

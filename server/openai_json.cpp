@@ -1,0 +1,75 @@
+#include "server/openai_json.h"
+
+#include "core/engine/events_json.h"
+
+namespace glance::server {
+
+using nlohmann::json;
+
+namespace {
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+}  // namespace
+
+json UsageJson(const Completion& c) {
+  return {{"prompt_tokens", c.prompt_tokens},
+          {"completion_tokens", c.completion_tokens},
+          {"total_tokens", c.prompt_tokens + c.completion_tokens}};
+}
+
+json GlanceJson(const Completion& c, bool attention) {
+  json g = {{"timing", ToJson(c.turn.stats)},
+            {"queue_s", c.queue_s},
+            {"reused_prompt_tokens", c.reused_tokens},
+            {"stop_reason", c.turn.stop_reason}};
+  if (attention) {
+    // One map per word: the mean over its tokens of the head-and-layer mean map.
+    json words = json::array();
+    for (const AttentionWord& w : c.turn.words) {
+      std::vector<float> mean;
+      int n = 0, gh = 0, gw = 0;
+      for (const AttentionMap& m : c.turn.attention) {
+        if (m.step < w.first_step || m.step > w.last_step) continue;
+        if (mean.empty()) mean.assign(m.mean.size(), 0.0f);
+        if (m.mean.size() != mean.size()) continue;
+        for (size_t i = 0; i < mean.size(); ++i) mean[i] += m.mean[i];
+        gh = m.grid_h;
+        gw = m.grid_w;
+        ++n;
+      }
+      for (float& v : mean) v /= static_cast<float>(std::max(n, 1));
+      words.push_back({{"text", w.text}, {"grid_h", gh}, {"grid_w", gw}, {"map", mean}});
+    }
+    g["attention"] = {{"words", words}};
+  }
+  return g;
+}
+
+json CompletionJson(const ResponseIds& ids, const Completion& c, bool attention) {
+  return {{"id", ids.id},
+          {"object", "chat.completion"},
+          {"created", ids.created},
+          {"model", ids.model},
+          {"choices", json::array({{{"index", 0},
+                                    {"message", {{"role", "assistant"}, {"content", c.text}}},
+                                    {"logprobs", nullptr},
+                                    {"finish_reason", c.finish_reason}}})},
+          {"usage", UsageJson(c)},
+          {"glance", GlanceJson(c, attention)}};
+}
+
+std::string SseEvent(const json& j) { return "data: " + Dump(j) + "\n\n"; }
+
+json ChunkJson(const ResponseIds& ids, const json& delta, const json& finish_reason) {
+  return {{"id", ids.id},
+          {"object", "chat.completion.chunk"},
+          {"created", ids.created},
+          {"model", ids.model},
+          {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish_reason}}})}};
+}
+
+json ModelsJson(const std::string& model_id, int64_t created) {
+  return {{"object", "list"},
+          {"data", json::array({{{"id", model_id}, {"object", "model"}, {"created", created}, {"owned_by", "glance"}}})}};
+}
+
+}  // namespace glance::server

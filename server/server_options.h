@@ -1,0 +1,28 @@
+#pragma once
+// What `glance-cli serve` (and the GUI's local-server toggle) configure: where to listen, the
+// optional API key, and the limits every request is checked against before it costs anything.
+#include <cstdint>
+#include <string>
+
+namespace glance::server {
+
+struct ServerLimits {
+  uint64_t max_body_bytes = 32ull << 20;      // 413 above (images arrive base64 in the body)
+  double max_image_megapixels = 16.0;         // 413 above, read from the image header
+  int max_images = 8;                         // per request; 400 above
+  int max_messages = 128;                     // per request; 400 above
+  int max_tokens = 4096;                      // cap on max_tokens; 400 above
+  int max_waiting = 16;                       // requests queued for the engine; 429 above
+  double max_wait_s = 300.0;                  // longest wait in the queue; 503 after
+  int max_conversations = 4;                  // held sessions (state snapshots) for continuation
+};
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";  // loopback only unless the user says otherwise
+  int port = 8080;                 // 0 = any free port (tests)
+  std::string api_key;             // empty = no key; else `Authorization: Bearer KEY` on every request
+  ServerLimits limits;
+  int threads = 8;                 // HTTP worker threads (requests beyond wait in the engine queue)
+};
+
+}  // namespace glance::server

@@ -1,0 +1,37 @@
+#include "server/stop_scanner.h"
+
+#include <algorithm>
+
+namespace glance::server {
+
+std::string StopScanner::Push(const std::string& piece) {
+  if (stopped_) return "";
+  pending_ += piece;
+  size_t cut = std::string::npos;
+  for (const auto& s : stops_) cut = std::min(cut, pending_.find(s));
+  if (cut != std::string::npos) {
+    stopped_ = true;
+    std::string out = pending_.substr(0, cut);
+    pending_.clear();
+    return out;
+  }
+  // Hold back the longest tail that is a proper prefix of some stop sequence.
+  size_t hold = 0;
+  for (const auto& s : stops_)
+    for (size_t n = std::min(s.size() - 1, pending_.size()); n > hold; --n)
+      if (pending_.compare(pending_.size() - n, n, s, 0, n) == 0) {
+        hold = n;
+        break;
+      }
+  std::string out = pending_.substr(0, pending_.size() - hold);
+  pending_.erase(0, pending_.size() - hold);
+  return out;
+}
+
+std::string StopScanner::Flush() {
+  std::string out;
+  if (!stopped_) out.swap(pending_);
+  return out;
+}
+
+}  // namespace glance::server

@@ -1,0 +1,251 @@
+// `glance-cli serve` as a client sees it, on a free loopback port with the demo model:
+//   ServerCurl         curl's bad JSON, oversized body, wrong key, non-image data URL, ... get
+//                      the right status and a JSON error; a good request gets 200 (control)
+//   ServerOpenAiClient the official openai npm package (tests/server/openai_client_test.mjs)
+//   ServerLoad         20 concurrent clients for 30 s: every request answered (200) or refused
+//                      (429/503), no crash, the server's memory flat, a clean stop after
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_process.h"
+
+namespace glance::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+const char* const kKey = "test-key";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string DemoImage() { return std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png"; }
+
+std::string Base64(const std::string& bytes) {
+  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : bytes) {
+    acc = (acc << 8) | c;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += a[(acc >> bits) & 63];
+    }
+  }
+  if (bits > 0) out += a[(acc << (6 - bits)) & 63];
+  while (out.size() % 4) out += '=';
+  return out;
+}
+
+std::string ImageMessage(const std::string& text, const std::string& url, int max_tokens) {
+  return json{{"model", "demo"},
+              {"max_tokens", max_tokens},
+              {"messages", {{{"role", "user"},
+                             {"content", {{{"type", "image_url"}, {"image_url", {{"url", url}}}},
+                                          {{"type", "text"}, {"text", text}}}}}}}}
+      .dump();
+}
+
+// `glance-cli serve --port 0 ...`; the port is read from its "serving ... at URL" line.
+class Server {
+ public:
+  explicit Server(std::vector<std::string> extra) {
+    std::vector<std::string> args = {"serve", "--port", "0", "--api-key", kKey};
+    args.insert(args.end(), extra.begin(), extra.end());
+    proc_ = std::make_unique<CliProcess>(args);
+    if (!proc_->WaitForStderr("/v1 (", 120)) return;
+    std::smatch m;
+    if (std::regex_search(proc_->err, m, std::regex("http://127\\.0\\.0\\.1:(\\d+)/v1"))) port_ = std::stoi(m[1]);
+  }
+  int port() const { return port_; }
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  CliProcess& proc() { return *proc_; }
+  // Resident memory of the server process, from /proc.
+  long RssKiB() const {
+    std::ifstream in("/proc/" + std::to_string(proc_->pid()) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+  }
+
+ private:
+  std::unique_ptr<CliProcess> proc_;
+  int port_ = 0;
+};
+
+struct CurlResult {
+  int status = 0;
+  json body;
+};
+
+// curl as a user would run it; the body goes through a file so any size works.
+CurlResult Curl(const Server& s, const std::string& method, const std::string& path, const std::string& body,
+                const std::string& key = kKey) {
+  const fs::path dir = fs::temp_directory_path() / ("glance_curl_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string in = (dir / "in.json").string(), out = (dir / "out.json").string();
+  std::ofstream(in, std::ios::binary) << body;
+  std::string cmd = "curl -s -o '" + out + "' -w '%{http_code}' -X " + method + " '" + s.base() + path + "'";
+  if (!key.empty()) cmd += " -H 'Authorization: Bearer " + key + "'";
+  if (method == "POST") cmd += " -H 'Content-Type: application/json' --data-binary @'" + in + "'";
+  CurlResult r;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[16] = {};
+    if (std::fgets(buf, sizeof buf, p)) r.status = std::atoi(buf);
+    ::pclose(p);
+  }
+  r.body = json::parse(ReadFile(out), nullptr, false);
+  fs::remove_all(dir);
+  return r;
+}
+
+// Every refusal is an OpenAI-style {"error": {"message": ...}} body.
+void ExpectError(const CurlResult& r, int status, const std::string& words) {
+  EXPECT_EQ(r.status, status) << r.body.dump();
+  ASSERT_TRUE(r.body.is_object() && r.body.contains("error")) << r.body.dump();
+  EXPECT_NE(r.body["error"]["message"].get<std::string>().find(words), std::string::npos) << r.body.dump();
+}
+
+TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
+  Server s({"--max-body-mb", "1", "--max-image-mp", "1", "--max-tokens-limit", "64"});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string image = "data:image/png;base64," + Base64(ReadFile(DemoImage()));
+
+  // Controls: the endpoints answer a well-formed request.
+  const CurlResult health = Curl(s, "GET", "/health", "");
+  EXPECT_EQ(health.status, 200);
+  const CurlResult models = Curl(s, "GET", "/v1/models", "");
+  ASSERT_EQ(models.status, 200);
+  EXPECT_EQ(models.body["data"][0]["object"], "model");
+  const CurlResult ok = Curl(s, "POST", "/v1/chat/completions", ImageMessage("Describe this image.", image, 3));
+  ASSERT_EQ(ok.status, 200) << ok.body.dump();
+  EXPECT_EQ(ok.body["object"], "chat.completion");
+  EXPECT_GT(ok.body["usage"]["prompt_tokens"].get<int>(), 49);
+
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", "{\"messages\": [oops"), 400, "not valid JSON");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", std::string(1536 * 1024, ' ')), 413, "larger than");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", image, 3), "wrong-key"), 401, "API key");
+  ExpectError(Curl(s, "GET", "/v1/models", "", ""), 401, "API key");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:text/plain;base64,aGVsbG8=", 3)), 400,
+              "not an image");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "https://example.com/cat.png", 3)), 400,
+              "remote image URLs");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "/etc/passwd", 3)), 400, "data:image");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", image, 65)), 400, "limit of 64");
+  ExpectError(Curl(s, "GET", "/v1/nothing", ""), 404, "no such endpoint");
+  // A PNG header claiming 5000x5000 (25 MP): refused from the header, before decoding.
+  std::string png = ReadFile(DemoImage()).substr(0, 64);
+  for (int k = 0; k < 4; ++k) png[16 + k] = png[20 + k] = static_cast<char>((5000u >> (24 - 8 * k)) & 0xFF);
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + Base64(png), 3)),
+              413, "megapixels");
+  // A corrupt image inside a valid data URL: 400, and the server carries on.
+  std::string broken = ReadFile(DemoImage()).substr(0, 200);
+  const CurlResult bad_pixels =
+      Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + Base64(broken), 3));
+  EXPECT_EQ(bad_pixels.status, 400) << bad_pixels.body.dump();
+  EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
+
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+TEST(ServerOpenAiClient, ChatImageStreamCancelUsage) {
+  const std::string node_dir = GLANCE_SERVER_NODE_DIR;
+  if (!fs::exists(node_dir + "/node_modules/openai/package.json"))
+    GTEST_FAIL() << "the openai npm package is not installed in " << node_dir << " (ctest runs server_npm_setup first)";
+  Server s({});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string cmd = "cd '" + node_dir + "' && node openai_client_test.mjs '" + s.base() + "/v1' " + kKey +
+                          " '" + DemoImage() + "' 2>&1";
+  std::string output;
+  int status = -1;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    status = ::pclose(p);
+  }
+  EXPECT_EQ(status, 0) << output << "\nserver:\n" << s.proc().err;
+  EXPECT_NE(output.find("openai client test passed"), std::string::npos) << output;
+  std::printf("%s", output.c_str());
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+TEST(ServerLoad, TwentyClientsAreAnsweredOrRefusedAndMemoryStaysFlat) {
+  const char* env = std::getenv("GLANCE_LOAD_SECONDS");
+  const double seconds = env ? std::atof(env) : 30.0;
+  Server s({"--max-waiting", "8", "--max-tokens-limit", "16"});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string image_body =
+      ImageMessage("Describe this image.", "data:image/png;base64," + Base64(ReadFile(DemoImage())), 8);
+  const std::string text_body =
+      json{{"messages", {{{"role", "user"}, {"content", "hello"}}}}, {"max_tokens", 8}, {"stream", true}}.dump();
+
+  std::mutex mu;
+  std::map<int, int> statuses;  // HTTP status -> count; 0 = no response (connection failed)
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 20; ++c)
+    clients.emplace_back([&, c] {
+      httplib::Client cli("127.0.0.1", s.port());
+      cli.set_bearer_token_auth(kKey);
+      cli.set_read_timeout(120, 0);
+      for (int i = 0; !stop; ++i) {
+        const bool image = (c + i) % 2 == 0;
+        auto res = cli.Post("/v1/chat/completions", image ? image_body : text_body, "application/json");
+        const int status = res ? res->status : 0;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          ++statuses[status];
+        }
+        // A refused client backs off a little, as OpenAI's clients do.
+        if (status == 429 || status == 503) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    });
+  // RSS once the server has seen every kind of request, then at the end.
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds / 3));
+  const long rss_warm = s.RssKiB();
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 2 / 3));
+  const long rss_end = s.RssKiB();
+  stop = true;
+  for (auto& t : clients) t.join();
+
+  int total = 0;
+  for (const auto& [status, n] : statuses) {
+    total += n;
+    std::printf("status %d: %d requests\n", status, n);
+    EXPECT_TRUE(status == 200 || status == 429 || status == 503) << n << " requests got status " << status;
+  }
+  std::printf("%d requests in %.0f s; server RSS %ld MiB after warm-up, %ld MiB at the end\n", total, seconds,
+              rss_warm / 1024, rss_end / 1024);
+  EXPECT_GT(statuses[200], 20);
+  ASSERT_GT(rss_warm, 0);
+  EXPECT_LT(rss_end, rss_warm + rss_warm / 5 + 32 * 1024) << "server memory grew under load";
+  EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+}  // namespace
+}  // namespace glance::test

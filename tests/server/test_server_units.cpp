@@ -1,0 +1,252 @@
+// The server's parts without HTTP: data URLs and base64, request validation (each limit and
+// shape error is a 400/413 naming the field), stop sequences over streamed text, the fair
+// engine queue (FIFO, 429 when full, 503 on timeout), and ChatService continuing a held
+// conversation without prefilling its history again.
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/engine/engine.h"
+#include "server/api_error.h"
+#include "server/chat_request.h"
+#include "server/chat_service.h"
+#include "server/data_url.h"
+#include "server/engine_queue.h"
+#include "server/stop_scanner.h"
+
+namespace glance::server {
+namespace {
+
+using nlohmann::json;
+
+std::string Base64(const std::string& bytes) {
+  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out += a[(v >> s) & 63];
+  }
+  if (i + 1 == bytes.size()) {
+    const uint32_t v = uint8_t(bytes[i]) << 16;
+    out += a[(v >> 18) & 63];
+    out += a[(v >> 12) & 63];
+    out += "==";
+  } else if (i + 2 == bytes.size()) {
+    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
+    out += a[(v >> 18) & 63];
+    out += a[(v >> 12) & 63];
+    out += a[(v >> 6) & 63];
+    out += '=';
+  }
+  return out;
+}
+
+std::string DemoImageBytes() {
+  std::ifstream in(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png", std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string DemoImageUrl() { return "data:image/png;base64," + Base64(DemoImageBytes()); }
+
+int StatusOf(const std::function<void()>& f, std::string* param = nullptr) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    if (param) *param = e.param();
+    return e.status();
+  }
+  return 200;
+}
+
+TEST(ServerDataUrl, Base64RoundTripsEveryLength) {
+  for (const std::string s : {"", "a", "ab", "abc", "abcd", "\xff\x00\x10 binary"}) {
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(DecodeBase64(Base64(s), out)) << s;
+    EXPECT_EQ(std::string(out.begin(), out.end()), s);
+  }
+  std::vector<uint8_t> out;
+  EXPECT_FALSE(DecodeBase64("ab$d", out));
+  EXPECT_FALSE(DecodeBase64("ab=c", out));
+}
+
+TEST(ServerDataUrl, OnlyBase64ImageDataUrls) {
+  EXPECT_EQ(ParseImageDataUrl("data:image/png;base64," + Base64("xyz"), "p").mime, "image/png");
+  for (const std::string bad : {"https://example.com/a.png", "HTTP://x/y", "/etc/passwd", "file:///etc/passwd",
+                                "data:text/plain;base64,aGVsbG8=", "data:image/png,rawbytes", "data:image/png;base64,",
+                                "data:image/png;base64,@@@"}) {
+    std::string param;
+    EXPECT_EQ(StatusOf([&] { ParseImageDataUrl(bad, "messages[0].content[1].image_url"); }, &param), 400) << bad;
+    EXPECT_EQ(param, "messages[0].content[1].image_url");
+  }
+}
+
+TEST(ServerRequest, ParsesTheOpenAiShape) {
+  const json body = {{"model", "x"},
+                     {"messages", {{{"role", "system"}, {"content", "be brief"}},
+                                   {{"role", "user"}, {"content", {{{"type", "text"}, {"text", "what?"}},
+                                                                   {{"type", "image_url"}, {"image_url", {{"url", DemoImageUrl()}}}}}}}}},
+                     {"max_tokens", 7}, {"temperature", 0.5}, {"top_p", 0.9}, {"top_k", 20}, {"seed", 42},
+                     {"presence_penalty", 0.3}, {"stop", {"\n\n", "END"}}, {"stream", true},
+                     {"stream_options", {{"include_usage", true}}}, {"glance", {{"attention", true}}}};
+  const ChatRequest r = ParseChatRequest(body.dump(), ServerLimits{});
+  ASSERT_EQ(r.messages.size(), 2u);
+  EXPECT_EQ(r.messages[1].images.size(), 1u);
+  EXPECT_EQ(r.messages[1].images[0].sha256.size(), 64u);
+  EXPECT_EQ(r.max_tokens, 7);
+  EXPECT_TRUE(r.stream && r.include_usage && r.attention);
+  EXPECT_EQ(r.stop, (std::vector<std::string>{"\n\n", "END"}));
+  const auto s = r.Sampling();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_FALSE(s->greedy);
+  EXPECT_FLOAT_EQ(s->temperature, 0.5f);
+  EXPECT_EQ(s->top_k, 20);
+  EXPECT_EQ(r.seed, 42u);
+  // temperature 0 is greedy; nothing given leaves the model's defaults.
+  EXPECT_TRUE(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}],"temperature":0})", {}).Sampling()->greedy);
+  EXPECT_FALSE(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}]})", {}).Sampling().has_value());
+}
+
+TEST(ServerRequest, EveryBadRequestIsA4xxNamingTheField) {
+  ServerLimits limits;
+  limits.max_messages = 3;
+  limits.max_tokens = 100;
+  limits.max_images = 1;
+  limits.max_image_megapixels = 1.0;
+  const std::string img = R"({"type":"image_url","image_url":{"url":")" + DemoImageUrl() + R"("}})";
+  // A PNG header claiming 20000x20000: refused from the header, before any decoding.
+  std::string huge_png = DemoImageBytes().substr(0, 33);
+  const uint32_t side = 20000;
+  for (int k = 0; k < 4; ++k) {
+    huge_png[16 + k] = static_cast<char>((side >> (24 - 8 * k)) & 0xFF);
+    huge_png[20 + k] = static_cast<char>((side >> (24 - 8 * k)) & 0xFF);
+  }
+  const std::string huge = R"({"type":"image_url","image_url":{"url":"data:image/png;base64,)" + Base64(huge_png) + R"("}})";
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"{not json", 400},
+      {"[1,2]", 400},
+      {R"({"messages":[]})", 400},
+      {R"({"messages":[{"role":"tool","content":"x"}]})", 400},
+      {R"({"messages":[{"role":"assistant","content":"x"}]})", 400},
+      {R"({"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]})", 400},
+      {R"({"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"},{"role":"assistant","content":"d"},{"role":"user","content":"e"}]})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":101})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":0})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"temperature":"hot"})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"top_p":1.5})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"n":2})", 400},
+      {R"({"messages":[{"role":"user","content":"hi"}],"stop":[1]})", 400},
+      {R"({"messages":[{"role":"user","content":[{"type":"audio"}]}]})", 400},
+      {R"({"messages":[{"role":"user","content":[)" + img + "," + img + "]}]}", 400},
+      {R"({"messages":[{"role":"user","content":[)" + huge + "]}]}", 413},
+      {R"({"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,aGVsbG8="}}]}]})", 400},
+  };
+  for (const auto& [body, status] : cases) EXPECT_EQ(StatusOf([&] { ParseChatRequest(body, limits); }), status) << body;
+  // Negative control: the same limits accept a well-formed request.
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":[)" + img + "]}]}", limits); }), 200);
+}
+
+TEST(ServerStops, HoldsBackPrefixesAndCutsAtTheStop) {
+  StopScanner s({"END", "\n\n"});
+  EXPECT_EQ(s.Push("hello E"), "hello ");
+  EXPECT_EQ(s.Push("N"), "");
+  EXPECT_EQ(s.Push("x"), "ENx");
+  EXPECT_EQ(s.Push(" a\n"), " a");
+  EXPECT_EQ(s.Push("\nrest"), "");
+  EXPECT_TRUE(s.stopped());
+  EXPECT_EQ(s.Push("more"), "");
+  StopScanner none({});
+  EXPECT_EQ(none.Push("E"), "E");
+  StopScanner tail({"END"});
+  EXPECT_EQ(tail.Push("xEN"), "x");
+  EXPECT_EQ(tail.Flush(), "EN");
+}
+
+TEST(ServerQueue, FirstComeFirstServedAndBounded) {
+  EngineQueue q(2, 0.5);
+  auto first = q.Acquire();
+  std::vector<int> order;
+  std::mutex mu;
+  std::thread a([&] {
+    auto t = q.Acquire();
+    std::lock_guard<std::mutex> l(mu);
+    order.push_back(1);
+  });
+  while (q.waiting() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread b([&] {
+    auto t = q.Acquire();
+    std::lock_guard<std::mutex> l(mu);
+    order.push_back(2);
+  });
+  while (q.waiting() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(StatusOf([&] { q.Acquire(); }), 429);  // two already waiting
+  first.Release();
+  a.join();
+  b.join();
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  auto held = q.Acquire();
+  EXPECT_EQ(StatusOf([&] { q.Acquire(); }), 503);  // waited max_wait_s
+  EXPECT_EQ(q.waiting(), 0);
+}
+
+ChatRequest Request(const std::vector<std::pair<std::string, std::string>>& msgs, bool image) {
+  json m = json::array();
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    json content = msgs[i].second;
+    if (image && i == 0)
+      content = json::array({{{"type", "image_url"}, {"image_url", {{"url", DemoImageUrl()}}}},
+                             {{"type", "text"}, {"text", msgs[i].second}}});
+    m.push_back({{"role", msgs[i].first}, {"content", content}});
+  }
+  return ParseChatRequest(json{{"messages", m}, {"max_tokens", 6}, {"temperature", 0}}.dump(), ServerLimits{});
+}
+
+TEST(ServerService, ContinuesAHeldConversationWithoutPrefillingItAgain) {
+  auto engine = Engine::Load(DefaultDemoModelDir());
+  ChatService service(engine, ServerLimits{});
+  const Completion first = service.Prepare(Request({{"user", "Describe this image."}}, true))->Run({});
+  EXPECT_EQ(first.reused_tokens, 0);
+  EXPECT_GT(first.prompt_tokens, 49);  // the image's 49 tokens and the text
+  EXPECT_EQ(first.completion_tokens, static_cast<int>(first.turn.tokens.size()));
+
+  // The client sends the history back with a new question: only the new part is prefilled.
+  const auto follow = Request({{"user", "Describe this image."}, {"assistant", first.text}, {"user", "And the colours?"}}, true);
+  const Completion second = service.Prepare(follow)->Run({});
+  // The held state covers the first user message with its image (the session re-renders the
+  // generation prompt and the answer in their history form, design.md "Sessions and state").
+  EXPECT_GT(second.reused_tokens, 49);
+  EXPECT_EQ(second.turn.stats.prompt_tokens, second.prompt_tokens - second.reused_tokens);
+  EXPECT_LT(second.turn.stats.prompt_tokens, second.prompt_tokens - first.prompt_tokens + 16);
+
+  // Negative control: a history with a different answer is not continued (and is refused,
+  // since the session cannot take an answer it did not generate).
+  auto edited = Request({{"user", "Describe this image."}, {"assistant", first.text + " (edited)"}, {"user", "x"}}, true);
+  EXPECT_EQ(StatusOf([&] { service.Prepare(edited); }), 400);
+
+  // A fresh request with the same first message gives the same greedy answer.
+  const Completion again = service.Prepare(Request({{"user", "Describe this image."}}, true))->Run({});
+  EXPECT_EQ(again.text, first.text);
+  EXPECT_EQ(again.prompt_tokens, first.prompt_tokens);
+}
+
+TEST(ServerService, ClientGoneCancelsBeforeTheNextToken) {
+  auto engine = Engine::Load(DefaultDemoModelDir());
+  ChatService service(engine, ServerLimits{});
+  auto req = ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":500,"temperature":0})", {});
+  int polls = 0;
+  CompletionCallbacks cb;
+  cb.client_alive = [&] { return ++polls < 3; };
+  const Completion c = service.Prepare(req)->Run(cb);
+  EXPECT_EQ(c.finish_reason, "cancelled");
+  EXPECT_LE(c.completion_tokens, 4);  // polled per token: gone at the 3rd poll, at most one more token
+}
+
+}  // namespace
+}  // namespace glance::server
