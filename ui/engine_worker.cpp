@@ -37,8 +37,11 @@ void EngineWorker::attachImage(const QString& path) {
     Q_EMIT error(QStringLiteral("image"), tr("No model is loaded."));
     return;
   }
+  rearm();
   try {
-    Q_EMIT imageAttached(session_->AttachImage(path.toStdString(), imageMode_));
+    Q_EMIT imageAttached(session_->AttachImage(path.toStdString(), imageMode_, callbacks()));
+  } catch (const Cancelled&) {
+    Q_EMIT cancelled(QStringLiteral("image"));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
   }
@@ -49,10 +52,14 @@ void EngineWorker::attachPixels(const QImage& image) {
     Q_EMIT error(QStringLiteral("image"), tr("No model is loaded."));
     return;
   }
+  rearm();
   try {
     const QImage rgb = image.convertToFormat(QImage::Format_RGB888);
     Q_EMIT imageAttached(session_->AttachImageRgb(rgb.constBits(), rgb.width(), rgb.height(),
-                                                  static_cast<int>(rgb.bytesPerLine()), imageMode_));
+                                                  static_cast<int>(rgb.bytesPerLine()), imageMode_,
+                                                  callbacks()));
+  } catch (const Cancelled&) {
+    Q_EMIT cancelled(QStringLiteral("image"));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
   }
@@ -62,6 +69,7 @@ StreamCallbacks EngineWorker::callbacks() {
   StreamCallbacks cb;
   cb.on_text = [this](const std::string& piece) { Q_EMIT textPiece(Q(piece)); };
   cb.on_attention = [this](const AttentionMap& map) { Q_EMIT attentionMap(map); };
+  cb.on_progress = [this](const Progress& p) { Q_EMIT progress(p); };
   cb.cancel = &cancel_;
   return cb;
 }
@@ -75,6 +83,8 @@ void EngineWorker::generate(Run&& run) {
   Q_EMIT turnStarted();
   try {
     Q_EMIT turnFinished(run(callbacks()));
+  } catch (const Cancelled&) {
+    Q_EMIT cancelled(QStringLiteral("generate"));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("generate"), QString::fromUtf8(e.what()));
   }
@@ -92,6 +102,22 @@ void EngineWorker::editLast(const QString& text, const GenerateOptions& options)
   generate([&](const StreamCallbacks& cb) {
     return session_->EditLastUser(text.toStdString(), options, cb);
   });
+}
+
+void EngineWorker::continueConversation(const SavedConversation& turns) {
+  if (!session_) {
+    Q_EMIT error(QStringLiteral("continue"), tr("No model is loaded."));
+    return;
+  }
+  rearm();
+  try {
+    session_->Continue(turns, callbacks());
+    Q_EMIT conversationContinued(static_cast<int>(session_->turns().size()), session_->context_tokens());
+  } catch (const Cancelled&) {
+    Q_EMIT cancelled(QStringLiteral("continue"));
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("continue"), QString::fromUtf8(e.what()));
+  }
 }
 
 void EngineWorker::reset() {

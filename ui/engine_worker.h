@@ -4,9 +4,12 @@
 // queued slot calls; results leave as value-type signals (see event_types.h).
 //
 // Thread contract: every slot runs on the worker thread. stop() and cancelLoad() are the only
-// methods the GUI thread calls directly: they set atomics the decode loop (StreamCallbacks::
-// cancel, checked before every token) and the load progress callback read, so Stop takes
-// effect within one token. Owners shut down with stop(); cancelLoad(); thread->quit(); wait().
+// methods the GUI thread calls directly: they set atomics the session (StreamCallbacks::cancel,
+// checked between vision blocks, prefill layers and generated tokens) and the load progress
+// callback read, so Stop takes effect within one block, layer or token. Image encoding and
+// continuing a conversation re-arm Stop themselves when they start; generation commands are
+// re-armed by the GUI (rearm()) before it queues them. Owners shut down with stop();
+// cancelLoad(); thread->quit(); wait().
 #include <QImage>
 #include <QObject>
 #include <QString>
@@ -32,8 +35,14 @@ class EngineWorker : public QObject {
  public Q_SLOTS:
   // `options` as the GUI built them from the settings registry (settings::ToEngineOptions).
   void loadModel(const QString& dir, const glance::EngineOptions& options);
+  // Report progress() while encoding; Stop makes them emit cancelled("image").
   void attachImage(const QString& path);
   void attachPixels(const QImage& image);
+  // Takes up a saved conversation in a fresh session (Session::Continue): encodes its images
+  // (by path, sha256 checked) and processes the history with progress(); then emits
+  // conversationContinued(). Stop: cancelled("continue"); a problem: error("continue", why).
+  // Either way the session is as before.
+  void continueConversation(const glance::SavedConversation& turns);
   void send(const QString& text, const glance::GenerateOptions& options);
   void regenerate(const glance::GenerateOptions& options);
   void editLast(const QString& text, const glance::GenerateOptions& options);
@@ -50,6 +59,12 @@ class EngineWorker : public QObject {
   void textPiece(const QString& piece);
   void attentionMap(const glance::AttentionMap& map);
   void turnFinished(const glance::TurnResult& result);
+  // Image encoding (done/total vision blocks) and prompt processing (done/total prompt rows).
+  void progress(const glance::Progress& progress);
+  // Stop ended a step before it produced anything ("image", "generate" or "continue"); the
+  // session is as before the command (a stopped Send keeps its images pending).
+  void cancelled(const QString& during);
+  void conversationContinued(int turns, int contextTokens);
   // A failed command; `during` says which ("load", "image", "generate", "settings").
   void error(const QString& during, const QString& message);
 

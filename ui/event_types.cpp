@@ -11,6 +11,8 @@ void RegisterEventTypes() {
   qRegisterMetaType<glance::GenerateOptions>();
   qRegisterMetaType<glance::EngineOptions>();
   qRegisterMetaType<glance::ImageMode>();
+  qRegisterMetaType<glance::Progress>();
+  qRegisterMetaType<glance::SavedConversation>();
 }
 
 QString DescribeImage(const ImageInfo& info) {

@@ -18,6 +18,8 @@ Q_DECLARE_METATYPE(glance::TurnResult)
 Q_DECLARE_METATYPE(glance::GenerateOptions)
 Q_DECLARE_METATYPE(glance::EngineOptions)
 Q_DECLARE_METATYPE(glance::ImageMode)
+Q_DECLARE_METATYPE(glance::Progress)
+Q_DECLARE_METATYPE(glance::SavedConversation)
 
 namespace glance::ui {
 

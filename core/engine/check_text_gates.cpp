@@ -48,7 +48,7 @@ GateResult TokenizerGate(const std::string& dir, const Tokenizer& tok) {
   return g;
 }
 
-static std::vector<ChatMessage> MessagesFromJson(const json& msgs) {
+std::vector<ChatMessage> MessagesFromJson(const json& msgs) {
   std::vector<ChatMessage> out;
   for (const auto& m : msgs) {
     ChatMessage cm;

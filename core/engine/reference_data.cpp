@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/engine/check_gates.h"
 #include "core/engine/engine.h"
+#include "core/engine/prompt_stream.h"
 #include "core/engine/reference_check.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
@@ -81,19 +83,24 @@ std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>&
 
 ReferencePrefill PrefillReferencePrompt(const ReferenceData& ref, const Engine& engine,
                                         const ReferenceImages& images, lm::AttentionObserver* observer) {
-  const ModelConfig& cfg = engine.config();
+  const nlohmann::json& prompt = ref.meta().at("prompt");
+  std::optional<bool> thinking;
+  if (prompt.contains("enable_thinking") && prompt["enable_thinking"].is_boolean())
+    thinking = prompt["enable_thinking"].get<bool>();
+  const PromptStream stream = BuildPromptStream(engine, MessagesFromJson(prompt.at("messages")), thinking, images.grids);
   ReferencePrefill r;
-  r.ids = ref.I64("prompt.input_ids");
-  r.positions = lm::ComputeMropePositions(r.ids, cfg.image_token_id, images.grids);
-  const auto overrides = ImageRowOverrides(r.ids, cfg.image_token_id, images.features, cfg.text.hidden_size);
+  r.ids = stream.ids;
+  r.ids_match = stream.ids == ref.I64("prompt.input_ids");
+  r.positions = stream.positions;
+  // Image k's rows start after the rows of the images before it.
+  std::vector<const float*> features;
+  int64_t row = 0;
+  for (const lm::ImageGrid& g : images.grids) {
+    features.push_back(images.features.data() + row * engine.config().text.hidden_size);
+    row += g.h * g.w;
+  }
   r.state = engine.lm().NewState();
-  r.state.rope_delta = r.positions.rope_delta;
-  lm::ForwardInput in;
-  in.ids = r.ids;
-  in.overrides = overrides;
-  in.positions = r.positions.pos.data();
-  in.all_logits = true;
-  engine.lm().Forward(in, r.state, r.out, engine.pool(), observer);
+  PrefillRows(engine, stream, 0, stream.size(), features, r.state, r.out, observer, /*all_logits=*/true);
   return r;
 }
 

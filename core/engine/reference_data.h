@@ -47,10 +47,15 @@ struct ReferenceImages {
 };
 ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine);
 
-// The reference prompt (prompt.input_ids) prefilled on a fresh state with the images' rows and
-// M-RoPE positions, logits at every position. `observer` sees the full-attention rows.
+// The reference prompt through the product's prompt path: golden.json's prompt.messages
+// rendered, tokenized and expanded by BuildPromptStream (as Session does every turn), then
+// prefilled on a fresh state with the images' rows and M-RoPE positions (PrefillRows), logits
+// at every position. `ids_match`: the stream equals the reference's prompt.input_ids (when it
+// does not, the prefill gates compare different prompts and fail too). `observer` sees the
+// full-attention rows.
 struct ReferencePrefill {
-  std::vector<int64_t> ids;
+  std::vector<int64_t> ids;  // the stream's
+  bool ids_match = false;
   lm::MropePositions positions;
   lm::LmState state;
   lm::ForwardOutput out;
@@ -59,7 +64,8 @@ ReferencePrefill PrefillReferencePrompt(const ReferenceData& ref, const Engine& 
                                         const ReferenceImages& images,
                                         lm::AttentionObserver* observer = nullptr);
 
-// One embedding override per image-placeholder id, taking feature rows in order.
+// One embedding override per image-placeholder id, taking feature rows in order (for tools
+// that hold ids without a PromptStream).
 std::vector<lm::EmbeddingOverride> ImageRowOverrides(const std::vector<int64_t>& ids, int64_t image_token_id,
                                                      const std::vector<float>& features, int64_t hidden);
 

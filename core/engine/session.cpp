@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "core/engine/attention_capture.h"
 #include "core/engine/engine.h"
+#include "core/engine/prompt_stream.h"
 #include "core/engine/timing.h"
 #include "core/lm/language_model.h"
 #include "core/text/chat_template.h"
@@ -50,9 +52,37 @@ class CaptureObserver final : public lm::AttentionObserver {
   AttentionCapture& capture_;
 };
 
-bool IsPrefix(const std::vector<int64_t>& prefix, const std::vector<int64_t>& full) {
+// Attention capture over one image's rows (the conversation's most recent image).
+struct Capture {
+  std::unique_ptr<AttentionCapture> maps;
+  std::unique_ptr<CaptureObserver> observer;
+};
+
+bool IsPrefix(const std::vector<int64_t>& prefix, std::span<const int64_t> full) {
   return prefix.size() <= full.size() && std::equal(prefix.begin(), prefix.end(), full.begin());
 }
+
+bool Stopped(const StreamCallbacks& cb) { return cb.cancel && cb.cancel->load(); }
+
+// Prompt rows processed so far out of those this call has to process, for on_progress.
+struct PromptProgress {
+  const StreamCallbacks& cb;
+  int64_t done = 0, total = 0;
+  bool total_known = false;  // set by the caller (several prefills); else each prefill sets it
+  PrefillControl Control() {
+    PrefillControl c;
+    c.cancel = cb.cancel;
+    const int64_t before = done;
+    if (cb.on_progress)
+      c.on_rows = [this, before](int64_t rows, int64_t) {
+        done = before + rows;
+        cb.on_progress({Progress::Stage::kPrompt, done, total, 0, 1});
+      };
+    else
+      c.on_rows = [this, before](int64_t rows, int64_t) { done = before + rows; };
+    return c;
+  }
+};
 
 }  // namespace
 
@@ -71,30 +101,43 @@ struct SessionImpl {
   int context_tokens = 0;
 
   const Tokenizer& tok() const { return engine->tokenizer(); }
-  int64_t image_token_id() const { return engine->config().image_token_id; }
   int context_limit() const {
     return static_cast<int>(std::min<int64_t>(engine->config().text.max_position_embeddings, 65536));
   }
 
-  ImageInfo Attach(const vision::PreprocessedImage& pre, const std::string& path, const std::string& sha,
-                   ImageMode mode, Timing timing);
-  // The conversation's first n_turns as template messages (the last turn's answer omitted).
-  std::vector<ChatMessage> Messages(size_t n_turns) const;
-  std::vector<int64_t> Tokens(const std::vector<ChatMessage>& msgs, bool generation_prompt,
-                              std::optional<bool> thinking) const;
-  void Prefill(const std::vector<int64_t>& full, size_t begin, size_t end, lm::LmState& state,
-               lm::ForwardOutput& out, lm::AttentionObserver* observer) const;
-  TurnResult Generate(const GenerateOptions& options, const StreamCallbacks& cb, Clock::time_point t0,
-                      Timing timing, int new_image_tokens);
+  // Encodes one image; throws Cancelled (nothing kept) when stopped.
+  SessionImage Encode(const vision::PreprocessedImage& pre, const std::string& path, const std::string& sha,
+                      ImageMode mode, Timing timing, const StreamCallbacks& cb, int index, int count) const;
+  ImageInfo Attach(SessionImage img);
+  // The conversation's turns as template messages (the last turn's answer omitted).
+  std::vector<ChatMessage> Messages() const;
+  // The one render of this turn.
+  PromptStream Stream(std::optional<bool> thinking) const;
+  // Prefills the stream up to the end of the last user message from the longest snapshot that
+  // is a prefix of it, and snapshots before/after that message. Returns false when cancelled
+  // (the snapshots then untouched).
+  bool PrefillUser(const PromptStream& stream, Timing& timing, PromptProgress& progress);
+  Capture SetupCapture(const PromptStream& stream, const GenerateOptions& options) const;
+  // Generates the answer of the last turn from the after-user snapshot.
+  TurnResult Generate(const PromptStream& stream, const GenerateOptions& options, const StreamCallbacks& cb,
+                      Clock::time_point t0, Timing timing, int new_image_tokens, int prompt_tokens);
+  // Fills r.stats from the turn's timing (the one place turn statistics are computed).
+  void FinishStats(TurnResult& r, Timing& timing, Clock::time_point t0, Clock::time_point first_token,
+                   int new_image_tokens, int prompt_tokens, int64_t cache_tokens);
 };
 
-ImageInfo SessionImpl::Attach(const vision::PreprocessedImage& pre, const std::string& path,
-                              const std::string& sha, ImageMode mode, Timing timing) {
+SessionImage SessionImpl::Encode(const vision::PreprocessedImage& pre, const std::string& path,
+                                 const std::string& sha, ImageMode mode, Timing timing, const StreamCallbacks& cb,
+                                 int index, int count) const {
   SessionImage img;
   {
     ScopedStage s(timing, "vision");
-    img.features = engine->vision().Forward(pre, engine->pool());
+    img.features = engine->vision().Forward(pre, engine->pool(), nullptr, {}, [&](int done, int total) {
+      if (cb.on_progress) cb.on_progress({Progress::Stage::kImage, done, total, index, count});
+      return !Stopped(cb);
+    });
   }
+  if (img.features.empty()) throw Cancelled();
   img.grid = {pre.merged_h(), pre.merged_w()};
   img.info.path = path;
   img.info.sha256 = sha;
@@ -106,133 +149,113 @@ ImageInfo SessionImpl::Attach(const vision::PreprocessedImage& pre, const std::s
   img.info.grid_h = pre.merged_h();
   img.info.mode = mode;
   img.timing = std::move(timing);
+  return img;
+}
+
+ImageInfo SessionImpl::Attach(SessionImage img) {
   images.push_back(std::move(img));
   image_infos.push_back(images.back().info);
   pending.push_back(static_cast<int>(images.size()) - 1);
   return images.back().info;
 }
 
-std::vector<ChatMessage> SessionImpl::Messages(size_t n_turns) const {
+std::vector<ChatMessage> SessionImpl::Messages() const {
   std::vector<ChatMessage> msgs;
   if (!system_prompt.empty()) msgs.push_back(ChatMessage::FromText("system", system_prompt));
-  for (size_t i = 0; i < n_turns && i < turns.size(); ++i) {
+  for (size_t i = 0; i < turns.size(); ++i) {
     const ChatTurn& t = turns[i];
-    const bool last = i + 1 == n_turns;
     ChatMessage user;
     user.role = "user";
     for (size_t k = 0; k < t.image_indices.size(); ++k) user.content.push_back(ContentPart::Image());
     if (!t.user_text.empty()) user.content.push_back(ContentPart::Text(t.user_text));
     msgs.push_back(std::move(user));
-    if (!last && t.complete) msgs.push_back(ChatMessage::FromText("assistant", t.answer));
+    if (i + 1 < turns.size() && t.complete) msgs.push_back(ChatMessage::FromText("assistant", t.answer));
   }
   return msgs;
 }
 
-std::vector<int64_t> SessionImpl::Tokens(const std::vector<ChatMessage>& msgs, bool generation_prompt,
-                                         std::optional<bool> thinking) const {
-  if (msgs.empty() && !generation_prompt) return {};
-  ChatTemplateOptions o;
-  o.add_generation_prompt = generation_prompt;
-  o.enable_thinking = thinking;
-  const std::string text = engine->chat_template().Render(msgs, o);
-  const std::vector<int32_t> ids = tok().Encode(text);
-  // Each <|image_pad|> becomes the image's token count; images are in conversation order.
-  const int32_t pad = static_cast<int32_t>(image_token_id());
-  const size_t n_pads = static_cast<size_t>(std::count(ids.begin(), ids.end(), pad));
-  if (n_pads > images.size()) throw Error("the conversation has more image placeholders than images");
-  std::vector<int32_t> counts;
-  for (size_t i = 0; i < n_pads; ++i) counts.push_back(static_cast<int32_t>(images[i].grid.h * images[i].grid.w));
-  const std::vector<int32_t> expanded = ExpandPadTokens(ids, pad, counts);
-  return std::vector<int64_t>(expanded.begin(), expanded.end());
-}
-
-void SessionImpl::Prefill(const std::vector<int64_t>& full, size_t begin, size_t end, lm::LmState& state,
-                          lm::ForwardOutput& out, lm::AttentionObserver* observer) const {
-  if (begin >= end) return;
-  // Positions of the whole stream (cheap) sliced to [begin, end); image rows get the features.
+PromptStream SessionImpl::Stream(std::optional<bool> thinking) const {
   std::vector<lm::ImageGrid> grids;
-  size_t n_images = 0;
-  for (size_t i = 0; i < full.size(); ++i)
-    if (full[i] == image_token_id() && (i == 0 || full[i - 1] != image_token_id())) ++n_images;
-  if (n_images > images.size()) throw Error("the conversation has more image placeholders than images");
-  for (size_t i = 0; i < n_images; ++i) grids.push_back(images[i].grid);
-  const lm::MropePositions pos = lm::ComputeMropePositions(full, image_token_id(), grids);
-  const size_t T = end - begin;
-  std::vector<int64_t> positions(3 * T);
-  for (int a = 0; a < 3; ++a)
-    std::copy_n(pos.pos.data() + a * pos.n_tokens + static_cast<int64_t>(begin), T, positions.data() + a * static_cast<int64_t>(T));
-  std::vector<lm::EmbeddingOverride> overrides;
-  int64_t image = -1, row = 0;
-  const int64_t hidden = engine->config().text.hidden_size;
-  for (size_t i = 0; i < end; ++i) {
-    if (full[i] != image_token_id()) continue;
-    if (i == 0 || full[i - 1] != image_token_id()) {  // a new placeholder run = the next image
-      ++image;
-      row = 0;
-    }
-    if (i >= begin) overrides.push_back({static_cast<int64_t>(i - begin), images[static_cast<size_t>(image)].features.data() + static_cast<int64_t>(row) * hidden});
-    ++row;
-  }
-  lm::ForwardInput in;
-  in.ids = std::span<const int64_t>(full.data() + begin, T);
-  in.overrides = overrides;
-  in.positions = positions.data();
-  state.rope_delta = pos.rope_delta;
-  engine->lm().Forward(in, state, out, engine->pool(), observer);
+  for (const SessionImage& im : images) grids.push_back(im.grid);
+  PromptStream s = BuildPromptStream(*engine, Messages(), thinking, grids);
+  if (static_cast<int>(s.size()) >= context_limit())
+    throw Error("the conversation would be " + std::to_string(s.size()) + " tokens, past the context limit of " +
+                std::to_string(context_limit()) + " tokens; start a new chat or shorten the message");
+  return s;
 }
 
-TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCallbacks& cb,
-                                 Clock::time_point t0, Timing timing, int new_image_tokens) {
+static std::vector<const float*> FeaturePointers(const std::vector<SessionImage>& images) {
+  std::vector<const float*> f;
+  for (const SessionImage& im : images) f.push_back(im.features.data());
+  return f;
+}
+
+bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, PromptProgress& progress) {
+  const std::span<const int64_t> hist(stream.ids.data(), stream.history_end);
+  // Continue from the longest snapshot that is a prefix of the history.
+  const Snapshot* from = nullptr;
+  for (const Snapshot* s : {&before_user, &after_user})
+    if (s->valid && IsPrefix(s->ids, hist) && (!from || s->ids.size() >= from->ids.size())) from = s;
+  lm::LmState state = from ? from->state : engine->lm().NewState();
+  const size_t begin = from ? from->ids.size() : 0;
+  if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
+  const std::vector<const float*> features = FeaturePointers(images);
+  lm::ForwardOutput out;
+  ScopedStage s(timing, "prefill");
+  if (!PrefillRows(*engine, stream, begin, stream.history_end, features, state, out, nullptr, false, progress.Control()))
+    return false;
+  Snapshot before{state, std::vector<int64_t>(hist.begin(), hist.end()), true};
+  if (!PrefillRows(*engine, stream, stream.history_end, stream.user_end, features, state, out, nullptr, false,
+                   progress.Control()))
+    return false;
+  before_user = std::move(before);
+  after_user = {std::move(state), std::vector<int64_t>(stream.ids.begin(), stream.ids.begin() + static_cast<std::ptrdiff_t>(stream.user_end)), true};
+  return true;
+}
+
+Capture SessionImpl::SetupCapture(const PromptStream& stream, const GenerateOptions& options) const {
+  Capture c;
+  if (!options.capture_attention || stream.runs.empty()) return c;
+  const size_t last = stream.runs.size() - 1;
+  const lm::ImageGrid g = stream.runs[last].grid;
+  c.maps = std::make_unique<AttentionCapture>(static_cast<int>(last), static_cast<int>(g.h), static_cast<int>(g.w),
+                                              stream.ImageRows(last));
+  c.observer = std::make_unique<CaptureObserver>(*c.maps);
+  return c;
+}
+
+TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptions& options,
+                                 const StreamCallbacks& cb, Clock::time_point t0, Timing timing,
+                                 int new_image_tokens, int prompt_tokens) {
+  if (!IsPrefix(after_user.ids, stream.ids)) throw Error("internal: generation prompt does not extend the user message");
   TurnResult r;
   ChatTurn& turn = turns.back();
-  const std::vector<ChatMessage> msgs = Messages(turns.size());
-  const std::vector<int64_t> full = Tokens(msgs, true, options.enable_thinking);
-  if (!IsPrefix(after_user.ids, full)) throw Error("internal: generation prompt does not extend the user message");
-  if (static_cast<int>(full.size()) >= context_limit())
-    throw Error("the conversation is " + std::to_string(full.size()) + " tokens, past the context limit of " +
-                std::to_string(context_limit()) + "; start a new chat (or shorten the message)");
-
   lm::LmState state = after_user.state;
-  // Attention capture over the most recent image, when asked and there is one.
-  std::unique_ptr<AttentionCapture> capture;
-  std::unique_ptr<CaptureObserver> observer;
-  if (options.capture_attention && !images.empty()) {
-    const size_t last = images.size() - 1;
-    std::vector<int64_t> positions;
-    int64_t run = -1;
-    for (size_t i = 0; i < full.size(); ++i) {
-      if (full[i] != image_token_id()) continue;
-      if (i == 0 || full[i - 1] != image_token_id()) ++run;
-      if (run == static_cast<int64_t>(last)) positions.push_back(static_cast<int64_t>(i));
-    }
-    if (!positions.empty()) {
-      capture = std::make_unique<AttentionCapture>(static_cast<int>(last), static_cast<int>(images[last].grid.h),
-                                                   static_cast<int>(images[last].grid.w), std::move(positions));
-      observer = std::make_unique<CaptureObserver>(*capture);
-    }
-  }
+  Capture capture = SetupCapture(stream, options);
 
+  // The generation prompt; its last row's logits give the first token.
   lm::ForwardOutput out;
-  if (capture) capture->BeginToken(0);
+  if (capture.maps) capture.maps->BeginToken(0);
   {
     ScopedStage s(timing, "prefill");
-    Prefill(full, after_user.ids.size(), full.size(), state, out, observer.get());
+    PrefillRows(*engine, stream, after_user.ids.size(), stream.size(), FeaturePointers(images), state, out,
+                capture.observer.get());
   }
-  const double prefill_s = timing.Seconds("prefill");
-  r.stats.prompt_tokens += static_cast<int>(full.size() - after_user.ids.size());
+  prompt_tokens += static_cast<int>(stream.size() - after_user.ids.size());
 
+  // The decode loop.
   const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
   if (!sampling.greedy) r.stats.seed = options.seed.value_or(FreshSeed());
   Sampler sampler(sampling, static_cast<int64_t>(tok().size()), r.stats.seed.value_or(0));
   StreamDecoder decoder(tok(), /*skip_special=*/false);
-  std::vector<int32_t> context(full.begin(), full.end());
+  std::vector<int32_t> context(stream.ids.begin(), stream.ids.end());
   const auto& stops = engine->stop_ids();
   Clock::time_point first_token_time{};
   Clock::time_point last_time = Clock::now();
   r.stop_reason = "max_tokens";
   for (int step = 0; step < options.max_new_tokens; ++step) {
     if (step > 0) {
-      if (cb.cancel && cb.cancel->load()) {
+      if (Stopped(cb)) {
         r.stop_reason = "cancelled";
         break;
       }
@@ -240,13 +263,14 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
         r.stop_reason = "context";
         break;
       }
-      if (capture) capture->BeginToken(step);
+      if (capture.maps) capture.maps->BeginToken(step);
       ScopedStage s(timing, "decode");
       const int64_t id = r.tokens.back();
       lm::ForwardInput in;
       in.ids = std::span<const int64_t>(&id, 1);
-      engine->lm().Forward(in, state, out, engine->pool(), observer.get());
+      engine->lm().Forward(in, state, out, engine->pool(), capture.observer.get());
     }
+    if (cb.on_logits) cb.on_logits(std::span<const float>(out.last(), static_cast<size_t>(out.vocab)));
     int32_t next;
     {
       ScopedStage s(timing, "sample");
@@ -266,31 +290,39 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
     const std::string piece = decoder.Push(next);
     r.text += piece;
     if (!piece.empty() && cb.on_text) cb.on_text(piece);
-    if (capture) {
-      const AttentionMap& m = capture->EndToken(next, piece);
+    if (capture.maps) {
+      const AttentionMap& m = capture.maps->EndToken(next, piece);
       if (cb.on_attention) cb.on_attention(m);
     }
   }
   const std::string tail = decoder.Flush();
   r.text += tail;
   if (!tail.empty() && cb.on_text) cb.on_text(tail);
-  if (capture) {
-    r.attention = capture->maps();
+  if (capture.maps) {
+    r.attention = capture.maps->maps();
     r.words = GroupWords(r.attention);
   }
+  FinishStats(r, timing, t0, first_token_time, new_image_tokens, prompt_tokens, state.n_tokens);
+  turn.answer = r.text;
+  turn.complete = true;
+  return r;
+}
 
-  // Stats (design.md "Timing"): decode tok/s excludes the first token.
+void SessionImpl::FinishStats(TurnResult& r, Timing& timing, Clock::time_point t0, Clock::time_point first_token,
+                              int new_image_tokens, int prompt_tokens, int64_t cache_tokens) {
+  // design.md "Timing": decode tok/s excludes the first token.
   TurnStats& st = r.stats;
   st.image_tokens = new_image_tokens;
+  st.prompt_tokens = prompt_tokens;
   st.generated_tokens = static_cast<int>(r.tokens.size());
-  st.prefill_s = prefill_s;
-  st.prefill_tokens_per_s = prefill_s > 0 ? st.prompt_tokens / prefill_s : 0.0;
-  st.ttft_s = first_token_time == Clock::time_point{} ? 0.0 : std::chrono::duration<double>(first_token_time - t0).count();
+  st.prefill_s = timing.Seconds("prefill");
+  st.prefill_tokens_per_s = st.prefill_s > 0 ? st.prompt_tokens / st.prefill_s : 0.0;
+  st.ttft_s = first_token == Clock::time_point{} ? 0.0 : std::chrono::duration<double>(first_token - t0).count();
   st.decode_s = timing.Seconds("decode");
   const int decoded = std::max(0, st.generated_tokens - 1);
   st.decode_tokens_per_s = st.decode_s > 0 && decoded > 0 ? decoded / st.decode_s : 0.0;
   st.total_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  st.context_tokens = static_cast<int>(state.n_tokens);
+  st.context_tokens = static_cast<int>(cache_tokens);
   st.backend = engine->info().backend;
   st.backend_reason = engine->info().backend_reason;
   st.precision = engine->info().precision;
@@ -308,10 +340,7 @@ TurnResult SessionImpl::Generate(const GenerateOptions& options, const StreamCal
   }
   kernel_stats_at_start = engine->backend().Stats();
   st.stages = timing.stages();
-  context_tokens = static_cast<int>(state.n_tokens);
-  turn.answer = r.text;
-  turn.complete = true;
-  return r;
+  context_tokens = static_cast<int>(cache_tokens);
 }
 
 Session::Session(std::shared_ptr<const Engine> engine) : impl_(std::make_unique<SessionImpl>()) {
@@ -328,17 +357,24 @@ void Session::SetSystemPrompt(const std::string& text) {
   impl_->system_prompt = text;
 }
 
-ImageInfo Session::AttachImage(const std::string& path, ImageMode mode) {
+// Decodes and encodes one image file (index of count being encoded, for progress).
+static SessionImage EncodeFile(const SessionImpl& im, const std::string& path, ImageMode mode,
+                               const StreamCallbacks& cb, int index, int count) {
   Timing timing;
   vision::PreprocessedImage pre;
   {
     ScopedStage s(timing, "preprocess");
-    pre = impl_->engine->preprocessor().Preprocess(path, mode);
+    pre = im.engine->preprocessor().Preprocess(path, mode);
   }
-  return impl_->Attach(pre, path, Sha256File(path), mode, std::move(timing));
+  return im.Encode(pre, path, Sha256File(path), mode, std::move(timing), cb, index, count);
 }
 
-ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int stride, ImageMode mode) {
+ImageInfo Session::AttachImage(const std::string& path, ImageMode mode, const StreamCallbacks& cb) {
+  return impl_->Attach(EncodeFile(*impl_, path, mode, cb, 0, 1));
+}
+
+ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int stride, ImageMode mode,
+                                  const StreamCallbacks& cb) {
   if (!rgb || width <= 0 || height <= 0) throw Error("the pasted image is empty");
   Timing timing;
   vision::PreprocessedImage pre;
@@ -347,7 +383,8 @@ ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int
     pre = impl_->engine->preprocessor().PreprocessFromRgb(height, width, rgb, mode, stride);
   }
   const int64_t row = stride > 0 ? stride : int64_t{width} * 3;
-  return impl_->Attach(pre, "", Sha256Hex(rgb, static_cast<size_t>(row * height)), mode, std::move(timing));
+  return impl_->Attach(impl_->Encode(pre, "", Sha256Hex(rgb, static_cast<size_t>(row * height)), mode,
+                                     std::move(timing), cb, 0, 1));
 }
 
 void Session::ClearPendingImages() {
@@ -363,6 +400,7 @@ void Session::ClearPendingImages() {
 TurnResult Session::Send(const std::string& user_text, const GenerateOptions& options, const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (user_text.empty() && im.pending.empty()) throw Error("nothing to send: type a message or attach an image");
+  im.engine->CheckWeightsUnchanged();  // a weights file changed in place under the mapping
   const auto t0 = Clock::now();
   Timing timing;
   int new_image_tokens = 0;
@@ -374,39 +412,12 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   const Snapshot saved_before = im.before_user, saved_after = im.after_user;
   im.turns.push_back({user_text, im.pending, "", false});
   try {
-    // Stream = [history up to the previous answer][this user message][generation prompt].
-    // The history ends where the last <|im_start|> (this user message's) begins. It is cut
-    // from the full render, not rendered alone: alone, the template would render the last
-    // assistant turn in its "after the last user query" form, with a <think> block.
-    const auto with_user = im.Tokens(im.Messages(im.turns.size()), false, std::nullopt);
-    const int64_t im_start = im.tok().TokenId("<|im_start|>");
-    size_t boundary = with_user.size();
-    while (boundary > 0 && with_user[boundary - 1] != im_start) --boundary;
-    if (boundary > 0) --boundary;
-    const std::vector<int64_t> hist(with_user.begin(), with_user.begin() + static_cast<std::ptrdiff_t>(boundary));
-    if (static_cast<int>(with_user.size()) >= im.context_limit())
-      throw Error("the conversation would be " + std::to_string(with_user.size()) +
-                  " tokens, past the context limit of " + std::to_string(im.context_limit()) +
-                  " tokens; start a new chat or shorten the message");
-    // Continue from the longest snapshot that is a prefix of the new stream.
-    Snapshot base;
-    base.state = im.engine->lm().NewState();
-    for (const Snapshot* s : {&im.before_user, &im.after_user})
-      if (s->valid && IsPrefix(s->ids, hist) && s->ids.size() >= base.ids.size()) base = *s;
-    lm::ForwardOutput out;
-    const size_t prompt_before = base.ids.size();
-    {
-      ScopedStage s(timing, "prefill");
-      im.Prefill(hist, base.ids.size(), hist.size(), base.state, out, nullptr);
-      im.before_user = {base.state, hist, true};
-      im.Prefill(with_user, hist.size(), with_user.size(), base.state, out, nullptr);
-      im.after_user = {base.state, with_user, true};
-    }
+    const PromptStream stream = im.Stream(options.enable_thinking);
+    PromptProgress progress{cb};
+    if (!im.PrefillUser(stream, timing, progress)) throw Cancelled();
     im.pending.clear();
-    TurnResult r = im.Generate(options, cb, t0, std::move(timing), new_image_tokens);
-    r.stats.prompt_tokens += static_cast<int>(with_user.size() - prompt_before);
-    r.stats.prefill_tokens_per_s = r.stats.prefill_s > 0 ? r.stats.prompt_tokens / r.stats.prefill_s : 0.0;
-    return r;
+    const int prompt_tokens = static_cast<int>(progress.done);
+    return im.Generate(stream, options, cb, t0, std::move(timing), new_image_tokens, prompt_tokens);
   } catch (...) {
     im.pending = im.turns.back().image_indices;
     im.turns.pop_back();
@@ -419,9 +430,11 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
 TurnResult Session::Regenerate(const GenerateOptions& options, const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (im.turns.empty() || !im.after_user.valid) throw Error("nothing to regenerate yet: send a message first");
+  im.engine->CheckWeightsUnchanged();
+  const PromptStream stream = im.Stream(options.enable_thinking);
   im.turns.back().complete = false;
   im.turns.back().answer.clear();
-  return im.Generate(options, cb, Clock::now(), Timing{}, 0);
+  return im.Generate(stream, options, cb, Clock::now(), Timing{}, 0, 0);
 }
 
 TurnResult Session::EditLastUser(const std::string& new_text, const GenerateOptions& options,
@@ -445,6 +458,62 @@ TurnResult Session::EditLastUser(const std::string& new_text, const GenerateOpti
     im.after_user = saved_after;
     throw;
   }
+}
+
+void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb) {
+  auto& im = *impl_;
+  if (saved.empty()) throw Error("the saved conversation has no messages");
+  im.engine->CheckWeightsUnchanged();
+  // Build the new conversation aside; swap it in only when all of it worked.
+  SessionImpl next;
+  next.engine = im.engine;
+  next.system_prompt = im.system_prompt;
+  next.kernel_stats_at_start = im.kernel_stats_at_start;
+  int n_images = 0, index = 0;
+  for (const SavedTurn& t : saved) n_images += static_cast<int>(t.images.size());
+  for (size_t i = 0; i < saved.size(); ++i) {
+    const SavedTurn& t = saved[i];
+    if (t.answer.empty() && i + 1 < saved.size())
+      throw Error("the saved conversation's message " + std::to_string(i + 1) + " has no answer");
+    ChatTurn turn{t.user_text, {}, t.answer, !t.answer.empty()};
+    for (const SavedImage& s : t.images) {
+      if (s.path.empty()) throw Error("an image of message " + std::to_string(i + 1) + " was never saved to a file");
+      if (!std::filesystem::is_regular_file(s.path)) throw Error("the image " + s.path + " is no longer there");
+      const std::string sha = Sha256File(s.path);
+      if (!s.sha256.empty() && sha != s.sha256)
+        throw Error("the image " + s.path + " has changed since the conversation was saved (sha256 differs)");
+      next.Attach(EncodeFile(next, s.path, s.mode, cb, index++, n_images));
+      turn.image_indices.push_back(static_cast<int>(next.images.size()) - 1);
+    }
+    next.pending.clear();
+    if (t.user_text.empty() && t.images.empty())
+      throw Error("the saved conversation's message " + std::to_string(i + 1) + " is empty");
+    next.turns.push_back(std::move(turn));
+  }
+  // The history through the last user message, as Send leaves it before generating; the
+  // last answer (if any) joins the cache with the next Send, as in a live session. Turn by
+  // turn, as the live session prefilled it: the same pieces give bit-identical states.
+  std::vector<ChatTurn> all = std::move(next.turns);
+  next.turns.clear();
+  std::vector<PromptStream> streams;
+  for (ChatTurn& t : all) {
+    next.turns.push_back(t);
+    streams.push_back(next.Stream(std::nullopt));
+  }
+  Timing timing;
+  PromptProgress progress{cb};
+  progress.total = static_cast<int64_t>(streams.back().user_end);
+  progress.total_known = true;
+  for (const PromptStream& stream : streams)
+    if (!next.PrefillUser(stream, timing, progress)) throw Cancelled();
+  next.context_tokens = static_cast<int>(streams.back().user_end);
+  im.images = std::move(next.images);
+  im.image_infos = std::move(next.image_infos);
+  im.pending.clear();
+  im.turns = std::move(next.turns);
+  im.before_user = std::move(next.before_user);
+  im.after_user = std::move(next.after_user);
+  im.context_tokens = next.context_tokens;
 }
 
 void Session::Reset() {

@@ -8,18 +8,29 @@
 //   * Regenerate() restores the snapshot taken after the last user message;
 //   * EditLastUser() restores the snapshot taken before it.
 //
+// Every turn's prompt is one PromptStream (prompt_stream.h): one render of the conversation
+// feeds the positions, the image rows and attention capture.
+//
+// Long steps report progress and stop (StreamCallbacks::on_progress, cancel): image encoding
+// per vision block, prompt processing per prefill chunk (sized to take about 0.25 s). A step
+// stopped before the answer's first token throws Cancelled and leaves the session exactly as
+// it was before the call; a stop during the answer ends it with stop_reason "cancelled".
+//
 // Thread contract: a Session is used by one thread at a time (the GUI's worker thread).
-// `cancel` may be set from any thread; it is checked before every generated token.
+// `cancel` may be set from any thread; it is checked between vision blocks, prefill chunks
+// and generated tokens.
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/engine/engine_options.h"
 #include "core/engine/events.h"
 #include "core/engine/sampler.h"
+#include "core/util/error.h"
 
 namespace glance {
 
@@ -38,12 +49,33 @@ struct GenerateOptions {
   std::optional<bool> enable_thinking;  // unset = the checkpoint's template default
 };
 
+// Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session
+// is then as it was before the call.
+class Cancelled : public Error {
+ public:
+  Cancelled() : Error("cancelled") {}
+};
+
+// Where a long step is: image encoding counts vision blocks, prompt processing counts prompt
+// rows (of this call: the new message, or the whole history when continuing a conversation).
+struct Progress {
+  enum class Stage { kImage, kPrompt };
+  Stage stage = Stage::kPrompt;
+  int64_t done = 0, total = 0;
+  int image = 0;  // kImage: which of the images being encoded (0-based), of `images`
+  int images = 1;
+};
+
 struct StreamCallbacks {
   // Whole UTF-8 pieces of the answer, as they are generated.
   std::function<void(const std::string& piece)> on_text;
   // One map per generated token (only when GenerateOptions::capture_attention and the
   // conversation has an image).
   std::function<void(const AttentionMap&)> on_attention;
+  // Image encoding and prompt processing, as they go (on the calling thread).
+  std::function<void(const Progress&)> on_progress;
+  // Every generated token's logits (vocab entries), before sampling; for checks and tools.
+  std::function<void(std::span<const float> logits)> on_logits;
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -55,6 +87,20 @@ struct TurnResult {
   std::vector<AttentionMap> attention;  // per generated token (when captured)
   std::vector<AttentionWord> words;     // tokens grouped into words
 };
+
+// A saved conversation's turn, for Session::Continue.
+struct SavedImage {
+  std::string path;
+  std::string sha256;  // of the file's bytes, as ImageInfo::sha256; checked before use
+  ImageMode mode = ImageMode::kFast;
+};
+struct SavedTurn {
+  std::string user_text;
+  std::vector<SavedImage> images;  // attached to this user message
+  std::string answer;              // empty: the turn was never answered (it is answered next)
+};
+
+using SavedConversation = std::vector<SavedTurn>;
 
 struct ChatTurn {
   std::string user_text;
@@ -74,9 +120,11 @@ class Session {
 
   // Attaches an image to the next user message: decodes, preprocesses and runs the vision
   // tower now (so a bad file fails here, before anything is sent). Throws glance::Error.
-  ImageInfo AttachImage(const std::string& path, ImageMode mode = ImageMode::kFast);
+  // `callbacks`: on_progress and cancel (Cancelled: nothing attached).
+  ImageInfo AttachImage(const std::string& path, ImageMode mode = ImageMode::kFast,
+                        const StreamCallbacks& callbacks = {});
   ImageInfo AttachImageRgb(const uint8_t* rgb, int width, int height, int stride,
-                           ImageMode mode = ImageMode::kFast);
+                           ImageMode mode = ImageMode::kFast, const StreamCallbacks& callbacks = {});
   void ClearPendingImages();
 
   TurnResult Send(const std::string& user_text, const GenerateOptions& options,
@@ -88,6 +136,15 @@ class Session {
                           const StreamCallbacks& callbacks = {});
   // Forgets the conversation (images, turns, state).
   void Reset();
+
+  // Takes up a saved conversation (after a restart or a model switch): replaces this session's
+  // conversation with `turns`, encodes their images (found by path, refused when the file's
+  // sha256 differs from the saved one) and processes the history, reporting progress, so the
+  // state equals what chatting it live would have left: the next Send continues it exactly.
+  // A last turn without an answer is left for Regenerate to answer. Throws glance::Error
+  // naming the image or the problem, Cancelled when stopped; either way the session is as
+  // before the call.
+  void Continue(const SavedConversation& turns, const StreamCallbacks& callbacks = {});
 
   const std::vector<ChatTurn>& turns() const;
   const std::vector<ImageInfo>& images() const;

@@ -93,6 +93,11 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
   if (in.trace) in.trace->layer_out_last.assign(static_cast<size_t>(cfg_.num_hidden_layers * H), 0.0f);
   std::vector<float> h(static_cast<size_t>(T * H)), y(h.size());
   for (int li = 0; li < cfg_.num_hidden_layers; ++li) {
+    if (in.on_layer && !in.on_layer(li, cfg_.num_hidden_layers)) {
+      out.n_rows = 0;
+      out.logits.clear();
+      return;
+    }
     const LayerWeights& L = weights_.layers[static_cast<size_t>(li)];
     for (int64_t t = 0; t < T; ++t)
       RmsNormRow(x.data() + t * H, H, L.input_norm.data(), eps, h.data() + t * H);

@@ -8,6 +8,7 @@
 // Thread contract: LanguageModel is immutable after Load and may be shared by threads; each
 // Forward needs its own LmState. The TensorStore must outlive the model (weights are mapped).
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct ForwardInput {
   bool all_logits = false;  // false: logits of the last row only (no T×vocab buffer)
   DeltaRuleMode delta_rule = DeltaRuleMode::kAuto;
   LmTrace* trace = nullptr;
+  // Called before each decoder layer (layer, num_hidden_layers); returning false stops the
+  // forward there: `out` is left empty (n_rows 0) and `state` half-updated — discard it.
+  // Lets a long prefill report progress and stop between layers.
+  std::function<bool(int layer, int layers)> on_layer;
 };
 
 struct ForwardOutput {

@@ -9,23 +9,14 @@
 
 namespace glance::lm {
 
-MropePositions ComputeMropePositions(std::span<const int64_t> ids, int64_t image_token_id,
-                                     std::span<const ImageGrid> grids) {
+std::vector<ImageRun> FindImageRuns(std::span<const int64_t> ids, int64_t image_token_id,
+                                    std::span<const ImageGrid> grids) {
   const int64_t n = static_cast<int64_t>(ids.size());
-  MropePositions out;
-  out.n_tokens = n;
-  out.pos.assign(static_cast<size_t>(3 * n), 0);
-  int64_t* pt = out.pos.data();
-  int64_t* ph = pt + n;
-  int64_t* pw = ph + n;
-
-  int64_t cur = 0;  // next free position (HF: max of previous positions + 1)
+  std::vector<ImageRun> runs;
   size_t image = 0;
   int64_t i = 0;
   while (i < n) {
     if (ids[static_cast<size_t>(i)] != image_token_id) {  // text token (incl. vision_start/end)
-      pt[i] = ph[i] = pw[i] = cur;
-      ++cur;
       ++i;
       continue;
     }
@@ -53,12 +44,8 @@ MropePositions ComputeMropePositions(std::span<const int64_t> ids, int64_t image
                     std::to_string(i) + ", found another token at index " +
                     std::to_string(i + k));
       }
-      // Raster order over the merged grid; temporal index 0 for a still image.
-      pt[i + k] = cur;
-      ph[i + k] = cur + k / g.w;
-      pw[i + k] = cur + k % g.w;
     }
-    cur += std::max(g.h, g.w);  // qwen35.md §2.6: max(mh, mw), not mh·mw
+    runs.push_back({i, g});
     i += count;
     ++image;
   }
@@ -66,9 +53,44 @@ MropePositions ComputeMropePositions(std::span<const int64_t> ids, int64_t image
     throw Error("M-RoPE: " + std::to_string(grids.size()) + " image grid(s) given but the " +
                 "sequence holds placeholders for " + std::to_string(image));
   }
+  return runs;
+}
+
+MropePositions ComputeMropePositions(int64_t n, std::span<const ImageRun> runs) {
+  MropePositions out;
+  out.n_tokens = n;
+  out.pos.assign(static_cast<size_t>(3 * n), 0);
+  int64_t* pt = out.pos.data();
+  int64_t* ph = pt + n;
+  int64_t* pw = ph + n;
+  int64_t cur = 0;  // next free position (HF: max of previous positions + 1)
+  int64_t i = 0;
+  auto text_until = [&](int64_t stop) {  // text rows advance one position on all axes
+    for (; i < stop; ++i) pt[i] = ph[i] = pw[i] = cur++;
+  };
+  for (const ImageRun& r : runs) {
+    if (r.begin < i || r.begin + r.length() > n) throw Error("M-RoPE: image runs overlap or pass the end");
+    text_until(r.begin);
+    const int64_t w = r.grid.w;
+    for (int64_t k = 0; k < r.length(); ++k) {
+      // Raster order over the merged grid; temporal index 0 for a still image.
+      pt[i + k] = cur;
+      ph[i + k] = cur + k / w;
+      pw[i + k] = cur + k % w;
+    }
+    cur += std::max(r.grid.h, r.grid.w);  // qwen35.md §2.6: max(mh, mw), not mh·mw
+    i += r.length();
+  }
+  text_until(n);
   // cur = max position + 1 (positions only grow along the walk).
   out.rope_delta = cur - n;
   return out;
+}
+
+MropePositions ComputeMropePositions(std::span<const int64_t> ids, int64_t image_token_id,
+                                     std::span<const ImageGrid> grids) {
+  const std::vector<ImageRun> runs = FindImageRuns(ids, image_token_id, grids);
+  return ComputeMropePositions(static_cast<int64_t>(ids.size()), runs);
 }
 
 std::vector<int64_t> TextPositions(int64_t cache_len, int64_t rope_delta, int64_t n) {

@@ -34,8 +34,23 @@ struct MropePositions {
   const int64_t* w() const { return pos.data() + 2 * n_tokens; }
 };
 
-// `grids` lists the images in the order their placeholder runs appear; each run must hold
-// exactly h·w `image_token_id` tokens. Throws glance::Error when the ids and grids disagree.
+// One image's placeholder rows in a token stream: grid.h·grid.w rows from `begin`.
+struct ImageRun {
+  int64_t begin = 0;
+  ImageGrid grid;
+  int64_t length() const { return grid.h * grid.w; }
+};
+
+// The placeholder runs of `ids`, one per grid: `grids` lists the images in the order their
+// runs appear; each run must hold exactly h·w `image_token_id` tokens. The one place the
+// placeholders are found. Throws glance::Error when the ids and grids disagree.
+std::vector<ImageRun> FindImageRuns(std::span<const int64_t> ids, int64_t image_token_id,
+                                    std::span<const ImageGrid> grids);
+
+// Positions of a stream of n_tokens whose image rows are `runs` (in order, not overlapping).
+MropePositions ComputeMropePositions(int64_t n_tokens, std::span<const ImageRun> runs);
+
+// FindImageRuns then ComputeMropePositions.
 MropePositions ComputeMropePositions(std::span<const int64_t> ids, int64_t image_token_id,
                                      std::span<const ImageGrid> grids);
 

@@ -240,7 +240,8 @@ void VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
 }
 
 std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::ThreadPool* pool,
-                                        VisionTrace* trace, const VisionAblation& ablation) const {
+                                        VisionTrace* trace, const VisionAblation& ablation,
+                                        const std::function<bool(int done, int depth)>& on_block) const {
   const int m = config_.spatial_merge_size;
   const int64_t H = config_.hidden_size;
   if (img.patch_dim != config_.patch_dim() || img.merge_size != m) {
@@ -282,10 +283,13 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   const float* cos = ablation.skip_rotary ? nullptr : rot.cos.data();
   const float* sin = ablation.skip_rotary ? nullptr : rot.sin.data();
   Scratch scratch;
-  for (const Block& blk : blocks_) {
-    RunBlock(blk, n, frame_len, cos, sin, &h, &scratch, pool);
+  const int depth = static_cast<int>(blocks_.size());
+  for (int b = 0; b < depth; ++b) {
+    if (on_block && !on_block(b, depth)) return {};
+    RunBlock(blocks_[static_cast<size_t>(b)], n, frame_len, cos, sin, &h, &scratch, pool);
     if (trace) trace->block_outputs.push_back(h);
   }
+  if (on_block && !on_block(depth, depth)) return {};
 
   // Merger: LayerNorm each row, concatenate m² consecutive rows, fc1, exact GELU, fc2 (§3.7).
   const float eps = static_cast<float>(config_.layer_norm_eps);

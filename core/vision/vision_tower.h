@@ -10,6 +10,7 @@
 // Thread contract: immutable after Load; Forward is const and may run concurrently from several
 // threads (each with its own pool, or none). The TensorStore must outlive the tower.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,8 +51,11 @@ class VisionTower {
 
   // Returns [image.tokens()][out_hidden_size] f32. pool may be null (single thread).
   // Throws glance::Error if the image does not fit this tower (patch size, merge size, sizes).
+  // `on_block(done, depth)` runs before each block and after the last; when it returns false
+  // Forward stops there and returns an empty vector (cancelled).
   std::vector<float> Forward(const PreprocessedImage& image, kernels::ThreadPool* pool,
-                             VisionTrace* trace = nullptr, const VisionAblation& ablation = {}) const;
+                             VisionTrace* trace = nullptr, const VisionAblation& ablation = {},
+                             const std::function<bool(int done, int depth)>& on_block = {}) const;
 
   const VisionConfig& config() const { return config_; }
   // Where projections run (null = CPU). Set once by the Engine at load, before sharing.

@@ -185,6 +185,156 @@ TEST(Session, BadInputIsAClearErrorAndLosesNothing) {
   std::filesystem::remove_all(dir);
 }
 
+// A long prompt is processed in chunks with progress; Stop during it throws Cancelled and
+// leaves the session as it was, so the same message afterwards answers as in a fresh session.
+TEST(Session, StopDuringPromptProcessingRestoresTheSession) {
+  auto e = DemoEngine();
+  std::string long_text;
+  for (int i = 0; i < 400; ++i) long_text += "word" + std::to_string(i) + " ";
+  Session fresh(e);
+  fresh.Send("Hi.", Greedy(3));
+  const TurnResult want = fresh.Send(long_text, Greedy(6));
+
+  Session s(e);
+  s.Send("Hi.", Greedy(3));
+  const int context_before = s.context_tokens();
+  std::atomic<bool> cancel{false};
+  std::vector<Progress> seen;
+  StreamCallbacks cb;
+  cb.cancel = &cancel;
+  cb.on_progress = [&](const Progress& p) {
+    seen.push_back(p);
+    cancel = true;  // stop after the first chunk
+  };
+  EXPECT_THROW(s.Send(long_text, Greedy(6), cb), Cancelled);
+  ASSERT_EQ(seen.size(), 1u);  // one chunk ran, then the stop was honoured
+  EXPECT_EQ(seen[0].stage, Progress::Stage::kPrompt);
+  EXPECT_GT(seen[0].done, 0);
+  EXPECT_LT(seen[0].done, seen[0].total);
+  EXPECT_EQ(s.turns().size(), 1u);
+  EXPECT_EQ(s.context_tokens(), context_before);
+  // Negative control of the progress: without a stop it runs to the total.
+  std::vector<Progress> all;
+  StreamCallbacks progress_only;
+  progress_only.on_progress = [&](const Progress& p) { all.push_back(p); };
+  const TurnResult got = s.Send(long_text, Greedy(6), progress_only);
+  EXPECT_EQ(got.tokens, want.tokens);
+  ASSERT_GT(all.size(), 1u);  // chunked
+  EXPECT_EQ(all.back().done, all.back().total);
+  for (size_t i = 1; i < all.size(); ++i) EXPECT_GE(all[i].done, all[i - 1].done);
+}
+
+TEST(Session, ImageEncodingReportsEveryBlockAndStops) {
+  auto e = DemoEngine();
+  Session s(e);
+  std::vector<Progress> seen;
+  StreamCallbacks cb;
+  cb.on_progress = [&](const Progress& p) { seen.push_back(p); };
+  s.AttachImage(DefaultDemoImagePath(), ImageMode::kFast, cb);
+  const int depth = static_cast<int>(e->config().vision.depth);
+  ASSERT_EQ(seen.size(), static_cast<size_t>(depth + 1));
+  for (int b = 0; b <= depth; ++b) {
+    EXPECT_EQ(seen[static_cast<size_t>(b)].stage, Progress::Stage::kImage);
+    EXPECT_EQ(seen[static_cast<size_t>(b)].done, b);
+    EXPECT_EQ(seen[static_cast<size_t>(b)].total, depth);
+  }
+  std::atomic<bool> cancel{false};
+  cb.cancel = &cancel;
+  cb.on_progress = [&](const Progress& p) {
+    if (p.done == 1) cancel = true;
+  };
+  EXPECT_THROW(s.AttachImage(DefaultDemoImagePath(), ImageMode::kFast, cb), Cancelled);
+  EXPECT_EQ(s.images().size(), 1u);  // the first image only
+}
+
+// A saved conversation taken up by a new session continues exactly as the live one would:
+// the next turn's logits are bitwise equal.
+TEST(Session, ContinuingASavedConversationEqualsTheLiveOne) {
+  auto e = DemoEngine();
+  Session live(e);
+  live.AttachImage(DefaultDemoImagePath());
+  live.Send("Describe this image.", Greedy(8));
+  live.Send("And the colours?", Greedy(8));
+  std::vector<SavedTurn> saved;
+  for (const ChatTurn& t : live.turns()) {
+    SavedTurn st{t.user_text, {}, t.answer};
+    for (int i : t.image_indices) {
+      const ImageInfo& info = live.images()[static_cast<size_t>(i)];
+      st.images.push_back({info.path, info.sha256, info.mode});
+    }
+    saved.push_back(st);
+  }
+  ASSERT_EQ(saved[0].images.size(), 1u);
+
+  Session resumed(e);
+  std::vector<Progress> progress;
+  StreamCallbacks pcb;
+  pcb.on_progress = [&](const Progress& p) { progress.push_back(p); };
+  resumed.Continue(saved, pcb);
+  ASSERT_EQ(resumed.turns().size(), 2u);
+  EXPECT_EQ(resumed.turns()[1].answer, live.turns()[1].answer);
+  EXPECT_EQ(resumed.context_tokens() > 0, true);
+  bool image_seen = false, prompt_done = false;
+  for (const Progress& p : progress) {
+    image_seen = image_seen || p.stage == Progress::Stage::kImage;
+    prompt_done = prompt_done || (p.stage == Progress::Stage::kPrompt && p.done == p.total);
+  }
+  EXPECT_TRUE(image_seen);
+  EXPECT_TRUE(prompt_done);
+
+  auto next_turn = [](Session& s, std::vector<float>& first_logits) {
+    StreamCallbacks cb;
+    cb.on_logits = [&](std::span<const float> l) {
+      if (first_logits.empty()) first_logits.assign(l.begin(), l.end());
+    };
+    return s.Send("Anything else?", Greedy(8), cb);
+  };
+  std::vector<float> live_logits, resumed_logits;
+  const TurnResult a = next_turn(live, live_logits);
+  const TurnResult b = next_turn(resumed, resumed_logits);
+  ASSERT_FALSE(live_logits.empty());
+  EXPECT_EQ(live_logits, resumed_logits);
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_EQ(a.stats.context_tokens, b.stats.context_tokens);
+  EXPECT_EQ(a.attention.back().mean, b.attention.back().mean);
+  // Negative control: continuing without the last answer gives other logits.
+  std::vector<SavedTurn> other = saved;
+  other[1].answer = "Something else entirely.";
+  Session changed(e);
+  changed.Continue(other);
+  std::vector<float> changed_logits;
+  next_turn(changed, changed_logits);
+  EXPECT_NE(changed_logits, live_logits);
+}
+
+TEST(Session, ContinueRefusesAChangedImageAndKeepsTheSession) {
+  auto e = DemoEngine();
+  Session s(e);
+  s.Send("Hi.", Greedy(2));
+  const auto turns_before = s.turns().size();
+  const auto dir = std::filesystem::temp_directory_path() / "glance-continue-test";
+  std::filesystem::create_directories(dir);
+  const auto copy = (dir / "image.png").string();
+  std::filesystem::copy_file(DefaultDemoImagePath(), copy, std::filesystem::copy_options::overwrite_existing);
+  const std::vector<SavedTurn> saved = {{"What is it?", {{copy, std::string(64, '0'), ImageMode::kFast}}, "A thing."}};
+  try {
+    s.Continue(saved);
+    FAIL() << "accepted an image whose sha256 differs";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find(copy), std::string::npos) << err.what();
+  }
+  const std::vector<SavedTurn> missing = {{"What is it?", {{(dir / "gone.png").string(), "", ImageMode::kFast}}, "A."}};
+  EXPECT_THROW(s.Continue(missing), Error);
+  // Stopped while processing the history: Cancelled, the session unchanged.
+  std::atomic<bool> cancel{true};
+  StreamCallbacks cb;
+  cb.cancel = &cancel;
+  EXPECT_THROW(s.Continue({{"What is it?", {}, "A thing."}}, cb), Cancelled);
+  EXPECT_EQ(s.turns().size(), turns_before);
+  EXPECT_EQ(s.turns()[0].user_text, "Hi.");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Session, TurnTimingIncludesTheBackendsKernels) {
   EngineOptions o;
   o.threads = 2;
