@@ -6,21 +6,16 @@
 #include "app/cli/command.h"
 #include "core/npu/backend_select.h"
 #include "core/npu/npu_detect.h"
-#include "kernels/npu/npu_device.h"
 
 namespace glance::cli {
 
 static int NpuStatusCmd(const Args& args) {
   ArgParser p(args, {"bundle", "model"}, {});
+  const std::string bundle = p.Get("bundle", ""), model = p.Get("model", "");
+  std::printf("%s\n", npu::NpuChecklist(bundle, model).c_str());
   npu::DetectOptions o;
-  o.bundle_dir = npu::FindBundleDir(p.Get("bundle", ""), p.Get("model", ""));
-  const npu::NpuStatus st = npu::DetectNpu(o);
-  std::printf("NPU status (XRT plugin: %s; the emulator is always available as --backend npu-emu)\n",
-              kernels::npu::XrtCompiledIn() ? "loaded" : "not loadable, see the XRT check");
-  for (const auto& c : st.checks)
-    std::printf("  [%s] %-17s %s\n", c.passed ? " ok " : "FAIL", c.name.c_str(), c.detail.c_str());
-  std::printf("auto backend: %s\n", st.ready() ? "npu" : ("cpu (" + st.summary() + ")").c_str());
-  return st.ready() ? 0 : 1;
+  o.bundle_dir = npu::FindBundleDir(bundle, model);
+  return npu::DetectNpu(o).ready() ? 0 : 1;
 }
 
 static Register reg("npu-status", "npu-status [--bundle DIR] [--model DIR]",

@@ -1,5 +1,6 @@
 #include "core/npu/backend_select.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -7,6 +8,7 @@
 #include "core/npu/npu_detect.h"
 #include "core/util/error.h"
 #include "kernels/npu/npu_backend.h"
+#include "kernels/npu/npu_device.h"
 
 namespace glance::npu {
 
@@ -18,6 +20,22 @@ std::string FindBundleDir(const std::string& requested, const std::string& model
   std::error_code ec;
   const fs::path local = fs::path(model_dir) / "npu-bundle";
   return fs::is_regular_file(local / "manifest.txt", ec) ? local.string() : std::string();
+}
+
+std::string NpuChecklist(const std::string& requested_bundle, const std::string& model_dir) {
+  DetectOptions o;
+  o.bundle_dir = FindBundleDir(requested_bundle, model_dir);
+  const NpuStatus st = DetectNpu(o);
+  std::string out = std::string("NPU status (XRT plugin: ") +
+                    (kernels::npu::XrtCompiledIn() ? "loaded" : "not loadable, see the XRT check") +
+                    "; the emulator is always available as --backend npu-emu)\n";
+  for (const auto& c : st.checks) {
+    std::string name = c.name;
+    name.resize(std::max<size_t>(name.size(), 17), ' ');
+    out += std::string("  [") + (c.passed ? " ok " : "FAIL") + "] " + name + " " + c.detail + "\n";
+  }
+  out += "auto backend: " + (st.ready() ? std::string("npu") : "cpu (" + st.summary() + ")");
+  return out;
 }
 
 static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& store) {

@@ -26,6 +26,11 @@ struct BackendChoice {
 // <model_dir>/npu-bundle when it exists, else "".
 std::string FindBundleDir(const std::string& requested, const std::string& model_dir);
 
+// The whole NPU checklist `auto` goes by, for the bundle FindBundleDir picks: a header line,
+// one "[ ok ] / [FAIL] name  detail" line per check, and what `auto` picks. Shown by
+// `glance-cli npu-status` and under the GUI's backend setting.
+std::string NpuChecklist(const std::string& requested_bundle, const std::string& model_dir);
+
 // Throws glance::Error on an unknown backend name, or when "npu" cannot be had.
 // `store` must outlive the backend (bundle lookups map its tensor addresses).
 BackendChoice SelectBackend(const std::string& requested, const std::string& bundle_dir,
