@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/npu/backend_select.h"
 #include "core/settings/registry.h"
 #include "ui/settings_store.h"
 
@@ -120,6 +121,13 @@ void SettingsDialog::build() {
       backend_reason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
       backend_reason_->setVisible(false);
       form->addRow(QString(), backend_reason_);
+      // Every NPU check `auto` goes by (glance-cli npu-status), not only the first that failed.
+      auto* checklist = new QLabel(Q(npu::NpuChecklist("", store_->value(QStringLiteral("model_dir")).toStdString())),
+                                   form->parentWidget());
+      checklist->setObjectName(QStringLiteral("npu_checklist"));
+      checklist->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      checklist->setStyleSheet(QStringLiteral("font-family: monospace"));
+      form->addRow(QString(), checklist);
     }
   }
 
