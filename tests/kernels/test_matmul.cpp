@@ -9,6 +9,7 @@
 #include "kernels/cpu/dot.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
 using namespace glance::kernels;
@@ -93,4 +94,37 @@ TEST(Dot, NegativeControlDetectsAWrongResult) {
   // The oracle comparison above must be able to fail: a dot of different vectors differs.
   std::vector<float> a = {1, 2, 3, 4}, b = {1, 1, 1, 1}, c = {1, 1, 1, 2};
   EXPECT_GT(std::fabs(DotF32(a.data(), b.data(), 4) - DotF32(a.data(), c.data(), 4)), 1.0f);
+}
+
+// The SIMD loaders (weight_loaders-inl.h, behind row_to_f32 and every kernel) against at(),
+// the scalar decoding, for every format and row lengths with vector and block tails: widening
+// is exact, so the values must be equal, not close. Runs on every Highway target (ctest).
+TEST(WeightLoaders, RowToF32EqualsScalarDecodingForEveryFormat) {
+  std::mt19937 rng(23);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (int64_t cols : {1, 7, 16, 31, 32, 33, 100, 257}) {
+    const int64_t rows = 3;
+    std::vector<float> wf(static_cast<size_t>(rows * cols));
+    for (auto& v : wf) v = nd(rng);
+    std::vector<uint16_t> w16(wf.size());
+    for (size_t i = 0; i < wf.size(); ++i) w16[i] = f32_to_bf16(wf[i]);
+    // F16 bits: any pattern that is a finite half (exponent field below 31).
+    std::vector<uint16_t> h16(wf.size());
+    for (auto& h : h16) h = static_cast<uint16_t>(rng() & 0xfbffu);
+    const WeightRef f32{WeightType::F32, wf.data(), rows, cols};
+    const WeightRef refs[] = {f32,
+                              {WeightType::BF16, w16.data(), rows, cols},
+                              {WeightType::F16, h16.data(), rows, cols},
+                              QuantizeMatrix(f32, WeightType::Q8, nullptr),
+                              QuantizeMatrix(f32, WeightType::Q4, nullptr)};
+    for (const WeightRef& w : refs) {
+      std::vector<float> row(static_cast<size_t>(cols));
+      for (int64_t r = 0; r < rows; ++r) {
+        w.row_to_f32(r, row.data());
+        for (int64_t k = 0; k < cols; ++k)
+          ASSERT_EQ(row[static_cast<size_t>(k)], w.at(r, k))
+              << WeightTypeName(w.type) << " cols " << cols << " [" << r << "][" << k << "]";
+      }
+    }
+  }
 }
