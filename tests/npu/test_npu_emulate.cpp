@@ -10,17 +10,12 @@
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/npu/emulate_gemm.h"
+#include "tests/npu/npu_test_data.h"
 
 namespace glance::kernels::npu {
 namespace {
 
-std::vector<float> Random(size_t n, uint32_t seed, float scale) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> d(0.0f, scale);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
+std::vector<float> Random(size_t n, uint32_t seed, float scale) { return test_data::RandomNormal(n, seed, scale); }
 
 std::vector<float> Emulate(const std::vector<float>& x, int64_t m, const PackedWeight& p, int64_t k, Rounding r,
                            ThreadPool* pool) {
