@@ -2,7 +2,7 @@
 // so the AVX2 (or SSE4, EMU128, ...) code paths run in tests on a machine whose best target
 // is AVX-512 — otherwise only the best target ever runs. ctest registers each kernel test
 // once per target name (tests/kernels/CMakeLists.txt):
-//   GLANCE_HWY_TARGET=AVX2 test_quant_kernels
+//   GLANCE_HWY_TARGET=AVX2 test_kernel_ops
 // A target this build did not compile or this CPU lacks exits 77 (ctest: skipped). Without the
 // variable the tests run on the best target, as the product does.
 #include <gtest/gtest.h>
