@@ -4,7 +4,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
 #include "app/cli/session_flags.h"
-#include "core/engine/reference_check.h"
+#include "core/checks/reference_check.h"
 
 namespace glance::cli {
 

@@ -1,6 +1,6 @@
 #include "tests/demo/demo_runs.h"
 
-#include "core/engine/reference_data.h"
+#include "core/checks/reference_data.h"
 #include "core/lm/language_model.h"
 #include "core/lm/mrope.h"
 #include "core/text/chat_template.h"

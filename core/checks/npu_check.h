@@ -7,11 +7,11 @@
 #include <functional>
 #include <string>
 
-#include "core/engine/reference_check.h"
+#include "core/checks/reference_check.h"
 
-namespace glance::npu {
+namespace glance {
 
 CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                         const std::function<void(const GateResult&)>& on_gate);
 
-}  // namespace glance::npu
+}  // namespace glance

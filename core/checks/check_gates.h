@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/reference_check.h"
+#include "core/checks/reference_check.h"
 #include "core/text/chat_template.h"
 
 namespace glance {

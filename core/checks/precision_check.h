@@ -11,7 +11,7 @@
 #include <functional>
 #include <string>
 
-#include "core/engine/reference_check.h"
+#include "core/checks/reference_check.h"
 
 namespace glance {
 

@@ -1,4 +1,4 @@
-#include "core/engine/precision_check.h"
+#include "core/checks/precision_check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/checks/check_run.h"
+#include "core/checks/reference_data.h"
 #include "core/engine/engine.h"
-#include "core/engine/reference_data.h"
 #include "core/engine/sampler.h"
 #include "core/lm/language_model.h"
 #include "core/lm/mrope.h"
@@ -74,15 +75,12 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   const ModelConfig& cfg = engine->config();
   const int64_t V = cfg.text.vocab_size;
 
-  // Vision features of the golden image(s) (the vision tower is not quantized).
-  const ReferenceImages images = RunReferenceImages(ref, *engine);
-  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images);
-  const int64_t L = static_cast<int64_t>(prefill.ids.size());
-  const auto& model = engine->lm();
-  lm::LmState& state = prefill.state;
-  lm::ForwardOutput& out = prefill.out;
+  // Vision features of the golden image(s) (the vision tower is not quantized), the prompt and
+  // the teacher-forced decode steps.
+  const CheckRun run = RunCheck(ref, *engine);
+  const int64_t L = static_cast<int64_t>(run.prefill.ids.size());
   const std::vector<float> want_prefill = ref.F32("prefill.logits");
-  if (want_prefill.size() != out.logits.size())
+  if (want_prefill.size() != run.prompt_logits.size())
     throw Error("check: prefill logits size differs from the reference in " + dir);
   double kl_sum = 0, kl_max = 0;
   int rows = 0, top1 = 0;
@@ -97,19 +95,16 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
     if (a != b) worst_margin = std::max(worst_margin, double(want[b]) - double(want[a]));
     ++rows;
   };
-  for (int64_t t = 0; t < L; ++t) score(out.logits.data() + t * V, want_prefill.data() + t * V);
+  for (int64_t t = 0; t < L; ++t) score(run.prompt_logits.data() + t * V, want_prefill.data() + t * V);
 
-  const std::vector<int64_t> tokens = ref.I64("decode.tokens");
+  const std::vector<int64_t>& tokens = run.tokens;
   const std::vector<float> dlogits = ref.F32("decode.logits");
   const int64_t steps = static_cast<int64_t>(tokens.size());
-  int agree = Argmax(out.last(), V) == tokens[0];
+  int agree = Argmax(run.decode[0].data(), V) == tokens[0];
   for (int64_t s = 1; s < steps; ++s) {
-    lm::ForwardInput d;
-    const int64_t id = tokens[size_t(s - 1)];
-    d.ids = std::span<const int64_t>(&id, 1);
-    model.Forward(d, state, out, engine->pool());
-    score(out.last(), dlogits.data() + s * V);
-    agree += Argmax(out.last(), V) == tokens[size_t(s)];
+    const float* o = run.decode[size_t(s)].data();
+    score(o, dlogits.data() + s * V);
+    agree += Argmax(o, V) == tokens[size_t(s)];
   }
   const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
   const std::string p(Name(options.precision));

@@ -1,13 +1,14 @@
-#include "core/npu/npu_check.h"
+#include "core/checks/npu_check.h"
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 
-#include "core/engine/check_gates.h"
+#include "core/checks/check_gates.h"
+#include "core/checks/check_run.h"
+#include "core/checks/reference_data.h"
 #include "core/engine/engine.h"
-#include "core/engine/reference_data.h"
 #include "core/engine/sampler.h"
 #include "core/lm/language_model.h"
 #include "core/lm/mrope.h"
@@ -15,7 +16,7 @@
 #include "core/vision/vision_tower.h"
 #include "kernels/backend.h"
 
-namespace glance::npu {
+namespace glance {
 
 namespace fs = std::filesystem;
 
@@ -60,9 +61,11 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   emit(TokenizerGate(dir, engine->tokenizer()));
   emit(TemplateGate(dir, engine->tokenizer(), engine->chat_template(), static_cast<int32_t>(cfg.image_token_id)));
 
+  // ---- every output, computed once
+  const CheckRun run = RunCheck(ref, *engine);
+
   // ---- vision embeddings
-  const ReferenceImages images = RunReferenceImages(ref, *engine);
-  const std::vector<float>& features = images.features;
+  const std::vector<float>& features = run.images.features;
   {
     GateResult g{"vision embeddings (npu)", false, false, "", FormatFigure("cosine >= %.4f", kVisionCos)};
     const std::vector<float> want = ref.F32("vision.image_embeds");
@@ -77,26 +80,23 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   }
 
   // ---- prefill logits, every position
-  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images);
-  const int64_t L = static_cast<int64_t>(prefill.ids.size()), V = cfg.text.vocab_size;
-  const auto& model = engine->lm();
-  lm::LmState& state = prefill.state;
-  lm::ForwardOutput& out = prefill.out;
+  const int64_t L = static_cast<int64_t>(run.prefill.ids.size()), V = cfg.text.vocab_size;
+  const std::vector<float>& prompt_logits = run.prompt_logits;
   {
     const std::vector<float> want = ref.F32("prefill.logits");
     GateResult c{"prefill logits cosine", false, false, "",
                  FormatFigure("mean >= %.2f, every position >= %.2f", kPrefillMeanCos, kPrefillMinCos)};
     GateResult t{"prefill top-1", false, false, "", FormatFigure(">= %.0f%% of positions", kPrefillTop1 * 100)};
-    if (want.size() != out.logits.size()) {
+    if (want.size() != prompt_logits.size()) {
       c.figure = t.figure = "size mismatch";
     } else {
       double min_cos = 1.0, sum_cos = 0.0;
       int same = 0;
       for (int64_t p = 0; p < L; ++p) {
-        const double cs = Cosine(out.logits.data() + p * V, want.data() + p * V, static_cast<size_t>(V));
+        const double cs = Cosine(prompt_logits.data() + p * V, want.data() + p * V, static_cast<size_t>(V));
         min_cos = std::min(min_cos, cs);
         sum_cos += cs;
-        same += Argmax(out.logits.data() + p * V, V) == Argmax(want.data() + p * V, V);
+        same += Argmax(prompt_logits.data() + p * V, V) == Argmax(want.data() + p * V, V);
       }
       c.passed = sum_cos / static_cast<double>(L) >= kPrefillMeanCos && min_cos >= kPrefillMinCos;
       c.figure = FormatFigure("min %.6f, mean %.6f over %lld positions", min_cos, sum_cos / static_cast<double>(L),
@@ -109,18 +109,10 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   }
 
   // ---- decode, teacher-forced on the golden tokens
-  const std::vector<int64_t> tokens = ref.I64("decode.tokens");
+  const std::vector<int64_t>& tokens = run.tokens;
   const std::vector<float> dlogits = ref.F32("decode.logits");
   const int64_t steps = static_cast<int64_t>(tokens.size());
-  std::vector<std::vector<float>> ours(static_cast<size_t>(steps));
-  ours[0].assign(out.last(), out.last() + V);
-  for (int64_t s = 1; s < steps; ++s) {
-    lm::ForwardInput in;
-    const int64_t id = tokens[static_cast<size_t>(s - 1)];
-    in.ids = std::span<const int64_t>(&id, 1);
-    model.Forward(in, state, out, engine->pool());
-    ours[static_cast<size_t>(s)].assign(out.last(), out.last() + V);
-  }
+  const std::vector<std::vector<float>>& ours = run.decode;
   {
     int agree = 0;
     double min_cos = 1.0, control = -1.0;
@@ -142,22 +134,15 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   }
 
   // ---- the second turn from the cache, teacher-forced
-  if (ref.Has("turn2.input_ids")) {
-    const std::vector<int64_t> t2 = ref.I64("turn2.input_ids");
-    const std::vector<int64_t> t2_tokens = ref.I64("turn2.tokens");
+  if (!run.turn2_tokens.empty()) {
+    const std::vector<int64_t>& t2_tokens = run.turn2_tokens;
     const std::vector<float> t2_logits = ref.F32("turn2.logits");
-    lm::ForwardInput in;
-    in.ids = std::span<const int64_t>(t2.data() + state.n_tokens, t2.size() - static_cast<size_t>(state.n_tokens));
-    model.Forward(in, state, out, engine->pool());
-    int ok = Argmax(out.last(), V) == t2_tokens[0];
-    double min_cos = Cosine(out.last(), t2_logits.data(), static_cast<size_t>(V));
+    int ok = Argmax(run.turn2[0].data(), V) == t2_tokens[0];
+    double min_cos = Cosine(run.turn2[0].data(), t2_logits.data(), static_cast<size_t>(V));
     for (size_t s = 1; s < t2_tokens.size(); ++s) {
-      lm::ForwardInput d;
-      const int64_t id = t2_tokens[s - 1];
-      d.ids = std::span<const int64_t>(&id, 1);
-      model.Forward(d, state, out, engine->pool());
-      ok += Argmax(out.last(), V) == t2_tokens[s];
-      min_cos = std::min(min_cos, Cosine(out.last(), t2_logits.data() + static_cast<int64_t>(s) * V, static_cast<size_t>(V)));
+      const float* o = run.turn2[s].data();
+      ok += Argmax(o, V) == t2_tokens[s];
+      min_cos = std::min(min_cos, Cosine(o, t2_logits.data() + static_cast<int64_t>(s) * V, static_cast<size_t>(V)));
     }
     GateResult g{"second turn (npu)", false, false, "",
                  FormatFigure("token agreement >= %.0f%%, logits cosine >= %.3f", kTurn2Agreement * 100, kDecodeCos)};
@@ -182,4 +167,4 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   return report;
 }
 
-}  // namespace glance::npu
+}  // namespace glance

@@ -1,4 +1,4 @@
-#include "core/engine/reference_data.h"
+#include "core/checks/reference_data.h"
 
 #include <cmath>
 #include <cstdarg>
@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/engine/check_gates.h"
+#include "core/checks/check_gates.h"
+#include "core/checks/reference_check.h"
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
-#include "core/engine/reference_check.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"

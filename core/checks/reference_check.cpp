@@ -1,4 +1,4 @@
-#include "core/engine/reference_check.h"
+#include "core/checks/reference_check.h"
 
 #include <cmath>
 #include <cstdarg>
@@ -6,13 +6,14 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/engine/check_gates.h"
+#include "core/checks/check_gates.h"
+#include "core/checks/check_run.h"
+#include "core/checks/npu_check.h"
+#include "core/checks/precision_check.h"
+#include "core/checks/reference_data.h"
 #include "core/engine/engine.h"
-#include "core/engine/precision_check.h"
-#include "core/engine/reference_data.h"
 #include "core/engine/sampler.h"
 #include "core/lm/language_model.h"
-#include "core/npu/npu_check.h"
 #include "core/util/error.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
@@ -54,7 +55,7 @@ class RowRecorder final : public lm::AttentionObserver {
 CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
   if (options.backend == BackendKind::kNpuEmu || options.backend == BackendKind::kNpu)
-    return npu::RunNpuCheck(dir, options, on_gate);
+    return RunNpuCheck(dir, options, on_gate);
   if (options.precision != Precision::kF32) return RunPrecisionCheck(dir, options, on_gate);
   CheckReport report;
   auto emit = [&](GateResult g) {
@@ -69,8 +70,42 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   emit(TokenizerGate(dir, engine->tokenizer()));
   emit(TemplateGate(dir, engine->tokenizer(), engine->chat_template(), pad));
 
+  // ---- every output, computed once; the attention rows are compared as each step makes them
+  RowRecorder recorder;
+  auto attention_gate = [&](const std::string& prefix, int64_t step, double& worst) {
+    bool ok = true;
+    for (const auto& [layer, row] : recorder.rows_) {
+      const std::string key = prefix + std::to_string(layer);
+      if (!ref.Has(key)) continue;
+      const TensorView& v = ref.View(key);
+      const std::vector<float> all = v.ToF32();
+      const int64_t heads = v.shape[v.shape.size() - 2], width = v.shape.back();
+      const int64_t n_keys = recorder.n_keys_;
+      const float* base = all.data() + (step >= 0 ? step * heads * width : 0);
+      for (int64_t h = 0; h < heads; ++h) {
+        const double d = MaxAbsDiff(row.data() + h * n_keys, base + h * width, static_cast<size_t>(n_keys));
+        worst = std::max(worst, d);
+        ok = ok && d <= kAttnTol;
+      }
+    }
+    return ok;
+  };
+  double prompt_attn_worst = 0.0, attn_worst = 0.0;
+  bool prompt_attn_ok = false, attn_ok = true;
+  size_t prompt_attn_layers = 0;
+  CheckRunHooks hooks;
+  hooks.observer = &recorder;
+  hooks.after_decode_step = [&](int64_t s) {
+    if (s == 0) {  // the prompt's last row: its own reference, then decode step 0's
+      prompt_attn_ok = attention_gate("prefill.attn_last_pos.layer", -1, prompt_attn_worst) && !recorder.rows_.empty();
+      prompt_attn_layers = recorder.rows_.size();
+    }
+    attn_ok = attention_gate("decode.attn.layer", s, attn_worst) && attn_ok;
+  };
+  const CheckRun run = RunCheck(ref, *engine, hooks);
+  const ReferenceImages& images = run.images;
+
   // ---- pixel values and vision embeddings, image by image
-  const ReferenceImages images = RunReferenceImages(ref, *engine);
   {
     GateResult g{"pixel values", false, false, "", ""};
     const std::vector<float> want = ref.F32("pixel_values");
@@ -101,89 +136,52 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     emit(g);
   }
 
-  // ---- prompt positions, prefill logits, attention of the last prompt row
-  RowRecorder recorder;
-  ReferencePrefill prefill = PrefillReferencePrompt(ref, *engine, images, &recorder);
-  const std::vector<int64_t>& ids = prefill.ids;
-  const int64_t L = static_cast<int64_t>(ids.size());
+  // ---- prompt ids and positions, prefill logits, attention of the last prompt row
+  const int64_t L = static_cast<int64_t>(run.prefill.ids.size());
   const int64_t V = cfg.text.vocab_size;
-  const lm::MropePositions& pos = prefill.positions;
-  const auto& model = engine->lm();
-  lm::LmState& state = prefill.state;
-  lm::ForwardOutput& out = prefill.out;
+  const lm::MropePositions& pos = run.prefill.positions;
   {
     GateResult g{"M-RoPE positions", false, false, "", "identical ids and rope delta"};
     const std::vector<int64_t> want = ref.I64("prompt.position_ids");
     const int64_t delta = ref.I64("prompt.rope_deltas").at(0);
-    g.passed = prefill.ids_match && want == pos.pos && delta == pos.rope_delta;
+    g.passed = run.prefill.ids_match && want == pos.pos && delta == pos.rope_delta;
     g.figure = "rope delta " + std::to_string(pos.rope_delta) + " (reference " + std::to_string(delta) + ")";
     emit(g);
   }
   {
     GateResult g{"prefill logits", false, false, "", FormatFigure("max |Δ| <= %.0e at every position, identical argmax", kLogitTol)};
     const std::vector<float> want = ref.F32("prefill.logits");
-    if (want.size() != out.logits.size()) {
+    const std::vector<float>& got = run.prompt_logits;
+    if (want.size() != got.size()) {
       g.figure = "size mismatch";
     } else {
-      const double d = MaxAbsDiff(out.logits.data(), want.data(), want.size());
+      const double d = MaxAbsDiff(got.data(), want.data(), want.size());
       int same = 0;
       for (int64_t t = 0; t < L; ++t)
-        same += Argmax(out.logits.data() + t * V, V) == Argmax(want.data() + t * V, V);
+        same += Argmax(got.data() + t * V, V) == Argmax(want.data() + t * V, V);
       g.passed = d <= kLogitTol && same == L;
       g.figure = FormatFigure("max |Δ| %.2e, argmax equal at %d", d, same) + "/" + std::to_string(L) + " positions";
     }
     emit(g);
   }
-  auto attention_gate = [&](const std::string& name, const std::string& prefix, int64_t step, double& worst) {
-    bool ok = true;
-    for (const auto& [layer, row] : recorder.rows_) {
-      const std::string key = prefix + std::to_string(layer);
-      if (!ref.Has(key)) continue;
-      const TensorView& v = ref.View(key);
-      const std::vector<float> all = v.ToF32();
-      const int64_t heads = v.shape[v.shape.size() - 2], width = v.shape.back();
-      const int64_t n_keys = recorder.n_keys_;
-      const float* base = all.data() + (step >= 0 ? step * heads * width : 0);
-      for (int64_t h = 0; h < heads; ++h) {
-        const double d = MaxAbsDiff(row.data() + h * n_keys, base + h * width, static_cast<size_t>(n_keys));
-        worst = std::max(worst, d);
-        ok = ok && d <= kAttnTol;
-      }
-    }
-    (void)name;
-    return ok;
-  };
-  {
-    double worst = 0.0;
-    GateResult g{"attention (last prompt row)", false, false, "", FormatFigure("max |Δ| <= %.0e", kAttnTol)};
-    g.passed = attention_gate(g.name, "prefill.attn_last_pos.layer", -1, worst) && !recorder.rows_.empty();
-    g.figure = FormatFigure("max |Δ| %.2e over %.0f full-attention layers", worst, static_cast<double>(recorder.rows_.size()));
-    emit(g);
-  }
+  emit({"attention (last prompt row)", prompt_attn_ok, false,
+        FormatFigure("max |Δ| %.2e over %.0f full-attention layers", prompt_attn_worst, static_cast<double>(prompt_attn_layers)),
+        FormatFigure("max |Δ| <= %.0e", kAttnTol)});
 
   // ---- greedy decode: each step teacher-forced on the reference token (equal to free greedy
   // decoding as long as every argmax agrees, which the gate requires).
-  const std::vector<int64_t> tokens = ref.I64("decode.tokens");
+  const std::vector<int64_t>& tokens = run.tokens;
   const std::vector<float> dlogits = ref.F32("decode.logits");
   const int64_t steps = static_cast<int64_t>(tokens.size());
-  std::vector<std::vector<float>> ours(static_cast<size_t>(steps));
-  ours[0].assign(out.last(), out.last() + V);
-  double decode_worst = 0.0, attn_worst = 0.0;
-  int agree = Argmax(out.last(), V) == tokens[0];
-  bool attn_ok = true;
-  attn_ok = attention_gate("", "decode.attn.layer", 0, attn_worst) && attn_ok;
-  decode_worst = MaxAbsDiff(ours[0].data(), dlogits.data(), static_cast<size_t>(V));
-  for (int64_t s = 1; s < steps; ++s) {
-    lm::ForwardInput in;
-    const int64_t id = tokens[static_cast<size_t>(s - 1)];
-    in.ids = std::span<const int64_t>(&id, 1);
-    model.Forward(in, state, out, engine->pool(), &recorder);
-    ours[static_cast<size_t>(s)].assign(out.last(), out.last() + V);
-    decode_worst = std::max(decode_worst, MaxAbsDiff(out.last(), dlogits.data() + s * V, static_cast<size_t>(V)));
-    agree += Argmax(out.last(), V) == tokens[static_cast<size_t>(s)];
-    attn_ok = attention_gate("", "decode.attn.layer", s, attn_worst) && attn_ok;
-  }
+  const auto& ours = run.decode;
   {
+    double decode_worst = 0.0;
+    int agree = 0;
+    for (int64_t s = 0; s < steps; ++s) {
+      const float* o = ours[static_cast<size_t>(s)].data();
+      decode_worst = std::max(decode_worst, MaxAbsDiff(o, dlogits.data() + s * V, static_cast<size_t>(V)));
+      agree += Argmax(o, V) == tokens[static_cast<size_t>(s)];
+    }
     GateResult g{"greedy decode", false, false, "", FormatFigure("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
     g.passed = agree == steps && decode_worst <= kLogitTol;
     g.figure = std::to_string(agree) + "/" + std::to_string(steps) + FormatFigure(" tokens, logits max |Δ| %.2e", decode_worst);
@@ -202,25 +200,17 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     emit(g);
   }
 
-  // ---- the second turn, continued from the cache (the last generated token is not fed yet)
-  if (ref.Has("turn2.input_ids")) {
-    const std::vector<int64_t> t2 = ref.I64("turn2.input_ids");
-    const std::vector<int64_t> t2_tokens = ref.I64("turn2.tokens");
+  // ---- the second turn, continued from the cache
+  if (!run.turn2_tokens.empty()) {
+    const std::vector<int64_t>& t2_tokens = run.turn2_tokens;
     const std::vector<float> t2_logits = ref.F32("turn2.logits");
     GateResult g{"second turn", false, false, "", FormatFigure("identical tokens, logits max |Δ| <= %.0e", kLogitTol)};
-    const int64_t cached = state.n_tokens;
-    lm::ForwardInput in;
-    in.ids = std::span<const int64_t>(t2.data() + cached, t2.size() - static_cast<size_t>(cached));
-    model.Forward(in, state, out, engine->pool());
-    double worst = MaxAbsDiff(out.last(), t2_logits.data(), static_cast<size_t>(V));
-    int ok = Argmax(out.last(), V) == t2_tokens[0];
-    for (size_t s = 1; s < t2_tokens.size(); ++s) {
-      lm::ForwardInput d;
-      const int64_t id = t2_tokens[s - 1];
-      d.ids = std::span<const int64_t>(&id, 1);
-      model.Forward(d, state, out, engine->pool());
-      worst = std::max(worst, MaxAbsDiff(out.last(), t2_logits.data() + static_cast<int64_t>(s) * V, static_cast<size_t>(V)));
-      ok += Argmax(out.last(), V) == t2_tokens[s];
+    double worst = 0.0;
+    int ok = 0;
+    for (size_t s = 0; s < t2_tokens.size(); ++s) {
+      const float* o = run.turn2[s].data();
+      worst = std::max(worst, MaxAbsDiff(o, t2_logits.data() + static_cast<int64_t>(s) * V, static_cast<size_t>(V)));
+      ok += Argmax(o, V) == t2_tokens[s];
     }
     g.passed = ok == static_cast<int>(t2_tokens.size()) && worst <= kLogitTol;
     g.figure = std::to_string(ok) + "/" + std::to_string(t2_tokens.size()) + FormatFigure(" tokens from the cache, logits max |Δ| %.2e", worst);

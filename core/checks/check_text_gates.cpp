@@ -3,7 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/engine/check_gates.h"
+#include "core/checks/check_gates.h"
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"

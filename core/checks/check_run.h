@@ -1,0 +1,37 @@
+#pragma once
+// The outputs every kind of reference check gates, computed once (one driver, three gate
+// tables: reference_check.cpp for f32, precision_check.cpp, npu_check.cpp):
+//   - the folder's image(s) through the vision tower (RunReferenceImages),
+//   - the reference prompt through the product's prompt path, logits at every position
+//     (PrefillReferencePrompt),
+//   - decode teacher-forced on the golden tokens: one logits row per step, step 0 being the
+//     prompt's last row and step s the row after feeding tokens[s-1],
+//   - the second turn (golden.json turn2), continued from that cache and teacher-forced.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/checks/reference_data.h"
+
+namespace glance {
+
+struct CheckRun {
+  ReferenceImages images;
+  ReferencePrefill prefill;                 // its state ends after the decode steps (+ turn 2)
+  std::vector<float> prompt_logits;         // [prompt rows][vocab]
+  std::vector<int64_t> tokens;              // decode.tokens
+  std::vector<std::vector<float>> decode;   // [steps][vocab]
+  std::vector<int64_t> turn2_tokens;        // turn2.tokens (empty: the folder has no turn 2)
+  std::vector<std::vector<float>> turn2;    // [turn2 steps][vocab]
+};
+
+struct CheckRunHooks {
+  // Sees the full-attention rows of the prompt and of every decode step (not of turn 2).
+  lm::AttentionObserver* observer = nullptr;
+  // Called after decode step s has been computed (s = 0 right after the prompt).
+  std::function<void(int64_t step)> after_decode_step;
+};
+
+CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRunHooks& hooks = {});
+
+}  // namespace glance
