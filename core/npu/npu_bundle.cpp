@@ -215,8 +215,9 @@ NpuBundle NpuBundle::Open(const std::string& dir) {
     BundleTensor bt;
     bt.dtype = dtype;
     if (!DTypeBytes(dtype)) bad("unknown dtype " + dtype + " (f32, bf16, u8 or i32)");
-    if (!ParseUnsigned(offset, bin_size, &bt.offset)) bad("offset " + offset + " is not a whole number inside tensors.bin");
-    if (!ParseUnsigned(bytes, bin_size, &bt.bytes)) bad("byte count " + bytes + " is not a whole number within tensors.bin's size");
+    const std::string within = " is not a whole number within tensors.bin's " + std::to_string(bin_size) + " bytes";
+    if (!ParseUnsigned(offset, bin_size, &bt.offset)) bad("offset " + offset + within);
+    if (!ParseUnsigned(bytes, bin_size, &bt.bytes)) bad("byte count " + bytes + within);
     if (bt.bytes > bin_size - bt.offset) bad("tensor " + name + " runs past the end of tensors.bin (" + std::to_string(bin_size) + " bytes)");
     if (bt.offset % 8) bad("offset is not 8-byte aligned");
     if (bt.bytes % DTypeBytes(dtype)) bad("byte count is not a whole number of " + dtype + " elements");
