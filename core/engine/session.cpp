@@ -130,6 +130,7 @@ SessionImage SessionImpl::Encode(const vision::PreprocessedImage& pre, const std
                                  const std::string& sha, ImageMode mode, Timing timing, const StreamCallbacks& cb,
                                  int index, int count) const {
   SessionImage img;
+  engine->CheckWeightsUnchanged();  // the vision tower reads mapped weights too
   {
     ScopedStage s(timing, "vision");
     img.features = engine->vision().Forward(pre, engine->pool(), nullptr, {}, [&](int done, int total) {

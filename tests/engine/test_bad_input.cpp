@@ -2,10 +2,14 @@
 // glance::Error or a non-zero exit with a message on stderr — never a crash.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
 #include "core/engine/engine.h"
@@ -47,7 +51,7 @@ CliResult RunCli(const std::string& args) {
 
 // A copy of the demo model whose weights file is rewritten by `edit`.
 fs::path DemoCopy(const fs::path& dir, const std::function<void(std::vector<TensorBytes>&)>& edit) {
-  const fs::path src = DefaultDemoModelDir();
+  const fs::path src = std::string(GLANCE_TEST_DATA "/tiny-a");
   const fs::path dst = dir / "model";
   fs::create_directories(dst);
   for (const auto& e : fs::directory_iterator(src))
@@ -162,4 +166,74 @@ TEST(Cli, ChatReplRunsItsCommands) {
   EXPECT_NE(out.find("error:"), std::string::npos) << out;               // the missing image, reported
   EXPECT_NE(out.find("7x7 tokens"), std::string::npos) << out;           // the demo image attached
   EXPECT_NE(out.find("[new conversation]"), std::string::npos) << out;   // /reset
+}
+
+// Issue 12 item 2: the weights file truncated (or overwritten) in place while a model is loaded.
+// The next turn must end in an error naming the file, not SIGBUS (exit 135) — with the weights
+// as stored (f32) and quantized (q8: the embedding table is still read from the mapping).
+TEST(BadInput, WeightsChangedOnDiskWhileLoadedRefuseTheNextTurn) {
+  ::setenv("GLANCE_NO_WEIGHT_CACHE", "1", 1);
+  for (const Precision precision : {Precision::kF32, Precision::kQ8}) {
+    for (const bool truncate : {true, false}) {
+      TempDir t;
+      const fs::path dir = t.path / "model";
+      fs::create_directories(dir);
+      for (const auto& e : fs::directory_iterator(std::string(GLANCE_TEST_DATA "/tiny-a")))
+        if (e.is_regular_file() && e.path().extension() != ".md") fs::copy_file(e.path(), dir / e.path().filename());
+      EngineOptions o;
+      o.threads = 1;
+      o.backend = BackendKind::kCpu;
+      o.precision = precision;
+      const auto engine = Engine::Load(dir.string(), o);
+      Session s(engine);
+      GenerateOptions g;
+      g.max_new_tokens = 2;
+      g.enable_thinking = false;
+      EXPECT_NO_THROW(s.Send("hello", g));
+      const std::string weights = (dir / "model.safetensors").string();
+      if (truncate) {
+        ASSERT_EQ(::truncate(weights.c_str(), 4096), 0);
+      } else {  // same size, other bytes, later modification time
+        const auto size = fs::file_size(weights);
+        { std::fstream f(weights, std::ios::in | std::ios::out | std::ios::binary);
+          f.seekp(static_cast<std::streamoff>(size / 2));
+          f.write("overwritten!", 12); }
+        fs::last_write_time(weights, fs::last_write_time(weights) + std::chrono::seconds(3));
+      }
+      try {
+        s.Send("and again", g);
+        ADD_FAILURE() << "a turn ran on weights changed on disk";
+      } catch (const Error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(weights), std::string::npos) << msg;
+        EXPECT_NE(msg.find(truncate ? "truncated" : "overwritten"), std::string::npos) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+      }
+    }
+  }
+}
+
+// Issue 12 item 5: a config.json claiming far more layers than the weights hold is refused at
+// load, naming the field, before anything is sized from it (2^30 layers used to take 8.7 GB).
+TEST(BadInput, ConfigCountsBeyondTheWeightsAreRefusedAtLoad) {
+  for (const int64_t layers : {int64_t{1} << 30, int64_t{1000}, int64_t{9}}) {
+    TempDir t;
+    const fs::path dir = t.path / "model";
+    fs::create_directories(dir);
+    for (const auto& e : fs::directory_iterator(std::string(GLANCE_TEST_DATA "/tiny-a")))
+      if (e.is_regular_file()) fs::copy_file(e.path(), dir / e.path().filename());
+    nlohmann::json cfg = nlohmann::json::parse(std::ifstream(dir / "config.json"));
+    cfg["text_config"]["num_hidden_layers"] = layers;
+    cfg["text_config"].erase("layer_types");
+    std::ofstream(dir / "config.json") << cfg.dump();
+    try {
+      Engine::Load(dir.string());
+      ADD_FAILURE() << layers << " layers loaded";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("num_hidden_layers"), std::string::npos) << e.what();
+    }
+    const CliResult r = RunCli("info " + dir.string());
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.output.find("num_hidden_layers"), std::string::npos) << r.output;
+  }
 }
