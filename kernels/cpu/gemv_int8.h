@@ -20,8 +20,8 @@
 // 33 GB/s on two cores with one stream each, 53 GB/s with four).
 //
 // Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
-// the portable int16 Highway kernel (gemv_kernels.h GemvInt16Range). The scalar oracle for these kernels
-// is GemvQ4Int8Reference (same int8 activations, exact integer sums in double).
+// the portable int16 Highway kernel (gemv_kernels.h GemvInt16Range). The scalar oracle for
+// these kernels is GemvQ4Int8Reference (same int8 activations, exact integer sums in double).
 #include <cstdint>
 #include <vector>
 

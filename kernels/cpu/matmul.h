@@ -13,11 +13,12 @@
 // activation rounding; from 128 rows the packed GEMM uses the f32 activations with weight
 // panels dequantized once.
 //
-// Kernels: n_rows == 1 is a memory-bound GEMV (each weight byte read once, converted in
-// registers); n_rows > 1 is a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row
-// micro-kernel, from 4 rows for float weights and 128 rows for Q8/Q4, gemm_packed.h). Both
-// use runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512 the CPU has; the x86 integer
-// kernels of gemv_int8.h); MatmulReference is the scalar oracle for all types.
+// Kernels (which one runs for which rows and format: kernels/cpu/README.md): few rows take a
+// memory-bound GEMV (each weight byte read once, converted in registers; gemv_kernels.h and
+// the x86 integer kernels of gemv_int8.h); from 4 rows for float weights and 128 rows for
+// Q8/Q4 a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row micro-kernel). All use
+// runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512 the CPU has; gemv_int8.h its own);
+// MatmulReference is the scalar oracle for all types.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
