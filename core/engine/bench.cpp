@@ -198,8 +198,8 @@ BenchResult RunBench(const BenchOptions& o) {
   }
   try {
     kernels::LimitCpuFeatures(o.cpu);
-  } catch (const std::invalid_argument& e) {
-    throw Error(std::string("bench: --cpu: ") + e.what());
+  } catch (const Error& e) {  // the kernels name the flag: "--cpu: ..."
+    throw Error(std::string("bench: ") + e.what());
   }
   auto wanted = [&](const char* st) {
     return o.only.empty() || std::find(o.only.begin(), o.only.end(), st) != o.only.end();
