@@ -41,8 +41,11 @@ std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps) 
 }
 
 QByteArray AttentionToJson(const std::vector<AttentionMap>& maps,
-                           const std::vector<AttentionWord>& words) {
+                           const std::vector<AttentionWord>& words, const QString& model,
+                           const QString& precision) {
   QJsonObject root;
+  if (!model.isEmpty()) root.insert(QStringLiteral("model"), model);
+  if (!precision.isEmpty()) root.insert(QStringLiteral("precision"), precision);
   if (!maps.empty()) {
     root.insert(QStringLiteral("grid_h"), maps.front().grid_h);
     root.insert(QStringLiteral("grid_w"), maps.front().grid_w);

@@ -2,6 +2,7 @@
 // Pure helpers behind the attention panel: the map of a word (mean over its tokens) for a
 // layer/head choice, and the JSON export of the raw per-token maps. No widgets.
 #include <QByteArray>
+#include <QString>
 #include <vector>
 
 #include "core/engine/events.h"
@@ -16,9 +17,11 @@ std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const Attentio
 // One word per token, for when no grouping is available (e.g. while streaming).
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps);
 
-// {"grid_h","grid_w","layers","n_heads","tokens":[{step,token_id,text,image_index,mean,
-//  weights}], "words":[{text,first_step,last_step}]}; weights are [layer][head][cell].
+// {"model","precision","grid_h","grid_w","layers","n_heads","tokens":[{step,token_id,text,
+//  image_index,mean,weights}], "words":[{text,first_step,last_step}]}; weights are
+// [layer][head][cell]; model/precision name what produced the maps (omitted when empty).
 QByteArray AttentionToJson(const std::vector<AttentionMap>& maps,
-                           const std::vector<AttentionWord>& words);
+                           const std::vector<AttentionWord>& words, const QString& model = {},
+                           const QString& precision = {});
 
 }  // namespace glance::ui

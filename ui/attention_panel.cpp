@@ -27,6 +27,10 @@ QString ChipText(const std::string& text) {
   return t.isEmpty() ? QStringLiteral("\u2423") : t;  // open box for a whitespace token
 }
 
+QString kIdleCaption() {
+  return AttentionPanel::tr("Attach an image and ask about it to see where the model looks.");
+}
+
 }  // namespace
 
 AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
@@ -34,10 +38,20 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
 
   heatmap_ = new HeatmapWidget(this);
-  layout->addWidget(heatmap_, 3);
-  caption_ = new QLabel(tr("Attach an image and ask about it to see where the model looks."), this);
+  heatmap_->setInteractive(true);
+  heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
+  layout->addWidget(heatmap_, 1);  // all the space the dock gives: the panel is about this
+  caption_ = new QLabel(kIdleCaption(), this);
   caption_->setWordWrap(true);
   layout->addWidget(caption_);
+  cellInfo_ = new QLabel(this);
+  cellInfo_->setObjectName(QStringLiteral("cellInfo"));
+  cellInfo_->setForegroundRole(QPalette::PlaceholderText);
+  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
+  layout->addWidget(cellInfo_);
+  connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
+    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms.") : text);
+  });
 
   auto* chipScroll = new QScrollArea(this);
   chipScroll->setWidgetResizable(true);
@@ -83,10 +97,20 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(form);
   rebuildSelectors();
 
-  multiples_ = new QWidget(this);
+  // The first words side by side, in a strip that scrolls rather than squeezing the heatmap.
+  multiplesScroll_ = new QScrollArea(this);
+  QScrollArea* multiplesScroll = multiplesScroll_;
+  multiplesScroll->setWidgetResizable(true);
+  multiplesScroll->setFrameShape(QFrame::NoFrame);
+  multiplesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  multiples_ = new QWidget(multiplesScroll);
   multiplesLayout_ = new QGridLayout(multiples_);
   multiplesLayout_->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(multiples_, 2);
+  multiplesScroll->setWidget(multiples_);
+  multiplesScroll->setMaximumHeight(fontMetrics().height() * 9);
+  multiplesScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  layout->addWidget(multiplesScroll, 0);
+  multiplesScroll->setVisible(false);
 
   auto* exports = new QHBoxLayout;
   auto* png = new QPushButton(tr("Export PNG\u2026"), this);
@@ -204,8 +228,13 @@ bool AttentionPanel::exportPng(const QString& path) const {
 bool AttentionPanel::exportJson(const QString& path) const {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return false;
-  file.write(AttentionToJson(maps_, words_));
+  file.write(AttentionToJson(maps_, words_, model_, precision_));
   return file.commit();
+}
+
+void AttentionPanel::setModelDescription(const QString& model, const QString& precision) {
+  model_ = model;
+  precision_ = precision;
 }
 
 QAbstractButton* AttentionPanel::chip(int index) const { return chipGroup_->button(index); }
@@ -263,11 +292,13 @@ void AttentionPanel::buildSmallMultiples() {
     auto* w = new HeatmapWidget(multiples_);
     w->setImage(image_);
     w->setCaption(ChipText(words_[static_cast<size_t>(i)].text));
+    w->setMinimumSize(fontMetrics().height() * 5, fontMetrics().height() * 4);
+    w->setMaximumHeight(fontMetrics().height() * 8);
     connect(w, &HeatmapWidget::clicked, this, [this, i] { selectWord(i); });
     multiplesLayout_->addWidget(w, i / columns, i % columns);
     multipleWidgets_.push_back(w);
   }
-  multiples_->setVisible(n > 0);
+  multiplesScroll_->setVisible(n > 0);
 }
 
 void AttentionPanel::rebuildSelectors() {
@@ -313,6 +344,8 @@ void AttentionPanel::refresh() {
                           .arg(layerBox_->currentText(), headBox_->currentText()));
   } else if (!image_.isNull()) {
     caption_->setText(tr("Ask about the image to see where the model looks."));
+  } else {
+    caption_->setText(kIdleCaption());
   }
   refreshSmallMultiples();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The "Image & attention" panel: the image with the selected word's heatmap over its token
-// grid, word chips along the answer (click, hover, Left/Right), layer and head selectors
+// grid (large, zoomable, with a colour legend and the hovered cell's weight), word chips along the answer (click, hover, Left/Right), layer and head selectors
 // (default: mean of all), colour map, opacity, attention-sink hiding, small multiples of the
 // first words, and export (PNG of the overlay, JSON of the raw per-token maps).
 // GUI thread only.
@@ -18,6 +18,7 @@ class QComboBox;
 class QGridLayout;
 class QHBoxLayout;
 class QLabel;
+class QScrollArea;
 class QSlider;
 
 namespace glance::ui {
@@ -50,6 +51,8 @@ class AttentionPanel : public QWidget {
   QImage renderOverlay(QSize size = {}) const;
   bool exportPng(const QString& path) const;
   bool exportJson(const QString& path) const;
+  // Named in the JSON export: the model and weight precision that produced the maps.
+  void setModelDescription(const QString& model, const QString& precision);
 
   QAbstractButton* chip(int index) const;
   HeatmapWidget* heatmap() const { return heatmap_; }
@@ -75,10 +78,12 @@ class AttentionPanel : public QWidget {
   std::vector<AttentionMap> maps_;
   std::vector<AttentionWord> words_;
   int selected_ = -1;
-  bool live_ = false;  // showing the newest streamed token, not a selected word
+  bool live_ = false;
+  QString model_, precision_;  // showing the newest streamed token, not a selected word
 
   HeatmapWidget* heatmap_ = nullptr;
   QLabel* caption_ = nullptr;
+  QLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight
   QWidget* chipRow_ = nullptr;
   QHBoxLayout* chipLayout_ = nullptr;
   QButtonGroup* chipGroup_ = nullptr;
@@ -88,6 +93,7 @@ class AttentionPanel : public QWidget {
   QSlider* opacity_ = nullptr;
   QCheckBox* hideSinks_ = nullptr;
   QCheckBox* gridLines_ = nullptr;
+  QScrollArea* multiplesScroll_ = nullptr;
   QWidget* multiples_ = nullptr;
   QGridLayout* multiplesLayout_ = nullptr;
   std::vector<HeatmapWidget*> multipleWidgets_;

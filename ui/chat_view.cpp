@@ -1,6 +1,12 @@
 #include "ui/chat_view.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QMimeData>
+#include <QProgressBar>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -10,6 +16,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/event_types.h"
 
@@ -31,6 +38,18 @@ QToolButton* ButtonFor(QAction* action, QWidget* parent) {
   b->setDefaultAction(action);
   b->setToolButtonStyle(Qt::ToolButtonTextOnly);
   return b;
+}
+
+// True when the clipboard holds something to attach rather than text to type: image data,
+// or local files that are all images (a file manager's "Copy").
+bool ClipboardHasImage() {
+  const QMimeData* mime = QApplication::clipboard()->mimeData();
+  if (mime == nullptr) return false;
+  if (mime->hasImage()) return true;
+  if (!mime->hasUrls() || mime->urls().isEmpty()) return false;
+  for (const QUrl& url : mime->urls())
+    if (!url.isLocalFile() || QImageReader::imageFormat(url.toLocalFile()).isEmpty()) return false;
+  return true;
 }
 
 }  // namespace
@@ -61,7 +80,15 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   auto* buttons = new QHBoxLayout;
   hint_ = new QLabel(this);
   hint_->setForegroundRole(QPalette::PlaceholderText);
+  hint_->setWordWrap(true);  // a long reason wraps rather than widening the window
+  hint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   buttons->addWidget(hint_, 1);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setTextVisible(true);
+  progress_->setMaximumWidth(fontMetrics().height() * 16);
+  progress_->setVisible(false);
+  buttons->addWidget(progress_);
   for (QAction* a : {newChat_, edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));
   layout->addLayout(buttons);
 
@@ -85,6 +112,10 @@ bool ChatView::eventFilter(QObject* watched, QEvent* event) {
       onSend();
       return true;
     }
+    if (key->matches(QKeySequence::Paste) && ClipboardHasImage()) {
+      Q_EMIT imagePasteRequested();
+      return true;
+    }
     if (key->key() == Qt::Key_Escape && editing_ && !busy_) {  // cancel an edit
       editing_ = false;
       input_->clear();
@@ -100,9 +131,17 @@ void ChatView::submit(const QString& text) {
   onSend();
 }
 
+void ChatView::addExchange(const QString& user, const QString& answer, const TurnStats& stats,
+                           const QString& stop_reason) {
+  messages_.push_back({true, user, {}, false});
+  messages_.push_back({false, answer, {}, true});
+  finishAnswer(stats, stop_reason);
+  updateActions();
+}
+
 void ChatView::onSend() {
   const QString text = input_->toPlainText().trimmed();
-  if (busy_ || text.isEmpty()) return;
+  if (busy_ || readOnly_ || text.isEmpty()) return;  // the text stays in the box
   input_->clear();
   if (editing_) {
     editing_ = false;
@@ -121,14 +160,14 @@ void ChatView::onSend() {
 }
 
 void ChatView::onRegenerate() {
-  if (busy_ || lastIndex(true) < 0) return;
+  if (busy_ || readOnly_ || lastIndex(true) < 0) return;
   messages_.resize(static_cast<size_t>(lastIndex(true)) + 1);
   scheduleRender();
   Q_EMIT regenerateRequested();
 }
 
 void ChatView::onEdit() {
-  if (busy_ || lastIndex(true) < 0) return;
+  if (busy_ || readOnly_ || lastIndex(true) < 0) return;
   editing_ = true;
   input_->setPlainText(lastUserMessage());
   input_->setFocus();
@@ -174,7 +213,21 @@ void ChatView::failAnswer(const QString& message) {
 
 void ChatView::setBusy(bool busy) {
   busy_ = busy;
+  if (!busy) setProgress(QString(), 0.0);
   updateActions();
+}
+
+void ChatView::setReadOnly(bool on, const QString& reason) {
+  readOnly_ = on;
+  readOnlyReason_ = on ? reason : QString();
+  if (on) editing_ = false;
+  updateActions();
+}
+
+void ChatView::setProgress(const QString& what, double fraction) {
+  progress_->setVisible(!what.isEmpty());
+  progress_->setFormat(what);
+  progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
 }
 
 void ChatView::clear() {
@@ -228,13 +281,14 @@ void ChatView::render() {
 
 void ChatView::updateActions() {
   const bool hasUser = lastIndex(true) >= 0;
-  send_->setEnabled(!busy_);
+  send_->setEnabled(!busy_ && !readOnly_);
   stop_->setEnabled(busy_);
-  regenerate_->setEnabled(!busy_ && hasUser);
-  edit_->setEnabled(!busy_ && hasUser);
+  regenerate_->setEnabled(!busy_ && !readOnly_ && hasUser);
+  edit_->setEnabled(!busy_ && !readOnly_ && hasUser);
   newChat_->setEnabled(!busy_);
-  hint_->setText(editing_ ? tr("Editing the last message \u2014 Enter resends, Esc cancels")
-                          : QString());
+  hint_->setText(editing_    ? tr("Editing the last message \u2014 Enter resends, Esc cancels")
+                 : readOnly_ ? readOnlyReason_
+                             : QString());
 }
 
 }  // namespace glance::ui

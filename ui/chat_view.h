@@ -13,6 +13,7 @@
 class QAction;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QTextBrowser;
 class QTimer;
 
@@ -30,7 +31,18 @@ class ChatView : public QWidget {
   void failAnswer(const QString& message);
   void setBusy(bool busy);
   bool isBusy() const { return busy_; }
+  // A conversation the engine cannot continue (e.g. its images are gone): Send, Regenerate
+  // and Edit are disabled and `reason` shows under the input; what the user types stays.
+  void setReadOnly(bool on, const QString& reason = QString());
+  bool isReadOnly() const { return readOnly_; }
+  // Busy with a long step (image encoding, prompt processing): a label under the input with
+  // its progress, Stop enabled. An empty `what` hides it.
+  void setProgress(const QString& what, double fraction);
   void clear();
+
+  // Shows a saved question and answer (no signals: nothing is asked of the engine).
+  void addExchange(const QString& user, const QString& answer, const TurnStats& stats,
+                   const QString& stop_reason);
 
   // Programmatic sending (e.g. "Describe this image." after a drop): as if typed.
   void submit(const QString& text);
@@ -53,6 +65,9 @@ class ChatView : public QWidget {
   void regenerateRequested();
   void editResendRequested(const QString& text);
   void newChatRequested();
+  // Ctrl+V in the message box with an image (or image files) on the clipboard: the text box
+  // does not take it, the window attaches it.
+  void imagePasteRequested();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -76,10 +91,13 @@ class ChatView : public QWidget {
 
   std::vector<Message> messages_;
   bool busy_ = false;
-  bool editing_ = false;  // the input holds the last user message for Edit-and-resend
+  bool editing_ = false;
+  bool readOnly_ = false;
+  QString readOnlyReason_;  // the input holds the last user message for Edit-and-resend
   QTextBrowser* transcript_ = nullptr;
   QPlainTextEdit* input_ = nullptr;
   QLabel* hint_ = nullptr;
+  QProgressBar* progress_ = nullptr;
   QTimer* renderTimer_ = nullptr;
   QAction* send_ = nullptr;
   QAction* stop_ = nullptr;

@@ -12,7 +12,21 @@
 namespace glance::ui {
 namespace {
 constexpr int kIdRole = Qt::UserRole;
+
+// "14:05" today, "Yesterday", a weekday within the week, else "3 Mar" (with the year when
+// it is not this year).
+QString WhenText(const QDateTime& updated) {
+  const QDateTime local = updated.toLocalTime();
+  const QDate today = QDate::currentDate();
+  const QLocale locale;
+  const qint64 days = local.date().daysTo(today);
+  if (days == 0) return locale.toString(local.time(), QLocale::ShortFormat);
+  if (days == 1) return QObject::tr("Yesterday");
+  if (days > 1 && days < 7) return locale.dayName(local.date().dayOfWeek(), QLocale::ShortFormat);
+  return locale.toString(local.date(), local.date().year() == today.year() ? QStringLiteral("d MMM")
+                                                                            : QStringLiteral("d MMM yyyy"));
 }
+}  // namespace
 
 ConversationSidebar::ConversationSidebar(ConversationStore* store, QWidget* parent)
     : QWidget(parent), store_(store) {
@@ -27,6 +41,9 @@ ConversationSidebar::ConversationSidebar(ConversationStore* store, QWidget* pare
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setVisible(false);
+  undo_ = new QToolButton(this);
+  undo_->setText(tr("Undo"));
+  undo_->setVisible(false);
 
   auto* buttons = new QHBoxLayout;
   auto makeButton = [this, buttons](const QString& text, const QString& tip) {
@@ -43,7 +60,11 @@ ConversationSidebar::ConversationSidebar(ConversationStore* store, QWidget* pare
   layout->addWidget(search_);
   layout->addLayout(buttons);
   layout->addWidget(list_, 1);
-  layout->addWidget(message_);
+  auto* messageRow = new QHBoxLayout;
+  messageRow->addWidget(message_, 1);
+  messageRow->addWidget(undo_);
+  layout->addLayout(messageRow);
+  connect(undo_, &QToolButton::clicked, this, &ConversationSidebar::undoRemove);
 
   connect(search_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
   connect(new_, &QToolButton::clicked, this, &ConversationSidebar::newChatRequested);
@@ -71,9 +92,12 @@ void ConversationSidebar::applyFilter() {
   list_->clear();
   for (const ConversationStore::Entry& e : entries_) {
     if (!needle.isEmpty() && !e.title.contains(needle, Qt::CaseInsensitive)) continue;
-    auto* item = new QListWidgetItem(e.title.isEmpty() ? tr("(untitled)") : e.title, list_);
+    const QString title = e.title.isEmpty() ? tr("(untitled)") : e.title;
+    auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(title, WhenText(e.updated)), list_);
     item->setData(kIdRole, e.id);
-    item->setToolTip(QLocale().toString(e.updated.toLocalTime(), QLocale::ShortFormat));
+    item->setData(Qt::AccessibleTextRole, title);
+    item->setToolTip(QStringLiteral("%1\n%2").arg(
+        title, QLocale().toString(e.updated.toLocalTime(), QLocale::LongFormat)));
   }
   selecting_ = false;
   setCurrentId(keep);
@@ -94,7 +118,8 @@ QString ConversationSidebar::currentId() const {
 
 QStringList ConversationSidebar::visibleTitles() const {
   QStringList out;
-  for (int i = 0; i < list_->count(); ++i) out << list_->item(i)->text();
+  for (int i = 0; i < list_->count(); ++i)
+    out << list_->item(i)->data(Qt::AccessibleTextRole).toString();
   return out;
 }
 
@@ -124,23 +149,45 @@ bool ConversationSidebar::rename(const QString& id, const QString& title) {
 }
 
 bool ConversationSidebar::remove(const QString& id) {
+  QString title;
+  for (const ConversationStore::Entry& e : entries_)
+    if (e.id == id) title = e.title;
   QString error;
   if (!store_->remove(id, &error)) {
     showMessage(error);
     return false;
   }
   refresh();
+  lastRemoved_ = id;
+  showMessage(tr("Deleted \u201C%1\u201D.").arg(title));
+  undo_->setVisible(true);
   Q_EMIT removed(id);
   return true;
+}
+
+bool ConversationSidebar::undoRemove() {
+  if (lastRemoved_.isEmpty()) return false;
+  const QString id = lastRemoved_;
+  lastRemoved_.clear();
+  QString error;
+  const bool ok = store_->restore(id, &error);
+  refresh();
+  showMessage(ok ? QString() : error);
+  if (ok) Q_EMIT restored(id);
+  return ok;
 }
 
 void ConversationSidebar::renameCurrent() {
   const QListWidgetItem* item = list_->currentItem();
   if (!item) return;
-  bool ok = false;
-  const QString title = QInputDialog::getText(this, tr("Rename conversation"), tr("Title:"),
-                                              QLineEdit::Normal, item->text(), &ok);
-  if (ok && !title.trimmed().isEmpty()) rename(item->data(kIdRole).toString(), title);
+  QInputDialog dialog(this);
+  dialog.setWindowTitle(tr("Rename conversation"));
+  dialog.setLabelText(tr("Title:"));
+  dialog.setTextValue(item->data(Qt::AccessibleTextRole).toString());
+  // Wide enough for the window title and a typical title, which the default size cuts off.
+  dialog.setMinimumWidth(fontMetrics().averageCharWidth() * 50);
+  if (dialog.exec() == QDialog::Accepted && !dialog.textValue().trimmed().isEmpty())
+    rename(item->data(kIdRole).toString(), dialog.textValue());
 }
 
 void ConversationSidebar::deleteCurrent() {
@@ -151,6 +198,7 @@ void ConversationSidebar::deleteCurrent() {
 void ConversationSidebar::showMessage(const QString& text) {
   message_->setText(text);
   message_->setVisible(!text.isEmpty());
+  undo_->setVisible(false);  // remove() shows it again after its message
 }
 
 QString ConversationSidebar::message() const { return message_->text(); }

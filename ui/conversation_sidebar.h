@@ -1,6 +1,7 @@
 #pragma once
-// The Conversations dock: saved conversations (ConversationStore), newest first, with a search
-// filter over titles, and New chat / Rename / Delete. The sidebar only lists and edits entries;
+// The Conversations dock: saved conversations (ConversationStore), newest first, each with its
+// date ("14:05", "Yesterday", "3 Mar"), a search filter over titles, and New chat / Rename /
+// Delete (with Undo). The sidebar only lists and edits entries;
 // the window decides what opening or starting a conversation means (signals below).
 //
 // Thread contract: GUI thread only.
@@ -34,8 +35,10 @@ class ConversationSidebar : public QWidget {
   void setFilter(const QString& text);
   // Renames a saved conversation (title only); false + inline message on failure.
   bool rename(const QString& id, const QString& title);
-  // Deletes a saved conversation; emits removed(id).
+  // Deletes a saved conversation (to the store's trash); emits removed(id). The message line
+  // offers Undo until the next delete.
   bool remove(const QString& id);
+  bool undoRemove();  // brings the last deleted conversation back; emits restored(id)
 
   QListWidget* list() const { return list_; }
   QLineEdit* searchBox() const { return search_; }
@@ -45,6 +48,7 @@ class ConversationSidebar : public QWidget {
   void openRequested(const QString& id);
   void newChatRequested();
   void removed(const QString& id);
+  void restored(const QString& id);
   void renamed(const QString& id, const QString& title);
 
  private:
@@ -61,6 +65,8 @@ class ConversationSidebar : public QWidget {
   QToolButton* rename_ = nullptr;
   QToolButton* delete_ = nullptr;
   QLabel* message_ = nullptr;
+  QToolButton* undo_ = nullptr;
+  QString lastRemoved_;
   bool selecting_ = false;  // setCurrentId() in progress: not a user's click
 };
 

@@ -1,12 +1,16 @@
 #include "ui/conversation_store.h"
 
+#include <QBuffer>
+#include <QCryptographicHash>
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 #include <algorithm>
+#include <fstream>
 
 #include "core/util/error.h"
 
@@ -37,6 +41,78 @@ bool ReadAll(const QString& path, QByteArray* bytes, QString* error) {
   return true;
 }
 
+// Collects the top-level scalar fields of a conversation file and stops at "turns", which
+// version 2 files write last: listing reads a few hundred bytes per file, not its turns.
+class HeaderSax : public json::json_sax_t {
+ public:
+  json header = json::object();
+  bool reached_turns = false;
+
+  bool null() override { return Scalar(nullptr); }
+  bool boolean(bool v) override { return Scalar(v); }
+  bool number_integer(number_integer_t v) override { return Scalar(v); }
+  bool number_unsigned(number_unsigned_t v) override { return Scalar(v); }
+  bool number_float(number_float_t v, const string_t&) override { return Scalar(v); }
+  bool string(string_t& v) override { return Scalar(v); }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return Open(); }
+  bool end_object() override { return Close(); }
+  bool start_array(std::size_t) override { return Open(); }
+  bool end_array() override { return Close(); }
+  bool key(string_t& k) override {
+    if (depth_ == 1) {
+      if (k == "turns") {
+        reached_turns = true;
+        return false;  // stop parsing: the rest is turns
+      }
+      key_ = k;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw Error(std::string("not valid JSON (") + e.what() + ")");
+  }
+
+ private:
+  template <typename T>
+  bool Scalar(T v) {
+    if (depth_ == 1) header[key_] = v;
+    return true;
+  }
+  bool Open() {
+    ++depth_;
+    return true;
+  }
+  bool Close() {
+    --depth_;
+    return true;
+  }
+  int depth_ = 0;
+  std::string key_;
+};
+
+// The header of a conversation file. Version 2 files stop at "turns"; older files (keys in
+// alphabetical order, "updated" after "turns") are parsed whole with their turns skipped.
+Conversation ReadHeader(const QString& path) {
+  std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
+  if (!in) throw Error("cannot read the file");
+  HeaderSax sax;
+  json::sax_parse(in, &sax);
+  if (sax.reached_turns && sax.header.contains("updated")) return ConversationHeaderFromJson(sax.header);
+  in.clear();
+  in.seekg(0);
+  const json::parser_callback_t skip_turns = [](int depth, json::parse_event_t event, json& parsed) {
+    return !(depth == 1 && event == json::parse_event_t::key && parsed == "turns");
+  };
+  const json doc = json::parse(in, skip_turns, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw Error("not valid JSON");
+  return ConversationHeaderFromJson(doc);
+}
+
+QString Sha256Hex(const QByteArray& bytes) {
+  return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
 // Ids become file names: only what QUuid::WithoutBraces and hand-made ids like "demo-1" use.
 bool ValidId(const QString& id) {
   static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_-]{1,80}$"));
@@ -62,26 +138,13 @@ QList<ConversationStore::Entry> ConversationStore::list(QStringList* errors) con
   const QDir dir(folder_);
   for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
     const QString path = dir.filePath(name);
-    QByteArray bytes;
     QString error;
-    if (ReadAll(path, &bytes, &error)) {
-      // Skip the turns while parsing: listing needs only the header fields, and turns may
-      // hold megabytes of attention maps.
-      const json::parser_callback_t skip_turns = [](int depth, json::parse_event_t event,
-                                                    json& parsed) {
-        return !(depth == 1 && event == json::parse_event_t::key && parsed == "turns");
-      };
-      const json doc = json::parse(bytes.cbegin(), bytes.cend(), skip_turns, /*allow_exceptions=*/false);
-      try {
-        if (doc.is_discarded()) throw Error("not valid JSON");
-        json header = doc;
-        header["turns"] = json::array();
-        const Conversation c = ConversationFromJson(header);
-        entries.append({c.id, c.title, c.updated, path});
-        continue;
-      } catch (const std::exception& e) {
-        error = tr("Skipped %1: %2").arg(path, QString::fromStdString(e.what()));
-      }
+    try {
+      const Conversation c = ReadHeader(path);
+      entries.append({c.id, c.title, c.created, c.updated, path});
+      continue;
+    } catch (const std::exception& e) {
+      error = tr("Skipped %1: %2").arg(path, QString::fromStdString(e.what()));
     }
     if (errors) errors->append(error);
     Q_EMIT errorOccurred(error);
@@ -127,12 +190,69 @@ bool ConversationStore::remove(const QString& id, QString* error) {
     if (error) *error = tr("No saved conversation '%1'").arg(id);
     return false;
   }
+  const QString trash = folder_ + QStringLiteral("/.trash");
+  const QString target = trash + QLatin1Char('/') + id + QStringLiteral(".json");
+  QFile::remove(target);  // an older deleted copy: the newest one wins
   QFile f(PathFor(id));
-  if (!f.remove()) {
+  if (!QDir().mkpath(trash) || !f.rename(target)) {
     if (error) *error = tr("Cannot delete %1: %2").arg(f.fileName(), f.errorString());
     return false;
   }
   return true;
+}
+
+bool ConversationStore::restore(const QString& id, QString* error) {
+  QFile f(folder_ + QStringLiteral("/.trash/") + id + QStringLiteral(".json"));
+  if (!ValidId(id) || !f.exists()) {
+    if (error) *error = tr("No deleted conversation '%1' to restore").arg(id);
+    return false;
+  }
+  if (QFile::exists(PathFor(id)) || !f.rename(PathFor(id))) {
+    if (error) *error = tr("Cannot restore %1: %2").arg(PathFor(id), f.errorString());
+    return false;
+  }
+  return true;
+}
+
+QString ConversationStore::keepImage(const QImage& image, QString* error) const {
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) {
+    if (error) *error = tr("The pasted image could not be encoded as PNG.");
+    return {};
+  }
+  const QString path = imagesFolder() + QLatin1Char('/') + Sha256Hex(png) + QStringLiteral(".png");
+  if (QFile::exists(path)) return path;
+  if (!QDir().mkpath(imagesFolder()) || !WriteAtomically(path, png, error)) return {};
+  return path;
+}
+
+QString ConversationStore::keepImageFile(const QString& source, QString* error) const {
+  QFile in(source);
+  if (!in.open(QIODevice::ReadOnly)) {
+    if (error) *error = tr("Cannot read %1: %2").arg(source, in.errorString());
+    return {};
+  }
+  const QByteArray bytes = in.readAll();
+  const QString suffix = QFileInfo(source).suffix().toLower();
+  const QString path = imagesFolder() + QLatin1Char('/') + Sha256Hex(bytes) +
+                       (suffix.isEmpty() ? QString() : QLatin1Char('.') + suffix);
+  if (QFile::exists(path)) return path;
+  if (!QDir().mkpath(imagesFolder()) || !WriteAtomically(path, bytes, error)) return {};
+  return path;
+}
+
+QString ConversationStore::findImage(const QString& path, const QString& sha256) const {
+  auto matches = [&sha256](const QString& candidate) {
+    QFile f(candidate);
+    return f.open(QIODevice::ReadOnly) && (sha256.isEmpty() || Sha256Hex(f.readAll()) == sha256);
+  };
+  if (!path.isEmpty() && matches(path)) return path;
+  if (sha256.isEmpty()) return {};
+  const QDir images(imagesFolder());
+  for (const QString& name : images.entryList({sha256 + QStringLiteral("*")}, QDir::Files))
+    if (matches(images.filePath(name))) return images.filePath(name);
+  return {};
 }
 
 bool ConversationStore::ExportJson(const Conversation& c, const QString& path, QString* error) {

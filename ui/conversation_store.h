@@ -1,11 +1,15 @@
 #pragma once
 // Saved conversations: one JSON file per conversation in <AppDataLocation>/conversations,
 // written atomically (QSaveFile: a crash mid-write leaves the old file, never half a file).
-// A file that does not parse is skipped by list() and reported, never fatal.
+// A file that does not parse is skipped by list() and reported, never fatal. Deleting moves
+// the file to a .trash folder, so the sidebar can undo it. Pasted images are kept in an
+// images/ folder beside the conversations, named by their sha256, so a saved conversation
+// can find them again.
 //
-// Thread contract: GUI thread. Files are small unless attention maps are kept; list() reads
-// only the header fields of each file.
+// Thread contract: GUI thread. A turn costs kilobytes (attention maps are compact, see
+// attention_codec.h); list() reads each file only up to its "turns" (the header comes first).
 #include <QDateTime>
+#include <QImage>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -22,6 +26,7 @@ class ConversationStore : public QObject {
   struct Entry {
     QString id;
     QString title;
+    QDateTime created;
     QDateTime updated;
     QString path;
   };
@@ -38,9 +43,21 @@ class ConversationStore : public QObject {
   // and writes it atomically. False + *error on failure (disk full, permissions).
   bool save(Conversation& conversation, QString* error = nullptr);
   std::optional<Conversation> load(const QString& id, QString* error = nullptr) const;
+  // Moves the file to <folder>/.trash (replacing an older copy there); restore() moves it back.
   bool remove(const QString& id, QString* error = nullptr);
+  bool restore(const QString& id, QString* error = nullptr);
 
-  // Exports (atomic too). JSON = the saved form (images with sha256, stats, attention maps).
+  // Images: pasted pixels are written as <images>/<sha256 of the PNG>.png; a file is copied
+  // there under <sha256>.<suffix>. Returns the kept path, or empty + *error.
+  QString imagesFolder() const { return folder_ + QStringLiteral("/images"); }
+  QString keepImage(const QImage& image, QString* error = nullptr) const;
+  QString keepImageFile(const QString& path, QString* error = nullptr) const;
+  // Where an image of a saved conversation is now: `path` when it still has this sha256, else
+  // the kept copy in imagesFolder(); empty when neither exists.
+  QString findImage(const QString& path, const QString& sha256) const;
+
+  // Exports (atomic too). JSON = the saved form (images with sha256, stats, attention maps,
+  // the model and precision of each turn).
   static bool ExportJson(const Conversation& conversation, const QString& path, QString* error = nullptr);
   static bool ExportMarkdown(const Conversation& conversation, const QString& path, QString* error = nullptr);
 

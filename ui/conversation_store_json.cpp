@@ -1,9 +1,12 @@
 // JSON form of a conversation (conversation_store_types.h). The engine types use the
-// converters in core/engine/events_json.h, shared with glance-cli --json.
+// converters in core/engine/events_json.h, shared with glance-cli --json; attention maps use
+// the compact codec in attention_codec.h.
+#include <QRegularExpression>
 #include <string>
 
 #include "core/engine/events_json.h"
 #include "core/util/error.h"
+#include "ui/attention_codec.h"
 #include "ui/conversation_store_types.h"
 
 namespace glance::ui {
@@ -11,8 +14,10 @@ namespace glance::ui {
 namespace {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
 constexpr const char* kFormat = "glance-conversation";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: header first, compact attention, model per turn
+constexpr int kTitleChars = 60;
 
 std::string S(const QString& s) { return s.toStdString(); }
 QString Q(const std::string& s) { return QString::fromStdString(s); }
@@ -41,26 +46,7 @@ std::vector<T> FromArray(const json& j, const char* field, F from_json) {
   return out;
 }
 
-}  // namespace
-
-json ToJson(const Conversation& c) {
-  json turns = json::array();
-  for (const ConversationTurn& t : c.turns) {
-    turns.push_back(json{{"user", S(t.user_text)},
-                         {"images", Array(t.images)},
-                         {"answer", S(t.answer)},
-                         {"stop_reason", S(t.stop_reason)},
-                         {"stats", glance::ToJson(t.stats)},
-                         {"attention", Array(t.attention)},
-                         {"words", Array(t.words)}});
-  }
-  return json{{"format", kFormat},         {"version", kVersion},
-              {"id", S(c.id)},             {"title", S(c.title)},
-              {"created", Time(c.created)}, {"updated", Time(c.updated)},
-              {"system_prompt", S(c.system_prompt)}, {"turns", std::move(turns)}};
-}
-
-Conversation ConversationFromJson(const json& doc) {
+void CheckFormat(const json& doc) {
   if (!doc.is_object() || doc.value("format", std::string()) != kFormat)
     throw Error("not a Glance conversation (missing \"format\": \"glance-conversation\")");
   const int version = doc.at("version").get<int>();
@@ -68,6 +54,47 @@ Conversation ConversationFromJson(const json& doc) {
     throw Error("conversation format version " + std::to_string(version) +
                 " is newer than this Glance understands (" + std::to_string(kVersion) +
                 "); update Glance");
+}
+
+QString Shorten(const QString& text) {
+  QString t = text.simplified();
+  if (t.size() > kTitleChars) t = t.left(kTitleChars - 1).trimmed() + QChar(0x2026);
+  return t;
+}
+
+}  // namespace
+
+ordered_json ToJson(const Conversation& c) {
+  ordered_json turns = ordered_json::array();
+  for (const ConversationTurn& t : c.turns) {
+    ordered_json turn;
+    turn["user"] = S(t.user_text);
+    turn["images"] = Array(t.images);
+    turn["answer"] = S(t.answer);
+    turn["stop_reason"] = S(t.stop_reason);
+    turn["model"] = S(t.model);
+    turn["stats"] = glance::ToJson(t.stats);
+    turn["words"] = Array(t.words);
+    turn["attention"] = EncodeAttention(t.attention, t.words);
+    turns.push_back(std::move(turn));
+  }
+  // Header first, turns last: ConversationStore::list() stops reading at "turns".
+  ordered_json doc;
+  doc["format"] = kFormat;
+  doc["version"] = kVersion;
+  doc["id"] = S(c.id);
+  doc["title"] = S(c.title);
+  doc["created"] = Time(c.created);
+  doc["updated"] = Time(c.updated);
+  doc["system_prompt"] = S(c.system_prompt);
+  doc["model"] = c.turns.empty() ? std::string() : S(c.turns.back().model);
+  doc["precision"] = c.turns.empty() ? std::string() : std::string(Name(c.turns.back().stats.precision));
+  doc["turns"] = std::move(turns);
+  return doc;
+}
+
+Conversation ConversationHeaderFromJson(const json& doc) {
+  CheckFormat(doc);
   try {
     Conversation c;
     c.id = Q(doc.at("id").get<std::string>());
@@ -75,14 +102,27 @@ Conversation ConversationFromJson(const json& doc) {
     c.created = ParseTime(doc, "created");
     c.updated = ParseTime(doc, "updated");
     c.system_prompt = Q(doc.at("system_prompt").get<std::string>());
+    return c;
+  } catch (const json::exception& e) {
+    throw Error(std::string("conversation has a missing or mistyped field: ") + e.what());
+  }
+}
+
+Conversation ConversationFromJson(const json& doc) {
+  Conversation c = ConversationHeaderFromJson(doc);
+  try {
     for (const json& jt : doc.at("turns")) {
       ConversationTurn t;
       t.user_text = Q(jt.at("user").get<std::string>());
       t.images = FromArray<ImageInfo>(jt, "images", ImageInfoFromJson);
       t.answer = Q(jt.at("answer").get<std::string>());
       t.stop_reason = Q(jt.value("stop_reason", std::string()));  // optional: added later
+      t.model = Q(jt.value("model", std::string()));              // version 2
       t.stats = TurnStatsFromJson(jt.at("stats"));
-      t.attention = FromArray<AttentionMap>(jt, "attention", AttentionMapFromJson);
+      const json& attention = jt.at("attention");
+      t.attention = attention.is_array()  // version 1: one object of float arrays per token
+                        ? FromArray<AttentionMap>(jt, "attention", AttentionMapFromJson)
+                        : DecodeAttention(attention);
       t.words = FromArray<AttentionWord>(jt, "words", AttentionWordFromJson);
       c.turns.push_back(std::move(t));
     }
@@ -90,6 +130,29 @@ Conversation ConversationFromJson(const json& doc) {
   } catch (const json::exception& e) {
     throw Error(std::string("conversation has a missing or mistyped field: ") + e.what());
   }
+}
+
+QString ExportFileName(const Conversation& c, const QString& extension) {
+  static const QRegularExpression refused(QStringLiteral("[\\\\/:*?\"<>|\\x00-\\x1f]"));
+  QString name = c.title;
+  name.replace(refused, QStringLiteral(" "));
+  name = name.simplified();
+  while (name.endsWith(QLatin1Char('.')) || name.endsWith(QChar(0x2026))) name.chop(1);
+  name = name.trimmed();
+  if (name.isEmpty()) name = QStringLiteral("conversation");
+  return name + extension;
+}
+
+QString AutoTitle(const QString& question, const QString& answer) {
+  const QString q = question.simplified();
+  const bool stock = q.isEmpty() || q.compare(QStringLiteral("Describe this image."),
+                                              Qt::CaseInsensitive) == 0;
+  if (!stock || answer.simplified().isEmpty()) return Shorten(q);
+  // The answer's first sentence: up to the first . ! ? or line break after a few characters.
+  const QString a = answer.trimmed();
+  static const QRegularExpression end(QStringLiteral("[.!?\\n]"));
+  const qsizetype cut = a.indexOf(end, 8);
+  return Shorten(cut > 0 ? a.left(cut) : a);
 }
 
 }  // namespace glance::ui

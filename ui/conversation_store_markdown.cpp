@@ -2,24 +2,22 @@
 #include <QFileInfo>
 
 #include "ui/conversation_store_types.h"
+#include "ui/event_types.h"
 
 namespace glance::ui {
 
 namespace {
 
-QString Q(const std::string& s) { return QString::fromStdString(s); }
-
 QString StatsLine(const TurnStats& s) {
   return QStringLiteral("*%1 prompt tokens (%2 image) · %3 generated · TTFT %4 s · prefill %5 "
-                        "tok/s · decode %6 tok/s · %7, %8 threads*")
+                        "tok/s · decode %6 tok/s · %7, %8, %9*")
       .arg(s.prompt_tokens)
       .arg(s.image_tokens)
       .arg(s.generated_tokens)
       .arg(s.ttft_s, 0, 'f', 2)
       .arg(s.prefill_tokens_per_s, 0, 'f', 1)
       .arg(s.decode_tokens_per_s, 0, 'f', 1)
-      .arg(Q(s.backend))
-      .arg(s.threads);
+      .arg(Q(s.backend), Q(std::string(Name(s.precision))), ThreadCount(s.threads));
 }
 
 }  // namespace
@@ -27,6 +25,9 @@ QString StatsLine(const TurnStats& s) {
 QString ToMarkdown(const Conversation& c) {
   QString md;
   md += QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? QStringLiteral("Conversation") : c.title);
+  if (!c.turns.empty() && !c.turns.back().model.isEmpty())
+    md += QStringLiteral("*Model: %1, %2 weights.*\n\n")
+              .arg(c.turns.back().model, Q(std::string(Name(c.turns.back().stats.precision))));
   md += QStringLiteral("*Created %1, updated %2.*\n\n")
             .arg(c.created.toString(Qt::ISODate), c.updated.toString(Qt::ISODate));
   if (!c.system_prompt.isEmpty()) md += QStringLiteral("**System:** %1\n\n").arg(c.system_prompt);

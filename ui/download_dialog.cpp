@@ -18,7 +18,7 @@ QString CatalogueSizeText(const CatalogueModel& model) {
   qint64 total = 0;
   for (const CatalogueFile& f : model.files)
     if (f.size > 0) total += f.size;
-  return total > 0 ? QLocale().formattedDataSize(total) : QString();
+  return total > 0 ? QLocale().formattedDataSize(total, 1, QLocale::DataSizeSIFormat) : QString();
 }
 
 DownloadDialog::DownloadDialog(QWidget* parent, ModelDownloader* downloader)
@@ -32,6 +32,9 @@ DownloadDialog::DownloadDialog(QWidget* parent, ModelDownloader* downloader)
          "where it stopped.").arg(QDir::toNativeSeparators(downloader_->modelsRoot())), this);
   intro->setWordWrap(true);
   list_ = new QListWidget(this);
+  list_->setWordWrap(true);  // the descriptions are sentences: wrap, never cut
+  list_->setTextElideMode(Qt::ElideNone);
+  setMinimumWidth(fontMetrics().averageCharWidth() * 70);
   for (const CatalogueModel& m : catalogue_) {
     const QString size = CatalogueSizeText(m);
     auto* item = new QListWidgetItem(
@@ -79,10 +82,10 @@ DownloadDialog::DownloadDialog(QWidget* parent, ModelDownloader* downloader)
             if (total > 0) {
               bar_->setValue(static_cast<int>(1000.0 * static_cast<double>(bytes) /
                                               static_cast<double>(total)));
-              bar_->setFormat(QStringLiteral("%1: %2 / %3").arg(file, locale.formattedDataSize(bytes),
-                                                                locale.formattedDataSize(total)));
+              bar_->setFormat(QStringLiteral("%1: %2 / %3").arg(file, locale.formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat),
+                                                                locale.formattedDataSize(total, 1, QLocale::DataSizeSIFormat)));
             } else {
-              bar_->setFormat(QStringLiteral("%1: %2").arg(file, locale.formattedDataSize(bytes)));
+              bar_->setFormat(QStringLiteral("%1: %2").arg(file, locale.formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat)));
             }
           });
   connect(downloader_, &ModelDownloader::finished, this, [this](const QString& dir) {

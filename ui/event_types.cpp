@@ -34,15 +34,28 @@ QString DescribeImage(const ImageInfo& info) {
   return text;
 }
 
+double ImageSeconds(const TurnStats& stats) {
+  double seconds = 0.0;
+  for (const StageTime& s : stats.stages)
+    if (s.name == "preprocess" || s.name == "vision") seconds += s.seconds;
+  return seconds;
+}
+
+double TtftWithImages(const TurnStats& stats) { return ImageSeconds(stats) + stats.ttft_s; }
+
+QString ThreadCount(int threads) {
+  return threads == 1 ? QStringLiteral("1 thread") : QStringLiteral("%1 threads").arg(threads);
+}
+
 QString DescribeStats(const TurnStats& s) {
   const QString dot = QStringLiteral(" \u00B7 ");
   QStringList parts;
   parts << QStringLiteral("prompt %1 tok").arg(s.prompt_tokens);
-  parts << QStringLiteral("TTFT %1 s").arg(s.ttft_s, 0, 'f', 2);
+  parts << QStringLiteral("TTFT %1 s").arg(TtftWithImages(s), 0, 'f', 2);
   parts << QStringLiteral("prefill %1 tok/s").arg(s.prefill_tokens_per_s, 0, 'f', 0);
   parts << QStringLiteral("decode %1 tok/s").arg(s.decode_tokens_per_s, 0, 'f', 1);
   parts << QStringLiteral("%1 tok").arg(s.generated_tokens);
-  parts << Q(s.backend);
+  parts << Q(s.backend) + QLatin1Char(' ') + Q(std::string(Name(s.precision)));
   return parts.join(dot);
 }
 

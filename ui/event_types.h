@@ -31,7 +31,17 @@ inline QString Q(const std::string& s) { return QString::fromStdString(s); }
 // "224×224 → 7×7 = 49 tokens" (source size first when it differs from the processed size).
 QString DescribeImage(const ImageInfo& info);
 
-// "prompt 57 tok · TTFT 0.12 s · prefill 480 tok/s · decode 35.1 tok/s · cpu"
+// Seconds this turn spent turning its new images into tokens (the "preprocess" and "vision"
+// stages, which run when an image is attached, before TurnStats::ttft_s starts counting).
+double ImageSeconds(const TurnStats& stats);
+// What the user waits from attaching an image (or sending) to the first token:
+// ImageSeconds + ttft_s.
+double TtftWithImages(const TurnStats& stats);
+
+// "1 thread", "4 threads".
+QString ThreadCount(int threads);
+
+// "prompt 57 tok · TTFT 0.12 s · prefill 480 tok/s · decode 35.1 tok/s · 12 tok · cpu q8"
 QString DescribeStats(const TurnStats& stats);
 
 }  // namespace glance::ui

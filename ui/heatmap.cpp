@@ -1,5 +1,7 @@
 #include "ui/heatmap.h"
 
+#include <QKeyEvent>
+#include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
@@ -67,8 +69,7 @@ std::vector<bool> FindSinks(const std::vector<float>& map, float k) {
   return sinks;
 }
 
-std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks) {
-  std::vector<float> out(map.size(), 0.0f);
+std::pair<float, float> MapRange(const std::vector<float>& map, const std::vector<bool>& sinks) {
   float lo = 0.0f, hi = 0.0f;
   bool any = false;
   for (size_t i = 0; i < map.size(); ++i) {
@@ -77,7 +78,13 @@ std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector
     hi = any ? std::max(hi, map[i]) : map[i];
     any = true;
   }
-  if (!any || hi - lo <= 0.0f) return out;
+  return {lo, hi};
+}
+
+std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks) {
+  std::vector<float> out(map.size(), 0.0f);
+  const auto [lo, hi] = MapRange(map, sinks);
+  if (hi - lo <= 0.0f) return out;
   for (size_t i = 0; i < map.size(); ++i) {
     if (i < sinks.size() && sinks[i]) continue;
     out[i] = (map[i] - lo) / (hi - lo);
@@ -100,21 +107,17 @@ QImage ProcessedView(const QImage& source, int resized_w, int resized_h) {
   return source.copy(crop);
 }
 
-QImage RenderOverlay(const QImage& image, const std::vector<float>& map, int grid_h,
-                     int grid_w, const OverlayStyle& style, QSize size) {
-  QImage out(size.expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
-  out.fill(Qt::transparent);
-  if (image.isNull()) return out;
-  QPainter p(&out);
+void PaintOverlay(QPainter& p, const QRectF& target, const QImage& image,
+                  const std::vector<float>& map, int grid_h, int grid_w, const OverlayStyle& style) {
+  if (image.isNull()) return;
+  p.save();
   p.setRenderHint(QPainter::SmoothPixmapTransform);
-  const QSize fitted = image.size().scaled(out.size(), Qt::KeepAspectRatio);
-  const QRect target(QPoint((out.width() - fitted.width()) / 2,
-                            (out.height() - fitted.height()) / 2),
-                     fitted);
   p.drawImage(target, image);
   const size_t cells = static_cast<size_t>(std::max(grid_h, 0)) * std::max(grid_w, 0);
-  if (cells == 0 || map.size() != cells) return out;
-
+  if (cells == 0 || map.size() != cells) {
+    p.restore();
+    return;
+  }
   const std::vector<bool> sinks =
       style.hide_sinks ? FindSinks(map, style.sink_factor) : std::vector<bool>(cells, false);
   const std::vector<float> norm = NormalizeMap(map, sinks);
@@ -135,22 +138,56 @@ QImage RenderOverlay(const QImage& image, const std::vector<float>& map, int gri
     p.setPen(QPen(QColor(255, 255, 255, 90), 0));
     for (int x = 1; x < grid_w; ++x) {
       const double px = target.left() + target.width() * static_cast<double>(x) / grid_w;
-      p.drawLine(QPointF(px, target.top()), QPointF(px, target.bottom() + 1));
+      p.drawLine(QPointF(px, target.top()), QPointF(px, target.bottom()));
     }
     for (int y = 1; y < grid_h; ++y) {
       const double py = target.top() + target.height() * static_cast<double>(y) / grid_h;
-      p.drawLine(QPointF(target.left(), py), QPointF(target.right() + 1, py));
+      p.drawLine(QPointF(target.left(), py), QPointF(target.right(), py));
     }
   }
+  p.restore();
+}
+
+QImage RenderOverlay(const QImage& image, const std::vector<float>& map, int grid_h,
+                     int grid_w, const OverlayStyle& style, QSize size) {
+  QImage out(size.expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+  out.fill(Qt::transparent);
+  if (image.isNull()) return out;
+  QPainter p(&out);
+  const QSize fitted = image.size().scaled(out.size(), Qt::KeepAspectRatio);
+  const QRect target(QPoint((out.width() - fitted.width()) / 2,
+                            (out.height() - fitted.height()) / 2),
+                     fitted);
+  PaintOverlay(p, target, image, map, grid_h, grid_w, style);
   return out;
 }
+
+namespace {
+constexpr double kMaxZoom = 16.0;
+constexpr int kDisplayMax = 2048;  // long side of the image the widget paints
+}  // namespace
 
 HeatmapWidget::HeatmapWidget(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
+void HeatmapWidget::setInteractive(bool on) {
+  interactive_ = on;
+  setMouseTracking(on);
+  setFocusPolicy(on ? Qt::WheelFocus : Qt::NoFocus);
+  setToolTip(on ? tr("Wheel or +/\u2212 zooms, drag pans, double-click shows the whole image.")
+                : caption_);
+  update();
+}
+
 void HeatmapWidget::setImage(const QImage& image) {
+  const bool sameSize = image.size() == image_.size();
   image_ = image;
+  display_ = image.width() > kDisplayMax || image.height() > kDisplayMax
+                 ? image.scaled(kDisplayMax, kDisplayMax, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+                 : image;
+  if (!sameSize) resetView();
+  updateGeometry();
   update();
 }
 
@@ -158,6 +195,7 @@ void HeatmapWidget::setMap(const std::vector<float>& map, int grid_h, int grid_w
   map_ = map;
   grid_h_ = grid_h;
   grid_w_ = grid_w;
+  if (lastHover_.x() >= 0) updateHover(lastHover_);
   update();
 }
 
@@ -168,7 +206,7 @@ void HeatmapWidget::setStyle(const OverlayStyle& style) {
 
 void HeatmapWidget::setCaption(const QString& caption) {
   caption_ = caption;
-  setToolTip(caption);
+  if (!interactive_) setToolTip(caption);
   update();
 }
 
@@ -178,7 +216,7 @@ QImage HeatmapWidget::render(QSize size) const {
 
 QSize HeatmapWidget::sizeHint() const {
   const int em = fontMetrics().height();
-  return {em * 16, em * 16};
+  return interactive_ ? QSize(em * 26, em * 20) : QSize(em * 8, em * 8);
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
@@ -187,30 +225,185 @@ QSize HeatmapWidget::minimumSizeHint() const {
 }
 
 int HeatmapWidget::heightForWidth(int width) const {
-  const int text = caption_.isEmpty() ? 0 : fontMetrics().height();
-  if (image_.isNull() || image_.width() == 0) return width + text;
+  const int text = (caption_.isEmpty() ? 0 : fontMetrics().height()) + legendHeight();
+  if (image_.isNull() || image_.width() == 0) return width * 3 / 4 + text;
   return width * image_.height() / image_.width() + text;
+}
+
+int HeatmapWidget::legendHeight() const {
+  return interactive_ && !map_.empty() ? fontMetrics().height() * 2 : 0;
+}
+
+QRectF HeatmapWidget::fittedRect() const {
+  const int text = (caption_.isEmpty() ? 0 : fontMetrics().height()) + legendHeight();
+  const QSizeF area(width(), std::max(1, height() - text));
+  if (image_.isNull()) return QRectF(QPointF(0, 0), area);
+  const QSizeF fitted = QSizeF(image_.size()).scaled(area, Qt::KeepAspectRatio);
+  return QRectF(QPointF((area.width() - fitted.width()) / 2, (area.height() - fitted.height()) / 2),
+                fitted);
+}
+
+QRectF HeatmapWidget::imageRect() const {
+  const QRectF fit = fittedRect();
+  const QPointF centre = fit.center() + pan_;
+  const QSizeF size = fit.size() * zoom_;
+  return QRectF(centre - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+void HeatmapWidget::setZoom(double zoom, QPointF anchor) {
+  zoom = std::clamp(zoom, 1.0, kMaxZoom);
+  const QRectF before = imageRect();
+  if (anchor.x() < 0) anchor = fittedRect().center();
+  // Keep the image point under `anchor` where it is.
+  const QPointF rel((anchor.x() - before.left()) / before.width(), (anchor.y() - before.top()) / before.height());
+  zoom_ = zoom;
+  const QRectF fit = fittedRect();
+  const QSizeF size = fit.size() * zoom_;
+  const QPointF topLeft(anchor.x() - rel.x() * size.width(), anchor.y() - rel.y() * size.height());
+  pan_ = topLeft + QPointF(size.width() / 2, size.height() / 2) - fit.center();
+  if (zoom_ == 1.0) pan_ = QPointF();
+  update();
+}
+
+void HeatmapWidget::resetView() {
+  zoom_ = 1.0;
+  pan_ = QPointF();
+  update();
+}
+
+int HeatmapWidget::cellAt(QPointF pos) const {
+  if (grid_h_ <= 0 || grid_w_ <= 0 || image_.isNull()) return -1;
+  const QRectF r = imageRect();
+  if (!r.contains(pos)) return -1;
+  const int col = std::clamp(static_cast<int>((pos.x() - r.left()) / r.width() * grid_w_), 0, grid_w_ - 1);
+  const int row = std::clamp(static_cast<int>((pos.y() - r.top()) / r.height() * grid_h_), 0, grid_h_ - 1);
+  return row * grid_w_ + col;
+}
+
+std::pair<float, float> HeatmapWidget::legendRange() const {
+  const std::vector<bool> sinks =
+      style_.hide_sinks ? FindSinks(map_, style_.sink_factor) : std::vector<bool>(map_.size(), false);
+  return MapRange(map_, sinks);
+}
+
+void HeatmapWidget::updateHover(QPointF pos) {
+  lastHover_ = pos;
+  QString text;
+  const int cell = interactive_ ? cellAt(pos) : -1;
+  if (cell >= 0 && static_cast<size_t>(cell) < map_.size()) {
+    double sum = 0.0;
+    for (float v : map_) sum += v;
+    const float value = map_[static_cast<size_t>(cell)];
+    text = tr("row %1, col %2 \u00B7 weight %3").arg(cell / grid_w_ + 1).arg(cell % grid_w_ + 1)
+               .arg(static_cast<double>(value), 0, 'g', 3);
+    if (sum > 0.0) text += tr(" (%1% of this map)").arg(100.0 * value / sum, 0, 'f', 1);
+  }
+  if (text != hoverText_) {
+    hoverText_ = text;
+    Q_EMIT hovered(text);
+  }
+}
+
+void HeatmapWidget::paintLegend(QPainter& p, const QRect& area) const {
+  const auto& lut = ColormapLut(style_.colormap);
+  const int em = fontMetrics().height();
+  const QRect bar(area.left() + em / 2, area.top() + em / 4, std::max(1, area.width() - em), em * 3 / 4);
+  QLinearGradient gradient(bar.topLeft(), bar.topRight());
+  for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, QColor(lut[static_cast<size_t>(i * 255 / 8)]));
+  p.fillRect(bar, gradient);
+  p.setPen(palette().color(QPalette::Mid));
+  p.drawRect(bar.adjusted(0, 0, -1, -1));
+  const auto [lo, hi] = legendRange();
+  const QRect labels(bar.left(), bar.bottom() + 1, bar.width(), area.bottom() - bar.bottom());
+  p.setPen(palette().color(QPalette::WindowText));
+  p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(static_cast<double>(lo), 'g', 3));
+  p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop,
+             style_.hide_sinks ? tr("attention weight (sinks grey)") : tr("attention weight"));
+  p.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(static_cast<double>(hi), 'g', 3));
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  const int text = caption_.isEmpty() ? 0 : fontMetrics().height();
-  const QSize area(width(), std::max(1, height() - text));
-  const qreal dpr = devicePixelRatioF();
-  QImage img = render((QSizeF(area) * dpr).toSize());
-  img.setDevicePixelRatio(dpr);
-  p.drawImage(QPoint(0, 0), img);
-  if (text > 0) {
+  const int caption = caption_.isEmpty() ? 0 : fontMetrics().height();
+  const int legend = legendHeight();
+  const int imageBottom = height() - caption - legend;
+  p.save();
+  p.setClipRect(QRect(0, 0, width(), std::max(0, imageBottom)));
+  PaintOverlay(p, imageRect(), display_, map_, grid_h_, grid_w_, style_);
+  const int cell = interactive_ ? cellAt(lastHover_) : -1;
+  if (cell >= 0) {  // outline the hovered cell
+    const QRectF r = imageRect();
+    const double cw = r.width() / grid_w_, ch = r.height() / grid_h_;
+    p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(r.left() + (cell % grid_w_) * cw, r.top() + (cell / grid_w_) * ch, cw, ch));
+  }
+  p.restore();
+  if (legend > 0) paintLegend(p, QRect(0, imageBottom, width(), legend));
+  if (caption > 0) {
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRect(0, area.height(), width(), text), Qt::AlignCenter,
+    p.drawText(QRect(0, height() - caption, width(), caption), Qt::AlignCenter,
                fontMetrics().elidedText(caption_, Qt::ElideRight, width()));
   }
 }
 
+void HeatmapWidget::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) {
+    dragging_ = interactive_;
+    moved_ = false;
+    dragFrom_ = event->position();
+  }
+  QWidget::mousePressEvent(event);
+}
+
+void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
+  if (dragging_ && zoom_ > 1.0) {
+    const QPointF delta = event->position() - dragFrom_;
+    if (delta.manhattanLength() > 2) moved_ = true;
+    pan_ += delta;
+    dragFrom_ = event->position();
+  }
+  updateHover(event->position());
+  update();
+  QWidget::mouseMoveEvent(event);
+}
+
 void HeatmapWidget::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()))
+  dragging_ = false;
+  if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()) && !moved_)
     Q_EMIT clicked();
   QWidget::mouseReleaseEvent(event);
+}
+
+void HeatmapWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (interactive_) resetView();
+  QWidget::mouseDoubleClickEvent(event);
+}
+
+void HeatmapWidget::wheelEvent(QWheelEvent* event) {
+  if (!interactive_) return QWidget::wheelEvent(event);
+  const double steps = event->angleDelta().y() / 120.0;
+  setZoom(zoom_ * std::pow(1.25, steps), event->position());
+  updateHover(event->position());
+  event->accept();
+}
+
+void HeatmapWidget::keyPressEvent(QKeyEvent* event) {
+  if (interactive_ && (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal)) {
+    setZoom(zoom_ * 1.25);
+  } else if (interactive_ && event->key() == Qt::Key_Minus) {
+    setZoom(zoom_ / 1.25);
+  } else if (interactive_ && event->key() == Qt::Key_0) {
+    resetView();
+  } else {
+    QWidget::keyPressEvent(event);  // Left/Right reach the panel's word stepping
+  }
+}
+
+void HeatmapWidget::leaveEvent(QEvent* event) {
+  updateHover(QPointF(-1, -1));
+  update();
+  QWidget::leaveEvent(event);
 }
 
 }  // namespace glance::ui

@@ -2,11 +2,17 @@
 // Heatmap rendering: one attention map over an image's token grid (any grid_h × grid_w),
 // coloured through a small perceptual colour LUT, blended over the image with grid lines.
 // The pure functions are separate from the widget so tests can compare rendered QImages.
+// The widget can be interactive (the panel's main heatmap): mouse wheel or +/- zoom about
+// the cursor, drag pans, double-click resets; a colour legend with the weight range under the
+// image; hovering a cell reports its row, column and weight.
 #include <QColor>
 #include <QImage>
 #include <QWidget>
 #include <array>
+#include <utility>
 #include <vector>
+
+class QPainter;
 
 namespace glance::ui {
 
@@ -20,8 +26,11 @@ const std::array<QRgb, 256>& ColormapLut(Colormap map);
 // attention regardless of content). Returns the mask; `k` <= 1 marks nothing.
 std::vector<bool> FindSinks(const std::vector<float>& map, float k);
 
-// Min–max normalises to [0,1] over the cells that are not sinks; sink cells become 0, so the
-// colour range is spent on the rest of the image. A flat map becomes all zeros.
+// The smallest and largest weight over the cells that are not sinks ({0, 0} when none).
+std::pair<float, float> MapRange(const std::vector<float>& map, const std::vector<bool>& sinks);
+
+// Min–max normalises to [0,1] over the cells that are not sinks (MapRange); sink cells become
+// 0, so the colour range is spent on the rest of the image. A flat map becomes all zeros.
 std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks);
 
 struct OverlayStyle {
@@ -32,8 +41,13 @@ struct OverlayStyle {
   float sink_factor = 5.0f;
 };
 
+// Draws `image` into `target` (any rectangle: the caller keeps the aspect) with `map`
+// ([grid_h*grid_w], row-major) over it. An empty map draws the image alone.
+void PaintOverlay(QPainter& painter, const QRectF& target, const QImage& image,
+                  const std::vector<float>& map, int grid_h, int grid_w, const OverlayStyle& style);
+
 // Draws `image` scaled to fit `size` (aspect kept, centred on a transparent background) with
-// `map` ([grid_h*grid_w], row-major) over it. An empty map draws the image alone.
+// `map` over it (PaintOverlay).
 QImage RenderOverlay(const QImage& image, const std::vector<float>& map, int grid_h,
                      int grid_w, const OverlayStyle& style, QSize size);
 
@@ -51,9 +65,24 @@ class HeatmapWidget : public QWidget {
   void setStyle(const OverlayStyle& style);
   void setCaption(const QString& caption);  // drawn under the image (small multiples)
   const OverlayStyle& overlayStyle() const { return style_; }
+  // Zoom, pan, hover and the colour legend (the panel's main heatmap).
+  void setInteractive(bool on);
 
-  // What paintEvent draws, at `size` logical pixels.
+  // What paintEvent draws for the image and map at zoom 1, at `size` logical pixels.
   QImage render(QSize size) const;
+
+  // View: 1 = the whole image fits; up to 16. `anchor` (widget coordinates) stays put.
+  double zoom() const { return zoom_; }
+  void setZoom(double zoom, QPointF anchor = QPointF(-1, -1));
+  void resetView();
+  // Where the image is drawn now (zoom and pan applied), in widget coordinates.
+  QRectF imageRect() const;
+  // The grid cell under `pos` (widget coordinates) as row * grid_w + col, or -1.
+  int cellAt(QPointF pos) const;
+  // "row 3, col 5 · weight 0.0123 (4.1% of this map)" for the hovered cell, else empty.
+  QString hoverText() const { return hoverText_; }
+  // The legend's range (MapRange of the drawn map under the style's sink hiding).
+  std::pair<float, float> legendRange() const;
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -62,17 +91,38 @@ class HeatmapWidget : public QWidget {
 
  Q_SIGNALS:
   void clicked();
+  void hovered(const QString& text);  // hoverText() changed
 
  protected:
   void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
 
  private:
-  QImage image_;
+  QRectF fittedRect() const;  // the image at zoom 1, centred in the drawing area
+  int legendHeight() const;
+  void updateHover(QPointF pos);
+  void paintLegend(QPainter& p, const QRect& area) const;
+
+  QImage image_;    // what was set (tests compare renders of it)
+  QImage display_;  // image_ at most 2048 px on its long side: painting stays fast
   std::vector<float> map_;
   int grid_h_ = 0, grid_w_ = 0;
   OverlayStyle style_;
   QString caption_;
+  bool interactive_ = false;
+  double zoom_ = 1.0;
+  QPointF pan_;  // offset of the zoomed image from its zoom-1 place, in widget pixels
+  QPointF dragFrom_;
+  bool dragging_ = false;
+  bool moved_ = false;
+  QPointF lastHover_{-1, -1};
+  QString hoverText_;
 };
 
 }  // namespace glance::ui

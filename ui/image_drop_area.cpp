@@ -18,6 +18,29 @@
 
 namespace glance::ui {
 
+QImage LoadImagePreview(const QString& path, QString* error, int max_side) {
+  const QFileInfo file(path);
+  if (!file.isFile()) {
+    if (error) *error = QObject::tr("The image %1 is no longer there.").arg(path);
+    return {};
+  }
+  QImageReader::setAllocationLimit(1024);  // MiB; the preview is scaled below
+  QImageReader reader(path);
+  reader.setAutoTransform(true);
+  const QSize size = reader.size();
+  if (size.isValid() && (size.width() > max_side || size.height() > max_side))
+    reader.setScaledSize(size.scaled(max_side, max_side, Qt::KeepAspectRatio));
+  QImage image = reader.read();
+  if (image.isNull()) {
+    if (error)
+      *error = QObject::tr("%1 exists but cannot be shown: %2").arg(file.fileName(), reader.errorString());
+    return {};
+  }
+  if (image.width() > max_side || image.height() > max_side)
+    image = image.scaled(max_side, max_side, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+  return image;
+}
+
 ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
   setAcceptDrops(true);
   setFrameShape(QFrame::StyledPanel);
@@ -122,6 +145,13 @@ void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed)
                    info.grid_w);
   QString name = info.path.empty() ? tr("Pasted image") : QFileInfo(Q(info.path)).fileName();
   info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), DescribeImage(info)));
+  message_->setVisible(false);
+}
+
+void ImageDropArea::showBusy(const QImage& preview, const QString& name) {
+  preview_->setImage(preview);
+  preview_->setMap({}, 0, 0);
+  info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), tr("Encoding\u2026 (Esc stops)")));
   message_->setVisible(false);
 }
 

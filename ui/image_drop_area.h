@@ -16,6 +16,12 @@ namespace glance::ui {
 
 class HeatmapWidget;
 
+// The image at `path` for showing (not for the model): EXIF orientation applied, decoded at
+// most `max_side` pixels on its long side where the format can (JPEG), and allowed up to 1 GiB
+// while decoding (Qt's default 128 MB refuses large photos that exist). Null + *error saying
+// why (missing file, unreadable format, too large).
+QImage LoadImagePreview(const QString& path, QString* error = nullptr, int max_side = 4096);
+
 class ImageDropArea : public QFrame {
   Q_OBJECT
  public:
@@ -29,6 +35,8 @@ class ImageDropArea : public QFrame {
   // After the engine processed the image: what the tower saw, and its grid.
   void setImageInfo(const ImageInfo& info, const QImage& processed);
   void clearImage();
+  // While the engine encodes it: the thumbnail at once and "Encoding…".
+  void showBusy(const QImage& preview, const QString& name);
   void showMessage(const QString& text);  // inline, replaces the previous one
   QString message() const;
   QString infoText() const;

@@ -15,6 +15,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
@@ -38,11 +40,23 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kThemeKey = QStringLiteral("view/theme");
 
+// The dock's content scrolls when the dock is smaller than it needs, so no panel's minimum
+// size (charts, selectors, small multiples) becomes the window's: the window fits small
+// screens and large scale factors, and does not grow when an answer adds chips and maps.
 QDockWidget* MakeDock(const QString& title, const QString& objectName, QWidget* content,
                       QMainWindow* window) {
   auto* dock = new QDockWidget(title, window);
   dock->setObjectName(objectName);  // saveState() needs it
-  dock->setWidget(content);
+  auto* scroll = new QScrollArea(dock);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(content);
+  const int em = window->fontMetrics().height();
+  scroll->setMinimumSize(em * 8, em * 6);
+  dock->setWidget(scroll);
+  // The View menu shows the title as a menu item, where "&" would mark a shortcut letter.
+  QString menuText = title;
+  dock->toggleViewAction()->setText(menuText.replace(QLatin1Char('&'), QStringLiteral("&&")));
   dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                     QDockWidget::DockWidgetClosable);
   return dock;
@@ -110,7 +124,7 @@ void MainWindow::buildDocks() {
   const int em = fontMetrics().height();
   resizeDocks({convDock, imageDock}, {em * 12, em * 30}, Qt::Horizontal);
   resizeDocks({imageDock, timingDock}, {em * 40, em * 22}, Qt::Vertical);
-  resize(em * 100, em * 62);
+  resize(FitScreen(QSize(em * 100, em * 62)));
 
   connect(dropArea_, &ImageDropArea::imageFileChosen, this,
           [this](const QString& path) { attachImageFile(path, captionOnDrop_); });
@@ -191,7 +205,10 @@ void MainWindow::buildStatusBar() {
   cancelLoad_->setVisible(false);
   connect(cancelLoad_, &QToolButton::clicked, this, [this] { worker_->cancelLoad(); });
   statusBar()->addWidget(modelLabel_);
-  statusBar()->addWidget(backendLabel_);
+  // The backend's reason can be a sentence: it takes the room left and never widens the window
+  // (the whole text is in the tooltip).
+  backendLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  statusBar()->addWidget(backendLabel_, 1);
   statusBar()->addWidget(threadsLabel_);
   statusBar()->addWidget(memoryLabel_);
   statusBar()->addPermanentWidget(loadBar_);
@@ -212,10 +229,18 @@ void MainWindow::updateMemory() {
   memoryLabel_->setText(tr("\u00B7 %1 MiB resident").arg(mib, 0, 'f', 0));
 }
 
+QSize MainWindow::FitScreen(QSize wanted) const {
+  const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+  if (screen == nullptr) return wanted;
+  const QSize room = screen->availableGeometry().size() * 0.92;  // leave the frame its room
+  return wanted.boundedTo(room);
+}
+
 void MainWindow::restoreLayout() {
   QSettings settings;
   restoreGeometry(settings.value(kGeometryKey).toByteArray());
   restoreState(settings.value(kStateKey).toByteArray());
+  resize(FitScreen(size()));  // saved on a larger screen or at a smaller scale factor
 }
 
 void MainWindow::saveLayout() const {

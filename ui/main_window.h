@@ -9,6 +9,7 @@
 // GUI thread only.
 #include <QImage>
 #include <QMainWindow>
+#include <functional>
 
 #include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
@@ -54,6 +55,10 @@ class MainWindow : public QMainWindow {
   // Grab the window to `path` after the first finished turn, then close (for docs/tests).
   void setScreenshotPath(const QString& path) { screenshotPath_ = path; }
 
+  // Ask before a detail-mode image becomes thousands of tokens (DetailEstimate); tests turn
+  // the question off.
+  void setConfirmDetail(bool on) { confirmDetail_ = on; }
+
   bool captionOnDrop() const { return captionOnDrop_; }
   void setCaptionOnDrop(bool on) { captionOnDrop_ = on; }
   // From the settings store (refreshed whenever a setting changes); tests may tweak it.
@@ -63,7 +68,10 @@ class MainWindow : public QMainWindow {
 
   // Conversations.
   void newChat();
-  bool openConversation(const QString& id);  // read-only until New chat
+  // Shows a saved conversation. The next Send, Regenerate or Edit first re-processes its
+  // history in the engine (with progress and Stop), so it continues after a restart or a
+  // model switch. Read-only only when one of its images can no longer be found.
+  bool openConversation(const QString& id);
   bool exportConversation(const QString& path, bool markdown);
   const Conversation& currentConversation() const { return current_; }
   bool isReadOnly() const { return readOnly_; }
@@ -90,11 +98,11 @@ class MainWindow : public QMainWindow {
   void requestImageMode(glance::ImageMode mode);
   void requestSystemPrompt(const QString& text);
   void requestAttachImage(const QString& path);
-  void requestAttachPixels(const QImage& image);
   void requestSend(const QString& text, const glance::GenerateOptions& options);
   void requestRegenerate(const glance::GenerateOptions& options);
   void requestEdit(const QString& text, const glance::GenerateOptions& options);
   void requestReset();
+  void requestContinue(const glance::SavedConversation& turns);
   // For observers (tests, the conversation store), on the GUI thread.
   void modelReady(const glance::ModelInfo& info);
   void turnCompleted(const glance::TurnResult& result);
@@ -112,6 +120,7 @@ class MainWindow : public QMainWindow {
   void connectWorker();
   void shutdownWorker();
   void restoreLayout();
+  QSize FitScreen(QSize wanted) const;  // bounded by the screen's available size
   void saveLayout() const;
   void buildModelMenu(QMenu* file);
   void buildConversationMenu(QMenu* file);
@@ -129,6 +138,15 @@ class MainWindow : public QMainWindow {
   void onTurnFinished(const TurnResult& result);
   void onError(const QString& during, const QString& message);
   void startTurn();
+  // False when the user cancels; *useFast when they pick fast mode for this image.
+  bool confirmDetail(const QString& path, bool* useFast);
+  // Runs `command` now when the engine holds current_, else after continuing it there.
+  void whenContinued(std::function<void()> command);
+  void onProgress(const Progress& progress);
+  void onCancelled(const QString& during);
+  // current_ as Session::Continue takes it (images found by path and sha256); false + *why
+  // when an image is missing.
+  bool savedHistory(SavedConversation* out, bool dropLastAnswer, QString* why) const;
   void updateMemory();
 
   QThread* thread_ = nullptr;
@@ -166,6 +184,13 @@ class MainWindow : public QMainWindow {
   bool replaceLastTurn_ = false;             // regenerate / edit-and-resend
   std::vector<ImageInfo> pendingImages_;     // attached since the last recorded turn
   bool fallBackToDemo_ = false;              // the start-up model_dir load
+  bool keepNoticeOnLoad_ = false;            // the fallback's notice survives the demo load
+  bool needsContinue_ = false;               // current_ is not (yet) in the engine's session
+  std::function<void()> afterContinue_;      // the command waiting for the continuation
+  bool regenerating_ = false;                // afterContinue_ is a Regenerate
+  bool confirmDetail_ = true;
+  double visionSecondsPerToken_ = 0.0;       // measured on this machine (0: not yet)
+  double prefillTokensPerSecond_ = 0.0;
   QString loadingDir_;
 };
 

@@ -1,7 +1,6 @@
 // MainWindow: conversations. The current conversation is saved to the ConversationStore after
-// every finished turn; a saved one reopens read-only (the engine's state is not saved, and
-// re-running the history would cost a full prefill), with its transcript, last attention
-// maps and timings; New chat starts a live one again.
+// every finished turn; a saved one reopens with its transcript, last attention maps and
+// timings. Delete goes to the store's trash (the sidebar offers Undo).
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -22,35 +21,30 @@
 #include "ui/timing_panel.h"
 
 namespace glance::ui {
-namespace {
-constexpr int kTitleChars = 60;
-
-QString TitleFrom(const QString& text) {
-  QString t = text.simplified();
-  if (t.size() > kTitleChars) t = t.left(kTitleChars - 1) + QChar(0x2026);
-  return t;
-}
-}  // namespace
-
 QListWidget* MainWindow::conversations() const { return sidebar_->list(); }
 
 void MainWindow::buildConversationMenu(QMenu* file) {
   file->addAction(tr("Export conversation as &Markdown\u2026"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export as Markdown"),
-                                                      current_.title + QStringLiteral(".md"),
+                                                      ExportFileName(current_, QStringLiteral(".md")),
                                                       tr("Markdown (*.md)"));
     if (!path.isEmpty()) exportConversation(path, true);
   });
   file->addAction(tr("Export conversation as &JSON\u2026"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export as JSON"),
-                                                      current_.title + QStringLiteral(".json"),
+                                                      ExportFileName(current_, QStringLiteral(".json")),
                                                       tr("JSON (*.json)"));
     if (!path.isEmpty()) exportConversation(path, false);
   });
   connect(sidebar_, &ConversationSidebar::openRequested, this, &MainWindow::openConversation);
   connect(sidebar_, &ConversationSidebar::newChatRequested, chat_->newChatAction(), &QAction::trigger);
   connect(sidebar_, &ConversationSidebar::removed, this, [this](const QString& id) {
-    if (id == current_.id) current_.id.clear();  // still on screen; a new turn saves it anew
+    // The deleted conversation leaves the screen too (the sidebar offers Undo).
+    if (id == current_.id && !chat_->isBusy()) chat_->newChatAction()->trigger();
+    else if (id == current_.id) current_.id.clear();  // answering: a new turn saves it anew
+  });
+  connect(sidebar_, &ConversationSidebar::restored, this, [this](const QString& id) {
+    if (current_.turns.empty() && !chat_->isBusy()) openConversation(id);
   });
   connect(sidebar_, &ConversationSidebar::renamed, this, [this](const QString& id, const QString& title) {
     if (id == current_.id) current_.title = title;
@@ -65,8 +59,11 @@ void MainWindow::newChat() {
   timing_->clear();
   pendingImages_.clear();
   current_ = Conversation();
+  needsContinue_ = false;
+  afterContinue_ = nullptr;
   current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
   setReadOnly(false);
+  showNotice(QString());  // a new chat starts with a clean slate, old notices included
   sidebar_->setCurrentId(QString());
   Q_EMIT requestReset();  // first: the system prompt can only change in an empty session
   Q_EMIT requestSystemPrompt(current_.system_prompt);
@@ -74,10 +71,11 @@ void MainWindow::newChat() {
 
 void MainWindow::setReadOnly(bool on, const QString& why) {
   readOnly_ = on;
-  chat_->input()->setEnabled(!on);
+  // The input stays enabled: what the user types is kept (for a New chat), never dropped.
+  const QString reason = why.isEmpty() ? tr("Read-only: start a New chat to continue.") : why;
+  chat_->setReadOnly(on, reason);
   if (on) {
-    chat_->input()->clear();
-    showNotice(why.isEmpty() ? tr("Read-only: start a New chat to continue.") : why);
+    showNotice(reason);
   } else if (notice_->text().startsWith(tr("Read-only"))) {
     showNotice(QString());
   }
@@ -97,24 +95,23 @@ bool MainWindow::openConversation(const QString& id) {
   }
   current_ = std::move(*loaded);
   pendingImages_.clear();
+  afterContinue_ = nullptr;
   showConversation(current_);
   sidebar_->setCurrentId(current_.id);
-  setReadOnly(true);
+  // The engine does not hold it yet: the next message re-reads it there first. That needs
+  // every image, found by path or by sha256 among the kept ones.
+  needsContinue_ = !current_.turns.empty();
+  SavedConversation history;
+  QString why;
+  setReadOnly(!savedHistory(&history, false, &why), why);
+  if (!readOnly_) showNotice(QString());
   return true;
 }
 
 void MainWindow::showConversation(const Conversation& conversation) {
   chat_->clear();
-  {
-    // Replay into the chat view without asking the engine for anything.
-    const QSignalBlocker block(chat_);
-    for (const ConversationTurn& turn : conversation.turns) {
-      chat_->submit(turn.user_text);
-      chat_->beginAnswer();
-      chat_->appendPiece(turn.answer);
-      chat_->finishAnswer(turn.stats, turn.stop_reason);
-    }
-  }
+  for (const ConversationTurn& turn : conversation.turns)
+    chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason);
   timing_->clear();
   for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
   attention_->clear();
@@ -129,9 +126,16 @@ void MainWindow::showConversation(const Conversation& conversation) {
       ++imageCount_;
     }
   if (last) {
-    const QImage source(Q(last->path));
-    if (source.isNull()) {
-      dropArea_->showMessage(tr("The image %1 is no longer there.").arg(Q(last->path)));
+    QString path = store_->findImage(Q(last->path), Q(last->sha256));
+    if (path.isEmpty() && QFileInfo::exists(Q(last->path))) path = Q(last->path);  // changed: still show it
+    QString error;
+    const QImage source = path.isEmpty() ? QImage() : LoadImagePreview(path, &error);
+    if (path.isEmpty()) {
+      dropArea_->showMessage(last->path.empty()
+                                 ? tr("The pasted image of this conversation was not kept.")
+                                 : tr("The image %1 is no longer there.").arg(Q(last->path)));
+    } else if (source.isNull()) {
+      dropArea_->showMessage(error);
     } else {
       const QImage processed = ProcessedView(source, last->resized_w, last->resized_h);
       dropArea_->setImageInfo(*last, processed);
@@ -158,6 +162,7 @@ void MainWindow::recordTurn(const TurnResult& result) {
   turn.stats = result.stats;
   turn.attention = result.attention;
   turn.words = result.words;
+  turn.model = Q(model_.name);
   if (replaceLastTurn_ && !current_.turns.empty()) {
     turn.images = current_.turns.back().images;  // same user message, same images
     current_.turns.back() = std::move(turn);
@@ -166,7 +171,8 @@ void MainWindow::recordTurn(const TurnResult& result) {
     current_.turns.push_back(std::move(turn));
   }
   pendingImages_.clear();
-  if (current_.title.isEmpty()) current_.title = TitleFrom(current_.turns.front().user_text);
+  if (current_.title.isEmpty())
+    current_.title = AutoTitle(current_.turns.front().user_text, current_.turns.front().answer);
   QString error;
   if (!store_->save(current_, &error)) {
     showNotice(tr("The conversation could not be saved: %1").arg(error));

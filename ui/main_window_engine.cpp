@@ -1,6 +1,7 @@
 // MainWindow, engine side: the worker thread, commands out, events in.
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QProgressBar>
@@ -11,7 +12,12 @@
 #include <QTimer>
 #include <QToolButton>
 
+#include <QImageReader>
+#include <QMessageBox>
+#include <QPushButton>
+
 #include "core/settings/registry.h"
+#include "ui/detail_estimate.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_store.h"
@@ -34,7 +40,6 @@ void MainWindow::connectWorker() {
   // Commands: queued, because the receiver lives on the engine thread.
   connect(this, &MainWindow::requestLoad, worker_, &EngineWorker::loadModel);
   connect(this, &MainWindow::requestAttachImage, worker_, &EngineWorker::attachImage);
-  connect(this, &MainWindow::requestAttachPixels, worker_, &EngineWorker::attachPixels);
   connect(this, &MainWindow::requestSend, worker_, &EngineWorker::send);
   connect(this, &MainWindow::requestRegenerate, worker_, &EngineWorker::regenerate);
   connect(this, &MainWindow::requestEdit, worker_, &EngineWorker::editLast);
@@ -52,44 +57,45 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::turnFinished, this, &MainWindow::onTurnFinished);
   connect(worker_, &EngineWorker::error, this, &MainWindow::onError);
 
+  connect(this, &MainWindow::requestContinue, worker_, &EngineWorker::continueConversation);
+  connect(worker_, &EngineWorker::progress, this, &MainWindow::onProgress);
+  connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onCancelled);
+  connect(worker_, &EngineWorker::conversationContinued, this, [this] {
+    needsContinue_ = false;
+    chat_->setProgress(QString(), 0.0);
+    std::function<void()> command = std::move(afterContinue_);
+    afterContinue_ = nullptr;
+    if (command) command();
+  });
+
   // The chat's requests. Stop goes straight to the worker's atomic, not through the queue.
-  // In a read-only (reopened) conversation the input is disabled; Regenerate and Edit would
-  // need the engine state of a conversation it never ran, so they only say so.
+  // A conversation opened from the sidebar (or kept across a model switch) is first
+  // continued in the engine (whenContinued); one whose images are gone is read-only.
   connect(chat_, &ChatView::sendRequested, this, [this](const QString& text) {
-    if (readOnly_) {  // a programmatic submit() into a reopened conversation: start afresh
-      newChat();
-      const QSignalBlocker block(chat_);
-      chat_->clear();
-      chat_->submit(text);
-    }
     pendingUser_ = text;
     replaceLastTurn_ = false;
+    regenerating_ = false;
     startTurn();
-    Q_EMIT requestSend(text, options_);
+    whenContinued([this, text] { Q_EMIT requestSend(text, options_); });
   });
   connect(chat_, &ChatView::regenerateRequested, this, [this] {
-    if (readOnly_ || current_.turns.empty()) {
-      setReadOnly(true);
-      showConversation(current_);
-      return;
-    }
+    if (readOnly_ || current_.turns.empty()) return;
     pendingUser_ = current_.turns.back().user_text;
     replaceLastTurn_ = true;
+    regenerating_ = true;
     startTurn();
-    Q_EMIT requestRegenerate(options_);
+    whenContinued([this] { Q_EMIT requestRegenerate(options_); });
   });
   connect(chat_, &ChatView::editResendRequested, this, [this](const QString& text) {
-    if (readOnly_ || current_.turns.empty()) {
-      setReadOnly(true);
-      showConversation(current_);
-      return;
-    }
+    if (readOnly_ || current_.turns.empty()) return;
     pendingUser_ = text;
     replaceLastTurn_ = true;
+    regenerating_ = false;
     startTurn();
-    Q_EMIT requestEdit(text, options_);
+    whenContinued([this, text] { Q_EMIT requestEdit(text, options_); });
   });
   connect(chat_, &ChatView::stopRequested, this, [this] { worker_->stop(); });
+  connect(chat_, &ChatView::imagePasteRequested, dropArea_, &ImageDropArea::pasteFromClipboard);
   connect(chat_, &ChatView::newChatRequested, this, &MainWindow::newChat);
   thread_->start();
 }
@@ -118,16 +124,56 @@ void MainWindow::loadDefaultModel() { loadModel(Q(glance::DefaultDemoModelDir())
 
 void MainWindow::attachImageFile(const QString& path, bool caption) {
   if (readOnly_) chat_->newChatAction()->trigger();  // an image starts a live conversation
-  pendingImage_ = QImage(path);
+  // A file in a temporary folder (a browser's drag, an archive viewer) may vanish: keep a
+  // copy beside the conversations so the saved chat can find it again.
+  QString kept = path;
+  if (QFileInfo(path).absolutePath().startsWith(QDir::tempPath())) {
+    QString error;
+    kept = store_->keepImageFile(path, &error);
+    if (kept.isEmpty()) kept = path;
+  }
+  bool oneOffFast = false;
+  if (!confirmDetail(kept, &oneOffFast)) return;
+  QString error;
+  pendingImage_ = LoadImagePreview(kept, &error);
   captionPending_ = caption;
-  Q_EMIT requestAttachImage(path);
+  chat_->setBusy(true);  // Stop works while the image is encoded
+  chat_->setProgress(tr("Encoding the image\u2026"), 0.0);
+  dropArea_->showBusy(pendingImage_, QFileInfo(kept).fileName());
+  if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kFast);
+  Q_EMIT requestAttachImage(kept);
+  if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kDetail);  // queued: after this image
+}
+
+bool MainWindow::confirmDetail(const QString& path, bool* useFast) {
+  *useFast = false;
+  if (!confirmDetail_ || !modelLoaded_ ||
+      settings::ToImageMode(settings_->values()) != ImageMode::kDetail)
+    return true;
+  const DetailEstimate e = EstimateDetail(Q(model_.dir), QImageReader(path).size(),
+                                          visionSecondsPerToken_, prefillTokensPerSecond_);
+  if (e.tokens < kDetailWarnTokens) return true;
+  QMessageBox box(QMessageBox::Warning, tr("A large image"), DetailWarningText(e),
+                  QMessageBox::NoButton, this);
+  QPushButton* detail = box.addButton(tr("Use detail mode"), QMessageBox::AcceptRole);
+  QPushButton* fast = box.addButton(tr("Use fast mode"), QMessageBox::ActionRole);
+  box.addButton(QMessageBox::Cancel);
+  box.setDefaultButton(fast);
+  box.exec();
+  *useFast = box.clickedButton() == fast;
+  return box.clickedButton() == detail || *useFast;
 }
 
 void MainWindow::attachImagePixels(const QImage& image, bool caption) {
-  if (readOnly_) chat_->newChatAction()->trigger();
-  pendingImage_ = image;
-  captionPending_ = caption;
-  Q_EMIT requestAttachPixels(image);
+  // Pasted or dropped pixels are written to the app's images folder first, so the saved
+  // conversation keeps them and the engine hashes the same file a later session will find.
+  QString error;
+  const QString kept = store_->keepImage(image, &error);
+  if (kept.isEmpty()) {
+    dropArea_->showMessage(error);
+    return;
+  }
+  attachImageFile(kept, caption);
 }
 
 void MainWindow::onLoadProgress(double fraction, const QString& what) {
@@ -145,25 +191,38 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   // The new engine has a fresh session (so no Reset: that would drop an image queued right
   // after the load): a live conversation cannot continue in it.
   Q_EMIT requestSystemPrompt(current_.system_prompt);
-  if (replaced && !current_.turns.empty() && !readOnly_)
-    setReadOnly(true, tr("Read-only: the model changed. Start a New chat to continue."));
-  else if (!readOnly_ && !notice_->text().startsWith(tr("Could not load")))
+  if (replaced && !current_.turns.empty()) {
+    // The new engine's session is empty: the next message re-reads the conversation in it.
+    needsContinue_ = true;
+    if (!readOnly_)
+      showNotice(tr("The model changed: your next message re-reads this conversation with %1 first.")
+                     .arg(info.is_demo ? tr("the demo model") : Q(info.name)));
+  } else if (!readOnly_ && !keepNoticeOnLoad_)  // an old failure is history once a model works
     showNotice(QString());
+  keepNoticeOnLoad_ = false;
   loadBar_->setVisible(false);
   cancelLoad_->setVisible(false);
   chat_->setBusy(false);
   const QString name = info.is_demo ? tr("Demo model (random weights)") : Q(info.name);
   modelLabel_->setText(name);
   modelLabel_->setToolTip(tr("%1\n%2 parameters \u00B7 %3").arg(Q(info.dir)).arg(info.parameters).arg(Q(info.dtypes)));
-  backendLabel_->setText(tr("\u00B7 %1").arg(Q(info.backend)));
-  backendLabel_->setToolTip(Q(info.backend_reason));
+  // "· cpu · q8 weights": the precision that is running, whatever Settings asked for.
+  const QString precision = Q(std::string(Name(info.precision)));
+  backendLabel_->setText(tr("\u00B7 %1 \u00B7 %2 weights").arg(Q(info.backend), precision));
   if (!info.backend_reason.empty())
-    backendLabel_->setText(tr("\u00B7 %1 (%2)").arg(Q(info.backend), Q(info.backend_reason)));
-  threadsLabel_->setText(tr("\u00B7 %n thread(s)", nullptr, info.threads));
+    backendLabel_->setText(tr("\u00B7 %1 (%2) \u00B7 %3 weights")
+                               .arg(Q(info.backend), Q(info.backend_reason), precision));
+  backendLabel_->setToolTip(
+      info.precision_reason.empty()
+          ? Q(info.backend_reason)
+          : tr("%1\nPrecision auto: %2").arg(Q(info.backend_reason), Q(info.precision_reason)));
+  attention_->setModelDescription(Q(info.name), precision);
+  threadsLabel_->setText(QStringLiteral("\u00B7 ") + ThreadCount(info.threads));
   Q_EMIT modelReady(info);
 }
 
 void MainWindow::onImageAttached(const ImageInfo& info) {
+  chat_->setBusy(false);
   const QImage processed = ProcessedView(pendingImage_, info.resized_w, info.resized_h);
   dropArea_->setImageInfo(info, processed);
   attention_->clear();
@@ -176,12 +235,83 @@ void MainWindow::onImageAttached(const ImageInfo& info) {
   }
 }
 
+void MainWindow::whenContinued(std::function<void()> command) {
+  if (!needsContinue_ || current_.turns.empty()) {
+    needsContinue_ = false;
+    command();
+    return;
+  }
+  SavedConversation history;
+  QString why;
+  if (!savedHistory(&history, regenerating_, &why)) {
+    setReadOnly(true, why);
+    showConversation(current_);  // drop the message the chat added; the notice says why
+    chat_->setBusy(false);
+    return;
+  }
+  afterContinue_ = std::move(command);
+  chat_->setProgress(tr("Re-reading the conversation\u2026"), 0.0);
+  Q_EMIT requestContinue(history);
+}
+
+bool MainWindow::savedHistory(SavedConversation* out, bool dropLastAnswer, QString* why) const {
+  out->clear();
+  for (const ConversationTurn& turn : current_.turns) {
+    SavedTurn saved;
+    saved.user_text = turn.user_text.toStdString();
+    saved.answer = turn.answer.toStdString();
+    for (const ImageInfo& info : turn.images) {
+      const QString path = store_->findImage(Q(info.path), Q(info.sha256));
+      if (path.isEmpty()) {
+        *why = info.path.empty()
+                   ? tr("Read-only: a pasted image of this conversation was not kept. Start a New chat.")
+                   : tr("Read-only: the image %1 is gone or changed. Start a New chat.").arg(Q(info.path));
+        return false;
+      }
+      saved.images.push_back({path.toStdString(), info.sha256, info.mode});
+    }
+    out->push_back(std::move(saved));
+  }
+  if (dropLastAnswer && !out->empty()) out->back().answer.clear();
+  return true;
+}
+
+void MainWindow::onProgress(const Progress& p) {
+  const double fraction = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0.0;
+  QString what;
+  if (p.stage == Progress::Stage::kImage)
+    what = p.images > 1 ? tr("Encoding image %1 of %2: %3%").arg(p.image + 1).arg(p.images)
+                                .arg(qRound(fraction * 100))
+                        : tr("Encoding the image: %1%").arg(qRound(fraction * 100));
+  else
+    what = tr("Reading the prompt: %1 of %2 tokens").arg(p.done).arg(p.total);
+  chat_->setProgress(what, fraction);
+}
+
+void MainWindow::onCancelled(const QString& during) {
+  chat_->setBusy(false);
+  if (during == QStringLiteral("image")) {
+    captionPending_ = false;
+    dropArea_->showMessage(tr("Stopped: the image was not attached."));
+  } else if (during == QStringLiteral("continue")) {
+    afterContinue_ = nullptr;
+    showConversation(current_);  // as it was; the next message tries again
+    showNotice(tr("Stopped re-reading the conversation; the next message starts it again."));
+  } else {
+    chat_->failAnswer(tr("stopped before the answer began"));
+  }
+}
+
 void MainWindow::startTurn() {
   worker_->rearm();  // before queueing, so a Stop pressed while it waits still counts
   chat_->setBusy(true);
 }
 
 void MainWindow::onTurnFinished(const TurnResult& result) {
+  // This machine's rates, for the next detail-mode estimate.
+  if (result.stats.image_tokens > 0 && ImageSeconds(result.stats) > 0.0)
+    visionSecondsPerToken_ = ImageSeconds(result.stats) / result.stats.image_tokens;
+  if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
   recordTurn(result);
   chat_->setBusy(false);
@@ -218,6 +348,7 @@ void MainWindow::onError(const QString& during, const QString& message) {
       fallBackToDemo_ = false;
       showNotice(tr("Could not load the last model %1: %2\nUsing the demo model instead.")
                      .arg(loadingDir_, message));
+      keepNoticeOnLoad_ = true;  // the demo's load must not wipe why it is the demo
       loadDefaultModel();
     } else {
       modelLabel_->setText(tr("No model"));
@@ -227,7 +358,13 @@ void MainWindow::onError(const QString& during, const QString& message) {
     showNotice(message);
   } else if (during == QStringLiteral("image")) {
     captionPending_ = false;
+    chat_->setBusy(false);
     dropArea_->showMessage(message);
+  } else if (during == QStringLiteral("continue")) {
+    afterContinue_ = nullptr;
+    chat_->setBusy(false);
+    setReadOnly(true, tr("Read-only: %1").arg(message));
+    showConversation(current_);
   } else {
     chat_->failAnswer(message);
     chat_->setBusy(false);

@@ -196,8 +196,8 @@ void ModelDownloader::OnReadyRead() {
   const QByteArray data = reply_->readAll();
   if (!writing_ || data.isEmpty()) return;
   if (part_.write(data) != data.size()) {
-    return Fail(tr("Cannot write %1: %2. Free some disk space and press Download again to "
-                   "resume.")
+    return Fail(tr("Cannot write %1: %2. Free some disk space and press Resume to "
+                   "continue.")
                     .arg(PartPath(), part_.errorString()));
   }
   Q_EMIT progress(queue_.at(index_).name, part_.size(), expected_size_);
@@ -261,7 +261,7 @@ void ModelDownloader::OnFinished() {
       return Request(FileUrl(f.name));
     }
     return Fail(tr("Downloading %1 was interrupted (%2) after %3%4. Check the network "
-                   "connection and press Download again to resume.")
+                   "connection and press Resume to continue.")
                     .arg(f.name, short_body ? tr("connection closed early") : error_text,
                          Mb(part_.size()),
                          expected_size_ >= 0 ? tr(" of %1").arg(Mb(expected_size_)) : QString()));

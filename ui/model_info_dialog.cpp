@@ -20,9 +20,14 @@ QList<QPair<QString, QString>> ModelInfoRows(const ModelInfo& info) {
       {QObject::tr("Model"), name},
       {QObject::tr("Folder"), QDir::toNativeSeparators(FromStd(info.dir))},
       {QObject::tr("Parameters"), locale.toString(static_cast<qlonglong>(info.parameters))},
-      {QObject::tr("Weights"), locale.formattedDataSize(static_cast<qint64>(info.weight_bytes))},
+      {QObject::tr("Weights"), locale.formattedDataSize(static_cast<qint64>(info.weight_bytes), 2, QLocale::DataSizeSIFormat)},
       {QObject::tr("Data types"), FromStd(info.dtypes)},
       {QObject::tr("Tokenizer"), QObject::tr("%1 tokens").arg(locale.toString(static_cast<qlonglong>(info.tokenizer_size)))},
+      {QObject::tr("Weight precision"),
+       info.precision_reason.empty()
+           ? FromStd(std::string(Name(info.precision)))
+           : QObject::tr("%1 (auto: %2)").arg(FromStd(std::string(Name(info.precision))),
+                                              FromStd(info.precision_reason))},
       {QObject::tr("Backend"), FromStd(info.backend)},
       {QObject::tr("Why this backend"), info.backend_reason.empty() ? QObject::tr("(chosen explicitly)")
                                                                     : FromStd(info.backend_reason)},

@@ -16,6 +16,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/event_types.h"
+
 namespace glance::ui {
 namespace {
 
@@ -60,7 +62,7 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   stageSeries_->attachAxis(secondsAxis_);
   stageView_ = new QChartView(stageChart_, this);
   stageView_->setRenderHint(QPainter::Antialiasing);
-  stageView_->setMinimumHeight(fontMetrics().height() * 10);
+  stageView_->setMinimumHeight(fontMetrics().height() * 7);
   layout->addWidget(stageView_, 1);
 
   latencyChart_ = MakeChart(tr("Per-token latency, latest turn (ms)"));
@@ -78,7 +80,7 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   latencySeries_->attachAxis(msAxis_);
   latencyView_ = new QChartView(latencyChart_, this);
   latencyView_->setRenderHint(QPainter::Antialiasing);
-  latencyView_->setMinimumHeight(fontMetrics().height() * 8);
+  latencyView_->setMinimumHeight(fontMetrics().height() * 6);
   layout->addWidget(latencyView_, 1);
 
   kernels_ = new QLabel(this);
@@ -95,7 +97,37 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(buttons);
   connect(csv, &QPushButton::clicked, this, &TimingPanel::onExportCsv);
   connect(clearButton, &QPushButton::clicked, this, &TimingPanel::clear);
+  applyPalette();
 }
+
+void TimingPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) applyPalette();
+  QWidget::changeEvent(event);
+}
+
+void TimingPanel::applyPalette() {
+  // Qt Charts draw with their own (light) theme; take the widget palette's colours instead,
+  // so dark mode does not leave two white boxes.
+  const QPalette pal = palette();
+  const QColor text = pal.color(QPalette::WindowText);
+  const QColor grid = pal.color(QPalette::Mid);
+  for (QChart* chart : {stageChart_, latencyChart_}) {
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setBackgroundPen(QPen(grid));
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
+    for (QAbstractAxis* axis : chart->axes()) {
+      axis->setLabelsColor(text);
+      axis->setLinePenColor(grid);
+      axis->setGridLineColor(grid);
+    }
+  }
+  for (QChartView* view : {stageView_, latencyView_}) view->setBackgroundBrush(pal.color(QPalette::Window));
+}
+
+QColor TimingPanel::chartBackground() const { return stageChart_->backgroundBrush().color(); }
+
+QStringList TimingPanel::turnAxisCategories() const { return turnAxis_->categories(); }
 
 void TimingPanel::addTurn(const TurnStats& stats) {
   turns_.push_back(stats);
@@ -135,7 +167,13 @@ void TimingPanel::rebuildCharts() {
     tallest = std::max(tallest, sum);
   }
   turnAxis_->clear();
-  turnAxis_->append(categories);
+  if (categories.isEmpty()) {
+    // An empty category axis keeps drawing its last labels ("Turn 1".."Turn 4" after New
+    // chat); an empty range clears them.
+    turnAxis_->setRange(QString(), QString());
+  } else {
+    turnAxis_->append(categories);
+  }
   secondsAxis_->setRange(0.0, tallest > 0.0 ? tallest * 1.1 : 1.0);
 
   latencySeries_->clear();
@@ -168,17 +206,20 @@ void TimingPanel::rebuildCharts() {
 QString TimingPanel::summaryText() const {
   if (turns_.empty()) return tr("No turns yet.");
   const TurnStats& s = turns_.back();
-  return tr("Turn %1: TTFT %2 s \u00B7 total %3 s \u00B7 prompt %4 tok (%5 image) at %6 tok/s "
-            "\u00B7 %7 tok generated at %8 tok/s \u00B7 %9 threads")
+  const double image = ImageSeconds(s);
+  const QString ttft = image > 0.0 ? tr("%1 s (image %2 s)").arg(TtftWithImages(s), 0, 'f', 3).arg(image, 0, 'f', 3)
+                                   : tr("%1 s").arg(s.ttft_s, 0, 'f', 3);
+  return tr("Turn %1: TTFT %2 \u00B7 total %3 s \u00B7 prompt %4 tok (%5 image) at %6 tok/s "
+            "\u00B7 %7 tok generated at %8 tok/s \u00B7 %9")
       .arg(turnCount())
-      .arg(s.ttft_s, 0, 'f', 3)
-      .arg(s.total_s, 0, 'f', 2)
+      .arg(ttft)
+      .arg(s.total_s + image, 0, 'f', 2)
       .arg(s.prompt_tokens)
       .arg(s.image_tokens)
       .arg(s.prefill_tokens_per_s, 0, 'f', 0)
       .arg(s.generated_tokens)
       .arg(s.decode_tokens_per_s, 0, 'f', 1)
-      .arg(s.threads);
+      .arg(ThreadCount(s.threads));
 }
 
 QStringList TimingPanel::chartStages() const {

@@ -4,6 +4,7 @@
 // per-kernel stages such as "cpu:matmul" run inside those, so they are listed, not stacked),
 // the per-token latency of the latest turn, tokens/s, TTFT and totals; CSV export.
 // GUI thread only.
+#include <QColor>
 #include <QStringList>
 #include <QWidget>
 #include <vector>
@@ -38,9 +39,16 @@ class TimingPanel : public QWidget {
   double chartValue(int turn, const QString& stage) const;
   int latencyPointCount() const;
   QString summaryText() const;
+  // The charts follow the application palette (dark mode): their background, for tests.
+  QColor chartBackground() const;
+  QStringList turnAxisCategories() const;
+
+ protected:
+  void changeEvent(QEvent* event) override;
 
  private:
   void rebuildCharts();
+  void applyPalette();
   void onExportCsv();
 
   std::vector<TurnStats> turns_;

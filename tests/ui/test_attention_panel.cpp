@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 
 #include "ui/attention_data.h"
@@ -187,6 +188,52 @@ class TestAttentionPanel : public QObject {
     panel.appendMap(maps_[1]);
     QCOMPARE(panel.currentMap(), maps_[1].mean);
     QCOMPARE(panel.wordCount(), 0);
+  }
+
+  void hoverTellsTheCellAndWeightAndZoomKeepsTheCellUnderTheCursor() {
+    AttentionPanel panel;
+    panel.resize(600, 800);
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    HeatmapWidget* map = panel.heatmap();
+    QVERIFY(map->width() >= 400);  // large by default: the panel's width, not a thumbnail
+    const QRectF r = map->imageRect();
+    QCOMPARE(qRound(r.width() * 3), qRound(r.height() * 5));  // the image's aspect ratio
+    // The centre of cell (row 2, col 4) — the last row and column of the 3x5 grid.
+    const QPointF cell(r.left() + r.width() * 4.5 / kGridW, r.top() + r.height() * 2.5 / kGridH);
+    QCOMPARE(map->cellAt(cell), 2 * kGridW + 4);
+    QTest::mouseMove(map, cell.toPoint());
+    QTRY_VERIFY(map->hoverText().startsWith(QStringLiteral("row 3, col 5")));
+    const float want = panel.currentMap()[2 * kGridW + 4];
+    QVERIFY2(map->hoverText().contains(QString::number(static_cast<double>(want), 'g', 3)),
+             qPrintable(map->hoverText()));
+    QVERIFY(map->cellAt(QPointF(-5, -5)) < 0);
+    // Zoom about the cursor: the same cell stays under it, the image gets larger.
+    map->setZoom(4.0, cell);
+    QCOMPARE(map->zoom(), 4.0);
+    QCOMPARE(map->cellAt(cell), 2 * kGridW + 4);
+    QVERIFY(map->imageRect().width() > r.width() * 3.9);
+    QVERIFY(map->cellAt(r.topLeft() + QPointF(2, 2)) != 0);  // the top-left cell scrolled away
+    map->resetView();
+    QCOMPARE(map->imageRect(), r);
+    // The legend spans the shown map's weights.
+    const auto [lo, hi] = map->legendRange();
+    const std::vector<float> shown = panel.currentMap();
+    QCOMPARE(lo, *std::min_element(shown.begin(), shown.end()));
+    QCOMPARE(hi, *std::max_element(shown.begin(), shown.end()));
+  }
+
+  void clearResetsTheCaption() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    auto* caption = panel.findChildren<QLabel*>().first();
+    QVERIFY(caption->text().contains(QStringLiteral("A")));
+    panel.setImage(QImage());
+    panel.clear();
+    QVERIFY2(caption->text().startsWith(QStringLiteral("Attach an image")), qPrintable(caption->text()));
   }
 };
 

@@ -1,6 +1,9 @@
 // The chat view without an engine: Enter sends and Shift+Enter adds a line, streamed pieces
 // render as Markdown, the stats line, Stop/Regenerate/Edit/New chat and their shortcuts.
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QProgressBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -107,6 +110,67 @@ class TestChatView : public QObject {
     QCOMPARE(view.messageCount(), 1);
     QCOMPARE(view.lastUserMessage(), QStringLiteral("What shape?"));
     QVERIFY(view.lastAnswer().isEmpty());
+  }
+
+  void readOnlyDisablesActionsAndKeepsTyping() {
+    ChatView view;
+    view.show();
+    QVERIFY(QTest::qWaitForWindowActive(&view));
+    view.addExchange(QStringLiteral("Saved question"), QStringLiteral("Saved answer"), {},
+                     QStringLiteral("eos"));
+    QVERIFY(view.regenerateAction()->isEnabled());  // negative control: enabled when live
+    QSignalSpy sent(&view, &ChatView::sendRequested);
+    QSignalSpy regen(&view, &ChatView::regenerateRequested);
+    view.setReadOnly(true, QStringLiteral("Read-only: the images are gone."));
+    QVERIFY(!view.sendAction()->isEnabled());
+    QVERIFY(!view.regenerateAction()->isEnabled());
+    QVERIFY(!view.editAction()->isEnabled());
+    QVERIFY(view.newChatAction()->isEnabled());
+    QVERIFY(view.input()->isEnabled());
+    view.input()->setFocus();
+    QTest::keyClicks(view.input(), QStringLiteral("typed text"));
+    QTest::keyClick(view.input(), Qt::Key_Return);
+    QTest::keyClick(&view, Qt::Key_R, Qt::ControlModifier);
+    QCOMPARE(sent.count(), 0);
+    QCOMPARE(regen.count(), 0);
+    QCOMPARE(view.input()->toPlainText(), QStringLiteral("typed text"));  // not dropped
+    view.setReadOnly(false);
+    QTest::keyClick(view.input(), Qt::Key_Return);
+    QCOMPARE(sent.count(), 1);
+    QCOMPARE(sent.at(0).at(0).toString(), QStringLiteral("typed text"));
+  }
+
+  void ctrlVInTheMessageBoxAttachesAnImage() {
+    ChatView view;
+    view.show();
+    QVERIFY(QTest::qWaitForWindowActive(&view));
+    QSignalSpy pasted(&view, &ChatView::imagePasteRequested);
+    view.input()->setFocus();
+    QImage image(8, 8, QImage::Format_RGB32);
+    image.fill(Qt::red);
+    QApplication::clipboard()->setImage(image);
+    QTest::keyClick(view.input(), Qt::Key_V, Qt::ControlModifier);
+    QCOMPARE(pasted.count(), 1);
+    QVERIFY(view.input()->toPlainText().isEmpty());
+    // Text on the clipboard is still pasted as text (negative control).
+    QApplication::clipboard()->setText(QStringLiteral("plain words"));
+    QTest::keyClick(view.input(), Qt::Key_V, Qt::ControlModifier);
+    QCOMPARE(pasted.count(), 1);
+    QCOMPARE(view.input()->toPlainText(), QStringLiteral("plain words"));
+  }
+
+  void progressShowsDuringLongSteps() {
+    ChatView view;
+    view.setBusy(true);
+    view.setProgress(QStringLiteral("Encoding the image: layer 3 of 24"), 0.125);
+    auto* bar = view.findChild<QProgressBar*>();
+    QVERIFY(bar != nullptr);
+    QVERIFY(!bar->isHidden());
+    QCOMPARE(bar->format(), QStringLiteral("Encoding the image: layer 3 of 24"));
+    QCOMPARE(bar->value(), 125);
+    QVERIFY(view.stopAction()->isEnabled());  // Stop works during the step
+    view.setBusy(false);
+    QVERIFY(bar->isHidden());
   }
 };
 

@@ -15,6 +15,7 @@
 #include "ui/chat_view.h"
 #include "ui/conversation_sidebar.h"
 #include "ui/conversation_store.h"
+#include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
 #include "ui/settings_store.h"
@@ -105,13 +106,16 @@ class TestConversationSidebar : public QObject {
     auto settings = Settings();
     MainWindow window(nullptr, settings.get(), &store);
 
-    // The newest conversation is open, read-only, with its transcript, timings and maps.
+    // The newest conversation is open with its transcript, timings and maps.
     QCOMPARE(window.sidebar()->visibleTitles(),
              QStringList({QStringLiteral("Squares and colours"), QStringLiteral("Older chat")}));
     QCOMPARE(window.sidebar()->currentId(), saved.id);
     QVERIFY(window.isReadOnly());
     QVERIFY(window.noticeText().startsWith(QStringLiteral("Read-only")));
-    QVERIFY(!window.chat()->input()->isEnabled());
+    QVERIFY(window.chat()->input()->isEnabled());  // typing is kept, never dropped
+    QVERIFY(!window.chat()->sendAction()->isEnabled());
+    QVERIFY(!window.chat()->regenerateAction()->isEnabled());
+    QVERIFY(!window.chat()->editAction()->isEnabled());
     QCOMPARE(window.chat()->messageCount(), 4);
     QCOMPARE(window.chat()->lastUserMessage(), QStringLiteral("And the colours?"));
     QCOMPARE(window.chat()->lastAnswer(), QStringLiteral("Red and blue."));
@@ -165,6 +169,51 @@ class TestConversationSidebar : public QObject {
     QCOMPARE(removed.count(), 1);
     QCOMPARE(sidebar.visibleTitles(), QStringList({QStringLiteral("Cats, renamed")}));
     QCOMPARE(store.list().size(), 1);
+    // Undo brings it back.
+    QSignalSpy restored(&sidebar, &glance::ui::ConversationSidebar::restored);
+    QVERIFY(sidebar.undoRemove());
+    QCOMPARE(restored.count(), 1);
+    QCOMPARE(sidebar.visibleTitles().size(), 2);
+    QVERIFY(!sidebar.undoRemove());  // once
+  }
+
+  void deletingTheOpenConversationClearsIt() {
+    ConversationStore store(Folder());
+    Conversation saved = Sample(QStringLiteral("Going away"));
+    QVERIFY(store.save(saved));
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    QCOMPARE(window.currentConversation().id, saved.id);
+    QCOMPARE(window.chat()->messageCount(), 4);
+    QVERIFY(window.sidebar()->remove(saved.id));
+    QCOMPARE(window.chat()->messageCount(), 0);  // not left on screen
+    QVERIFY(window.currentConversation().id.isEmpty());
+    QVERIFY(window.sidebar()->message().contains(QStringLiteral("Going away")));
+    QVERIFY(window.sidebar()->undoRemove());
+    QCOMPARE(window.currentConversation().id, saved.id);  // undo shows it again
+  }
+
+  void startsFastWithAThousandSavedChats() {
+    ConversationStore store(Folder());
+    Conversation c = Sample(QString());
+    for (int i = 0; i < 1000; ++i) {
+      c.id.clear();
+      c.created = QDateTime();
+      c.title = QStringLiteral("Chat number %1").arg(i);
+      QVERIFY(store.save(c));
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const qint64 ms = timer.elapsed();
+    qInfo("window with 1000 saved chats up in %lld ms", static_cast<long long>(ms));
+    QCOMPARE(window.sidebar()->visibleIds().size(), 1000);
+    QCOMPARE(window.sidebar()->visibleTitles().front(), QStringLiteral("Chat number 999"));
+    QCOMPARE(window.chat()->messageCount(), 4);  // the newest is open
+    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
   }
 
   void liveTurnIsSavedAndReopens() {
@@ -208,12 +257,30 @@ class TestConversationSidebar : public QObject {
     QCOMPARE(store.list().size(), 1);
     QCOMPARE(store.load(entries[0].id)->turns.size(), size_t{2});
 
-    // New chat, then reopen: the same transcript, read-only.
+    // New chat, then reopen: the same transcript, and it continues — the engine re-reads
+    // the history (its image found by path and sha256) before the new message.
     const QString live = window.chat()->transcriptMarkdown();
     window.chat()->newChatAction()->trigger();
     QVERIFY(window.openConversation(entries[0].id));
     QCOMPARE(window.chat()->transcriptMarkdown(), live);
-    QVERIFY(window.isReadOnly());
+    QVERIFY(!window.isReadOnly());
+    QVERIFY(window.chat()->sendAction()->isEnabled());
+    QSignalSpy progress(window.worker(), &glance::ui::EngineWorker::progress);
+    window.chat()->submit(QStringLiteral("And now?"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 3, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(progress.count() > 0);  // the history was processed with progress
+    QCOMPARE(store.load(entries[0].id)->turns.size(), size_t{3});
+    QCOMPARE(qvariant_cast<TurnResult>(done.last().at(0)).stats.prompt_tokens > 0, true);
+
+    // A model switch keeps the conversation going too.
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, kTimeoutMs);
+    QVERIFY(!window.isReadOnly());
+    window.chat()->submit(QStringLiteral("Once more."));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 4, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(store.load(entries[0].id)->turns.size(), size_t{4});
   }
 
   void noConversationLostWhenTheModelFailsToLoad() {

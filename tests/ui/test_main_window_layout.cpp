@@ -1,0 +1,187 @@
+// The window without the engine: it fits the screen and does not grow when an answer adds
+// chips, maps and timings; dark mode reaches the charts; New chat clears notices, the
+// timing axis and the attention caption; the View menu's labels; Ctrl+V with an image in the
+// message box attaches it (kept in the app's images folder).
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/attention_panel.h"
+#include "ui/chat_view.h"
+#include "ui/conversation_store.h"
+#include "ui/detail_estimate.h"
+#include "ui/image_drop_area.h"
+#include "ui/main_window.h"
+#include "ui/settings_store.h"
+#include "ui/theme.h"
+#include "ui/timing_panel.h"
+
+using glance::ui::ConversationStore;
+using glance::ui::MainWindow;
+using glance::ui::SettingsStore;
+
+namespace {
+
+glance::TurnStats Stats() {
+  glance::TurnStats s;
+  s.generated_tokens = 40;
+  s.ttft_s = 0.5;
+  s.stages = {{"preprocess", 0.25, 1}, {"vision", 2.0, 1}, {"prefill", 0.5, 1}, {"decode", 1.0, 40}};
+  s.token_latencies_s.assign(40, 0.025);
+  return s;
+}
+
+// A finished answer as the panels see it: 40 words over a 16x16 grid.
+void ShowAnAnswer(MainWindow& window) {
+  std::vector<glance::AttentionMap> maps;
+  std::vector<glance::AttentionWord> words;
+  for (int step = 0; step < 40; ++step) {
+    glance::AttentionMap m;
+    m.step = step;
+    m.token_text = " word" + std::to_string(step);
+    m.grid_h = m.grid_w = 16;
+    m.layers = {3, 7};
+    m.n_heads = 4;
+    m.weights.assign(size_t{2} * 4 * 256, 1.0f / 256.0f);
+    m.weights[static_cast<size_t>(step)] = 0.5f;
+    m.mean = m.Select(-1, -1);
+    maps.push_back(m);
+    words.push_back({m.token_text, step, step});
+  }
+  QImage image(640, 480, QImage::Format_RGB32);
+  image.fill(Qt::darkGreen);
+  window.attention()->setImage(image);
+  window.attention()->setAttention(maps, words);
+  for (int i = 0; i < 4; ++i) window.timing()->addTurn(Stats());
+  window.chat()->addExchange(QStringLiteral("Describe this image."),
+                             QString(QStringLiteral("A long answer. ")).repeated(60), Stats(),
+                             QStringLiteral("eos"));
+}
+
+}  // namespace
+
+class TestMainWindowLayout : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<SettingsStore> Settings() const {
+    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(
+        dir_.filePath(QStringLiteral("glance.ini")), QSettings::IniFormat));
+  }
+  QString Folder() const { return dir_.filePath(QStringLiteral("conversations")); }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();  // no remembered geometry from another test
+  }
+
+  void fitsTheScreenBeforeAndAfterAnAnswer() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QRect screen = window.screen()->availableGeometry();
+    QVERIFY2(window.frameGeometry().width() <= screen.width() &&
+                 window.frameGeometry().height() <= screen.height(),
+             qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(window.frameGeometry().width())
+                            .arg(window.frameGeometry().height()).arg(screen.width()).arg(screen.height())));
+    ShowAnAnswer(window);
+    QApplication::processEvents();
+    // The smallest the window can be: well under a 1000-px screen, also at scale factor 2
+    // (a 1600x1000 screen is 800x500 logical pixels then).
+    const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+    QVERIFY2(least.width() <= 800 && least.height() <= 500,
+             qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
+    QVERIFY(window.frameGeometry().height() <= screen.height());  // did not grow
+  }
+
+  void detailModeEstimateWarnsBeforeThousandsOfTokens() {
+    const QString demo = QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-model");
+    const auto big = glance::ui::EstimateDetail(demo, QSize(11500, 8600), 0.02, 400.0);
+    QVERIFY2(big.tokens >= glance::ui::kDetailWarnTokens, qPrintable(QString::number(big.tokens)));
+    QCOMPARE(big.tokens, (big.resized.width() / 32) * (big.resized.height() / 32));
+    QVERIFY(std::abs(big.seconds - (big.tokens * 0.02 + big.tokens / 400.0)) < 1e-6);
+    QVERIFY(glance::ui::DetailWarningText(big).contains(QStringLiteral("take about")));
+    const auto small = glance::ui::EstimateDetail(demo, QSize(320, 240), 0.0, 0.0);
+    QVERIFY(small.tokens > 0 && small.tokens < glance::ui::kDetailWarnTokens);  // no warning
+    QVERIFY(small.seconds < 0);  // nothing measured yet
+    QCOMPARE(glance::ui::EstimateDetail(QStringLiteral("/no/such/model"), QSize(800, 600), 0, 0).tokens, 0);
+  }
+
+  void darkModeReachesTheCharts() {
+    glance::ui::TimingPanel panel;
+    panel.addTurn(Stats());
+    glance::ui::ApplyTheme(glance::ui::Theme::kLight);
+    QApplication::processEvents();
+    QVERIFY(panel.chartBackground().lightness() > 150);  // negative control
+    glance::ui::ApplyTheme(glance::ui::Theme::kDark);
+    QApplication::processEvents();
+    QVERIFY2(panel.chartBackground().lightness() < 100, qPrintable(panel.chartBackground().name()));
+    glance::ui::ApplyTheme(glance::ui::Theme::kSystem);
+  }
+
+  void timingHeaderCountsTheImageStage() {
+    glance::ui::TimingPanel panel;
+    panel.addTurn(Stats());
+    // TTFT as the user waits it: 0.25 s preprocess + 2 s vision + 0.5 s to the first token.
+    QVERIFY2(panel.summaryText().contains(QStringLiteral("TTFT 2.750 s (image 2.250 s)")),
+             qPrintable(panel.summaryText()));
+  }
+
+  void newChatClearsNoticesAxisAndCaption() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    ShowAnAnswer(window);
+    QCOMPARE(window.timing()->turnAxisCategories().size(), 4);
+    QVERIFY(window.exportConversation(dir_.filePath(QStringLiteral("no/such/folder/x.md")), true) == false);
+    QVERIFY(!window.noticeText().isEmpty());
+    window.chat()->newChatAction()->trigger();
+    QVERIFY(window.noticeText().isEmpty());
+    QVERIFY(window.timing()->turnAxisCategories().isEmpty());
+    const auto* caption = window.attention()->findChildren<QLabel*>().first();
+    QVERIFY2(!caption->text().contains(QStringLiteral("word")), qPrintable(caption->text()));
+  }
+
+  void viewMenuShowsAmpersands() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    QStringList texts;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) texts << dock->toggleViewAction()->text();
+    QVERIFY2(texts.contains(QStringLiteral("Image && attention")), qPrintable(texts.join(QLatin1Char('|'))));
+  }
+
+  void ctrlVInTheMessageBoxAttachesTheImage() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QSignalSpy failed(&window, &MainWindow::failed);
+    QImage image(32, 24, QImage::Format_RGB32);
+    image.fill(Qt::yellow);
+    QApplication::clipboard()->setImage(image);
+    window.chat()->input()->setFocus();
+    QTest::keyClick(window.chat()->input(), Qt::Key_V, Qt::ControlModifier);
+    // No model is loaded, so the engine says so — but the image went to it, and was kept.
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY(window.dropArea()->message().contains(QStringLiteral("No model")));
+    QCOMPARE(QDir(store.imagesFolder()).entryList(QDir::Files).size(), 1);
+    QVERIFY(window.chat()->input()->toPlainText().isEmpty());
+  }
+};
+
+QTEST_MAIN(TestMainWindowLayout)
+#include "test_main_window_layout.moc"

@@ -1,0 +1,214 @@
+#include "ui/attention_codec.h"
+
+#include <QByteArray>
+#include <algorithm>
+#include <QFloat16>
+#include <QtEndian>
+#include <cstring>
+#include <string>
+
+#include "core/util/error.h"
+
+namespace glance::ui {
+namespace {
+
+using nlohmann::json;
+
+enum class Detail { kHeads, kLayers, kMean };
+
+const char* DetailName(Detail d) {
+  return d == Detail::kHeads ? "heads" : d == Detail::kLayers ? "layers" : "mean";
+}
+
+size_t Cells(const AttentionMap& m) {
+  return static_cast<size_t>(m.grid_h) * static_cast<size_t>(m.grid_w);
+}
+
+// Floats per map at a detail level (the mean is always kept).
+size_t FloatsPerMap(const AttentionMap& m, Detail d) {
+  const size_t cells = Cells(m);
+  const size_t layers = m.layers.size();
+  const size_t heads = static_cast<size_t>(std::max(m.n_heads, 0));
+  if (d == Detail::kHeads) return cells * (1 + layers * heads);
+  if (d == Detail::kLayers) return cells * (1 + layers);
+  return cells;
+}
+
+void AppendHalf(QByteArray& out, float v) {
+  const qfloat16 h(v);
+  quint16 bits = 0;
+  std::memcpy(&bits, &h, sizeof bits);
+  bits = qToLittleEndian(bits);
+  out.append(reinterpret_cast<const char*>(&bits), sizeof bits);
+}
+
+float ReadHalf(const char* p) {
+  quint16 bits = 0;
+  std::memcpy(&bits, p, sizeof bits);
+  bits = qFromLittleEndian(bits);
+  qfloat16 h;
+  std::memcpy(&h, &bits, sizeof bits);
+  return static_cast<float>(h);
+}
+
+// The mean of each word's token maps (those over the same grid as its first), one map per
+// word whose step is the word's first step, so WordMap finds exactly it.
+std::vector<AttentionMap> WordMeans(const std::vector<AttentionMap>& maps,
+                                    const std::vector<AttentionWord>& words) {
+  std::vector<AttentionMap> out;
+  for (const AttentionWord& w : words) {
+    const AttentionMap* first = nullptr;
+    std::vector<float> sum;
+    int count = 0;
+    for (const AttentionMap& m : maps) {
+      if (m.step < w.first_step || m.step > w.last_step) continue;
+      if (first == nullptr) {
+        first = &m;
+        sum.assign(Cells(m), 0.0f);
+      }
+      if (Cells(m) != sum.size()) continue;
+      const std::vector<float> mean = m.Select(-1, -1);
+      for (size_t i = 0; i < sum.size(); ++i) sum[i] += mean[i];
+      ++count;
+    }
+    if (first == nullptr) continue;
+    for (float& v : sum) v /= static_cast<float>(count);
+    AttentionMap word;
+    word.step = w.first_step;
+    word.token_id = first->token_id;
+    word.token_text = w.text;
+    word.image_index = first->image_index;
+    word.grid_h = first->grid_h;
+    word.grid_w = first->grid_w;
+    word.mean = std::move(sum);
+    out.push_back(std::move(word));
+  }
+  return out;
+}
+
+// Averages p×p blocks of cells (edge blocks over the cells they have).
+AttentionMap Pooled(const AttentionMap& m, int p) {
+  AttentionMap out = m;
+  out.grid_h = (m.grid_h + p - 1) / p;
+  out.grid_w = (m.grid_w + p - 1) / p;
+  out.mean.assign(Cells(out), 0.0f);
+  std::vector<int> counts(out.mean.size(), 0);
+  for (int y = 0; y < m.grid_h; ++y)
+    for (int x = 0; x < m.grid_w; ++x) {
+      const size_t to = static_cast<size_t>(y / p) * out.grid_w + static_cast<size_t>(x / p);
+      out.mean[to] += m.mean[static_cast<size_t>(y) * m.grid_w + x];
+      ++counts[to];
+    }
+  for (size_t i = 0; i < out.mean.size(); ++i) out.mean[i] /= static_cast<float>(std::max(counts[i], 1));
+  return out;
+}
+
+}  // namespace
+
+json EncodeAttention(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
+                     size_t budget_bytes) {
+  auto bytes_at = [](const std::vector<AttentionMap>& ms, Detail d) {
+    size_t bytes = 0;
+    for (const AttentionMap& m : ms) bytes += 2 * FloatsPerMap(m, d);
+    return bytes;
+  };
+  std::vector<AttentionMap> stored;  // only for the "words" forms
+  const std::vector<AttentionMap>* source = &maps;
+  Detail detail = Detail::kMean;
+  int pool = 1;
+  bool per_word = false;
+  for (Detail d : {Detail::kHeads, Detail::kLayers, Detail::kMean}) {
+    detail = d;
+    if (bytes_at(maps, d) <= budget_bytes) break;
+  }
+  if (bytes_at(maps, detail) > budget_bytes && !words.empty()) {
+    per_word = true;
+    stored = WordMeans(maps, words);
+    const std::vector<AttentionMap> full = stored;
+    while (bytes_at(stored, Detail::kMean) > budget_bytes) {
+      ++pool;
+      stored.clear();
+      for (const AttentionMap& m : full) stored.push_back(Pooled(m, pool));
+      if (pool > 64) break;  // a 1x1 grid: nothing smaller to try
+    }
+    source = &stored;
+  }
+  QByteArray data;
+  json items = json::array();
+  for (const AttentionMap& m : *source) {
+    const size_t cells = Cells(m);
+    const std::vector<float> mean = m.Select(-1, -1);
+    for (size_t i = 0; i < cells; ++i) AppendHalf(data, i < mean.size() ? mean[i] : 0.0f);
+    const int n_layers = static_cast<int>(m.layers.size());
+    if (detail == Detail::kHeads && !per_word) {
+      for (size_t i = 0; i < cells * n_layers * static_cast<size_t>(m.n_heads); ++i)
+        AppendHalf(data, i < m.weights.size() ? m.weights[i] : 0.0f);
+    } else if (detail == Detail::kLayers && !per_word) {
+      for (int l = 0; l < n_layers; ++l)
+        for (float v : m.Select(l, -1)) AppendHalf(data, v);
+    }
+    items.push_back({{"step", m.step}, {"token_id", m.token_id}, {"token_text", m.token_text},
+                     {"image_index", m.image_index}, {"grid_h", m.grid_h}, {"grid_w", m.grid_w},
+                     {"layers", m.layers}, {"n_heads", m.n_heads}});
+  }
+  return {{"encoding", "f16-base64"},
+          {"detail", per_word ? "words" : DetailName(detail)},
+          {"pool", pool},
+          {"maps", std::move(items)},
+          {"data", data.toBase64().toStdString()}};
+}
+
+std::vector<AttentionMap> DecodeAttention(const json& j) {
+  try {
+    if (j.at("encoding").get<std::string>() != "f16-base64")
+      throw Error("attention: unknown encoding '" + j.at("encoding").get<std::string>() + "'");
+    const std::string name = j.at("detail").get<std::string>();
+    const Detail detail = name == "heads" ? Detail::kHeads
+                          : name == "layers" ? Detail::kLayers
+                          : name == "mean" || name == "words" ? Detail::kMean
+                                           : throw Error("attention: unknown detail '" + name + "'");
+    const QByteArray data =
+        QByteArray::fromBase64(QByteArray::fromStdString(j.at("data").get<std::string>()));
+    std::vector<AttentionMap> maps;
+    size_t offset = 0;  // in bytes
+    auto take = [&](size_t n, std::vector<float>& out) {
+      if (offset + 2 * n > static_cast<size_t>(data.size()))
+        throw Error("attention: the data is shorter than its maps need");
+      out.resize(n);
+      for (size_t i = 0; i < n; ++i) out[i] = ReadHalf(data.constData() + offset + 2 * i);
+      offset += 2 * n;
+    };
+    for (const json& item : j.at("maps")) {
+      AttentionMap m;
+      m.step = item.at("step").get<int>();
+      m.token_id = item.at("token_id").get<int32_t>();
+      m.token_text = item.at("token_text").get<std::string>();
+      m.image_index = item.at("image_index").get<int>();
+      m.grid_h = item.at("grid_h").get<int>();
+      m.grid_w = item.at("grid_w").get<int>();
+      m.layers = item.at("layers").get<std::vector<int>>();
+      m.n_heads = item.at("n_heads").get<int>();
+      if (m.grid_h < 0 || m.grid_w < 0 || m.n_heads < 0)
+        throw Error("attention: negative grid or head count");
+      const size_t cells = Cells(m);
+      take(cells, m.mean);
+      if (detail == Detail::kHeads) {
+        take(cells * m.layers.size() * static_cast<size_t>(m.n_heads), m.weights);
+      } else if (detail == Detail::kLayers) {
+        take(cells * m.layers.size(), m.weights);
+        m.n_heads = m.layers.empty() ? 0 : 1;
+      } else {
+        m.layers.clear();
+        m.n_heads = 0;
+      }
+      maps.push_back(std::move(m));
+    }
+    if (offset != static_cast<size_t>(data.size()))
+      throw Error("attention: the data is longer than its maps need");
+    return maps;
+  } catch (const json::exception& e) {
+    throw Error(std::string("attention: missing or mistyped field: ") + e.what());
+  }
+}
+
+}  // namespace glance::ui
