@@ -16,6 +16,8 @@ packages=(
   libcpp-httplib-dev
   # tests, screenshots and packaging checks
   libgtest-dev xvfb xauth desktop-file-utils appstream dpkg-dev file
+  # fuzzing (tests/fuzz, the `fuzz` preset): clang with libFuzzer and the sanitizer runtimes
+  clang-14 libclang-rt-14-dev
   # the server's tests: the official openai npm client (installed into the build folder by the
   # test setup) runs on Node.js; curl for the bad-request tests
   nodejs curl

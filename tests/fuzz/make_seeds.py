@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Writes the small hand-made seed inputs under tests/fuzz/seeds/<harness>/ (committed; rerun
+after changing a format). Larger seeds come straight from tests/data at run time (run.sh)."""
+import json, os, struct, zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "data", "tiny-a")
+
+
+def put(harness, name, data):
+    d = os.path.join(HERE, "seeds", harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def safetensors(tensors, meta=None):
+    header, blob = {}, b""
+    if meta:
+        header["__metadata__"] = meta
+    for name, dtype, shape, data in tensors:
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(blob), len(blob) + len(data)]}
+        blob += data
+    h = json.dumps(header).encode()
+    h += b" " * (-len(h) % 8)
+    return struct.pack("<Q", len(h)) + h + blob
+
+
+put("safetensors", "f32_bf16.safetensors", safetensors(
+    [("a", "F32", [2, 2], struct.pack("<4f", 1, 2, 3, 4)), ("b", "BF16", [3], b"\x80\x3f" * 3),
+     ("c", "F16", [1, 1], b"\x00\x3c"), ("e", "F32", [0, 4], b"")], {"format": "pt"}))
+put("safetensors", "ints.safetensors", safetensors(
+    [("i8", "I8", [4], b"\x01\xff\x02\xfe"), ("u8", "U8", [2], b"\x00\xff"),
+     ("i32", "I32", [1], struct.pack("<i", -5)), ("i64", "I64", [1, 1], struct.pack("<q", 7))]))
+
+# A minimal byte-level BPE tokenizer.json: the 256 byte-level characters, a few merges, two
+# added tokens, in the Qwen3.5 pipeline shape (small, so the fuzzer runs fast).
+def byte_chars():
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b); cs.append(256 + n); n += 1
+    return {b: chr(c) for b, c in zip(bs, cs)}
+
+tiny_tok = json.load(open(os.path.join(DATA, "tokenizer.json")))
+chars = byte_chars()
+vocab = {chars[b]: b for b in range(256)}
+merges = [["t", "h"], ["th", "e"], ["Ġ", "the"], ["e", "r"]]
+for a, b in merges:
+    vocab[a + b] = len(vocab)
+small = dict(tiny_tok)
+small["model"] = dict(tiny_tok["model"], vocab=vocab, merges=merges)
+small["added_tokens"] = [
+    {"id": len(vocab), "content": "<|im_start|>", "single_word": False, "lstrip": False, "rstrip": False,
+     "normalized": False, "special": True},
+    {"id": len(vocab) + 1, "content": "<|im_end|>", "single_word": False, "lstrip": False, "rstrip": False,
+     "normalized": False, "special": True}]
+put("tokenizer_load", "small_tokenizer.json", json.dumps(small))
+small_strings = dict(small)
+small_strings["model"] = dict(small["model"], merges=[" ".join(m) for m in merges])
+put("tokenizer_load", "small_tokenizer_string_merges.json", json.dumps(small_strings))
+
+cases = json.load(open(os.path.join(DATA, "tokenizer_cases.json")))["cases"]
+for i, c in enumerate(cases):
+    put("tokenizer_encode", "case%02d.txt" % i, c["text"])
+put("tokenizer_encode", "thethe.txt", "the" * 2000)
+
+template = open(os.path.join(DATA, "chat_template.jinja")).read()
+put("chat_template", "tiny_a", template + "\0Describe the picture. <think>x</think>")
+put("chat_template", "tiny_a_empty", template + "\0")
+
+# Weight cache: one F32 4x4 entry under the key "k" (the format weight_cache.cpp reads).
+def cache(entries):
+    out = b"GLWCACHE" + struct.pack("<II", 1, len(entries)) + b"k"
+    head = []
+    pos = 512
+    for name, wtype, rows, cols, dbytes, sbytes in entries:
+        head.append((name, wtype, rows, cols, pos, dbytes, pos + dbytes + (-dbytes % 64), sbytes))
+        pos += dbytes + (-dbytes % 64) + sbytes + (-sbytes % 64)
+    for name, wtype, rows, cols, doff, dbytes, soff, sbytes in head:
+        out += struct.pack("<H", len(name)) + name.encode() + struct.pack("<BqqQQQQ", wtype, rows, cols, doff, dbytes, soff, sbytes)
+    out += b"\0" * (512 - len(out))
+    return out + b"\x11" * (pos - 512)
+
+put("weight_cache", "f32.bin", cache([("m.weight", 0, 4, 4, 64, 0)]))
+put("weight_cache", "q8.bin", cache([("m.weight", 3, 4, 32, 4 * 32, 4 * 4)]))
+put("weight_cache", "q4_two.bin", cache([("m.weight", 4, 1, 32, 16, 2), ("n.weight", 1, 2, 4, 16, 0)]))
+
+# NPU bundle: manifest.txt NUL tensors.txt NUL tensors.bin.
+manifest = ("version 1\nparam D 64\nparam I 128\nparam layer_types lin,att\nparam rounding floor\n"
+            "xclbin gemm gemm.xclbin MLIR_AIE\n"
+            "gemm q M=64 K=64 N=64 lda=64 c_stride=64 b_bytes=4096 a_elems=4096 c_elems=4096 ctx=gemm insts=q.bin\n"
+            "gemv head M=64 K=64 w_words=1024 ctx=gemm insts=h.bin\n")
+tensors = "w.q u8 4096 0 4096\nnorm f32 64 4096 256\n"
+put("npu_bundle", "small", manifest + "\0" + tensors + "\0" + "\x01" * 4352)
+put("npu_bundle", "empty_tensors", "version 1\n\0\0")
+
+for name in ("config.json",):
+    put("config", "tiny_a_" + name, open(os.path.join(DATA, name)).read())
+
+conv = {"format": "glance-conversation", "version": 2, "id": "fuzz", "title": "A chat",
+        "created": "2026-01-02T03:04:05Z", "updated": "2026-01-02T03:05:00Z", "system_prompt": "",
+        "model": "tiny-a", "precision": "f32",
+        "turns": [{"user": "What is this?", "images": [], "answer": "A cat.", "stop_reason": "eos",
+                   "model": "tiny-a", "stats": {}, "words": [], "attention": []}]}
+put("conversation_store", "one_turn.json", json.dumps(conv, indent=1))
+conv["turns"] = []
+put("conversation_store", "no_turns.json", json.dumps(conv))
+
+put("settings", "settings.ini", "[settings]\ntemperature=0.7\ntop_p=0.9\nthreads=4\nprecision=q8\n"
+    "max_new_tokens=512\ntheme=dark\n")
+put("settings", "bad_values.ini", "[settings]\ntemperature=hot\ntop_p=2\nunknown_key=1\n[other]\nx=\"\\\\x00\"\n")
