@@ -60,6 +60,9 @@ struct ChatServer::Impl {
     http.set_read_timeout(30, 0);
     http.set_write_timeout(30, 0);
     http.set_keep_alive_timeout(5);
+    // Each SSE chunk is one small write: without TCP_NODELAY, Nagle's algorithm holds it back
+    // waiting for the client's delayed ACK, adding tens of milliseconds per token.
+    http.set_tcp_nodelay(true);
     const int threads = std::max(2, options.threads);
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
 

@@ -83,8 +83,10 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   const bool detail = request.image_detail == "high";
   Session& s = *job->held_.session;
   try {
-    for (const RequestImage& img : request.messages.back().images)
-      AttachRgb(s, vision::DecodeImage(img.bytes, img.param), detail);
+    engine_thread_.Run([&] {
+      for (const RequestImage& img : request.messages.back().images)
+        AttachRgb(s, vision::DecodeImage(img.bytes, img.param), detail);
+    });
   } catch (const Error& e) {
     s.ClearPendingImages();
     if (s.turns().empty()) job->held_ = {};
@@ -130,7 +132,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   SetSampling(o, request_.Sampling(), request_.seed);
   Session& s = *held_.session;
   try {
-    c.turn = s.Send(request_.messages.back().text, o, scb);
+    service_->engine_thread_.Run([&] { c.turn = s.Send(request_.messages.back().text, o, scb); });
   } catch (const Error& e) {
     s.ClearPendingImages();
     if (!s.turns().empty()) service_->Return(std::move(held_));

@@ -9,7 +9,8 @@
 // max_conversations sessions are held, least recently used dropped first.
 //
 // Thread contract: Prepare() may be called from any thread; a Job is used by one thread and
-// holds the engine (EngineQueue) until it is destroyed.
+// holds the engine (EngineQueue) until it is destroyed. The model itself always runs on the
+// service's EngineThread; callbacks are called from it while the Job's caller waits.
 #include <atomic>
 #include <functional>
 #include <list>
@@ -21,6 +22,7 @@
 #include "core/engine/session.h"
 #include "server/chat_request.h"
 #include "server/engine_queue.h"
+#include "server/engine_thread.h"
 #include "server/server_options.h"
 
 namespace glance {
@@ -73,6 +75,7 @@ class ChatService {
   ServerLimits limits_;
   std::string model_id_;
   EngineQueue queue_;
+  EngineThread engine_thread_;  // where every forward pass runs
   std::mutex held_mu_;
   std::list<Held> held_;  // most recently used first
   friend class Job;

@@ -1,7 +1,7 @@
 // bench_server [--model DIR] [--clients N] [--requests M] [--max-tokens T]
 // The local server's cost on a model (the bundled demo by default):
 //   * per-request overhead of HTTP + JSON over calling ChatService in-process (one client,
-//     the same greedy request, mean of M),
+//     the same greedy request, medians of M), and a bare GET /health round trip,
 //   * N concurrent streaming clients x M requests each: requests/s, and p50/p95 of the time to
 //     first byte (the role chunk, sent once the request has the engine) and to the first token.
 #include <httplib.h>
@@ -52,14 +52,10 @@ int main(int argc, char** argv) {
   limits.max_waiting = clients + 4;
   limits.max_conversations = 0;  // every request a fresh prefill, the same work in both paths
 
-  // In-process.
+  // One client, alternating an in-process call and the same request over HTTP (so the load of
+  // a shared machine hits both alike); medians.
   ChatService service(engine, limits);
   const auto request = glance::server::ParseChatRequest(body, limits);
-  service.Prepare(request)->Run({});  // warm-up
-  auto t0 = Clock::now();
-  for (int i = 0; i < requests; ++i) service.Prepare(request)->Run({});
-  const double in_process = Seconds(t0, Clock::now()) / requests;
-
   glance::server::ServerOptions o;
   o.port = 0;
   o.limits = limits;
@@ -68,12 +64,29 @@ int main(int argc, char** argv) {
   const int port = server.Start();
   httplib::Client one("127.0.0.1", port);
   one.set_read_timeout(300, 0);
-  one.Post("/v1/chat/completions", body, "application/json");  // warm-up
-  t0 = Clock::now();
-  for (int i = 0; i < requests; ++i) one.Post("/v1/chat/completions", body, "application/json");
-  const double over_http = Seconds(t0, Clock::now()) / requests;
-  std::printf("one client, %d requests of %d tokens: in-process %.2f ms, over HTTP %.2f ms, overhead %.2f ms/request\n",
-              requests, max_tokens, in_process * 1e3, over_http * 1e3, (over_http - in_process) * 1e3);
+  one.set_tcp_nodelay(true);
+  service.Prepare(request)->Run({});  // warm-up
+  one.Post("/v1/chat/completions", body, "application/json");
+  std::vector<double> in_process, over_http;
+  for (int i = 0; i < requests; ++i) {
+    auto t0 = Clock::now();
+    service.Prepare(request)->Run({});
+    in_process.push_back(Seconds(t0, Clock::now()));
+    t0 = Clock::now();
+    one.Post("/v1/chat/completions", body, "application/json");
+    over_http.push_back(Seconds(t0, Clock::now()));
+  }
+  std::vector<double> health;
+  for (int i = 0; i < requests; ++i) {
+    const auto t0 = Clock::now();
+    one.Get("/health");
+    health.push_back(Seconds(t0, Clock::now()));
+  }
+  std::printf("GET /health round trip (median): %.2f ms\n", Percentile(health, 0.5) * 1e3);
+  const double ip = Percentile(in_process, 0.5), http = Percentile(over_http, 0.5);
+  std::printf("one client, %d requests of %d tokens (medians): in-process %.2f ms, over HTTP %.2f ms, overhead "
+              "%.2f ms/request\n",
+              requests, max_tokens, ip * 1e3, http * 1e3, (http - ip) * 1e3);
 
   std::string stream_body = nlohmann::json::parse(body).dump();
   auto sj = nlohmann::json::parse(body);
@@ -82,12 +95,13 @@ int main(int argc, char** argv) {
   std::mutex mu;
   std::vector<double> ttfb, ttft;
   int ok = 0, refused = 0;
-  t0 = Clock::now();
+  const auto t0 = Clock::now();
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c)
     threads.emplace_back([&] {
       httplib::Client cli("127.0.0.1", port);
       cli.set_read_timeout(300, 0);
+      cli.set_tcp_nodelay(true);
       for (int i = 0; i < requests; ++i) {
         const auto start = Clock::now();
         double first_byte = -1, first_token = -1;
