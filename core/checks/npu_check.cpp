@@ -50,11 +50,7 @@ namespace {
 
 CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                         const std::function<void(const GateResult&)>& on_gate) {
-  CheckReport report;
-  auto emit = [&](GateResult g) {
-    if (on_gate) on_gate(g);
-    report.gates.push_back(std::move(g));
-  };
+  GateLog emit(on_gate);
   const ReferenceData ref(dir);
   const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
@@ -164,7 +160,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                  "GEMM and GEMV dispatches, no CPU fallback"};
     emit(g);
   }
-  return report;
+  return emit.Take();
 }
 
 }  // namespace glance

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/checks/check_gates.h"
 #include "core/checks/check_run.h"
 #include "core/checks/reference_data.h"
 #include "core/engine/engine.h"
@@ -65,11 +66,7 @@ double KlDivergence(const float* a, const float* b, int64_t n) {
 CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
   const PrecisionGates gates = GatesFor(options.precision);
-  CheckReport report;
-  auto emit = [&](GateResult g) {
-    if (on_gate) on_gate(g);
-    report.gates.push_back(std::move(g));
-  };
+  GateLog emit(on_gate);
   const ReferenceData ref(dir);
   const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
@@ -126,7 +123,7 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
           FormatFigure("reference step k vs k+1: min KL %.3g", min_kl),
           FormatFigure("must exceed 2 × the mean-KL gate (%.2g)", 2 * gates.mean_kl)});
   }
-  return report;
+  return emit.Take();
 }
 
 }  // namespace glance

@@ -57,11 +57,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   if (options.backend == BackendKind::kNpuEmu || options.backend == BackendKind::kNpu)
     return RunNpuCheck(dir, options, on_gate);
   if (options.precision != Precision::kF32) return RunPrecisionCheck(dir, options, on_gate);
-  CheckReport report;
-  auto emit = [&](GateResult g) {
-    if (on_gate) on_gate(g);
-    report.gates.push_back(std::move(g));
-  };
+  GateLog emit(on_gate);
   const ReferenceData ref(dir);
   const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
@@ -216,7 +212,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     g.figure = std::to_string(ok) + "/" + std::to_string(t2_tokens.size()) + FormatFigure(" tokens from the cache, logits max |Δ| %.2e", worst);
     emit(g);
   }
-  return report;
+  return emit.Take();
 }
 
 }  // namespace glance

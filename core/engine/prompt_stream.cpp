@@ -47,6 +47,11 @@ PromptStream BuildPromptStream(const Engine& engine, const std::vector<ChatMessa
   return s;
 }
 
+int64_t PrefillChunkRows(const Engine& engine) {
+  const double params = std::max(1.0, static_cast<double>(engine.info().parameters));
+  return std::clamp<int64_t>(static_cast<int64_t>(1.4e11 / params) / 64 * 64, 64, 256);
+}
+
 bool PrefillRows(const Engine& engine, const PromptStream& stream, size_t begin, size_t end,
                  std::span<const float* const> features, lm::LmState& state, lm::ForwardOutput& out,
                  lm::AttentionObserver* observer, bool all_logits, const PrefillControl& control) {

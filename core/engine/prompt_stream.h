@@ -55,6 +55,12 @@ struct PrefillControl {
   int64_t chunk = 256;  // a multiple of the delta rule's 64-row chunks; <= 0: all at once
 };
 
+// Rows per prefill chunk for this model: about the same work per chunk whatever its size
+// (1.4e11 / parameters, in multiples of 64 within [64, 256]: 64 for the 2B shape, 256 for the
+// demo), so one decoder layer of a chunk takes a fraction of a second and Stop answers soon.
+// Fixed per model, so the same prompt always splits the same way.
+int64_t PrefillChunkRows(const Engine& engine);
+
 // Runs rows [begin, end) of `stream` through the language model on `state` (which must hold
 // rows [0, begin)), the image rows taking `features[k]` ([tokens][hidden] of image k).
 // `all_logits` keeps every row's logits (one pass; chunking is off). Returns false when

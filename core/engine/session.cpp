@@ -67,11 +67,13 @@ bool Stopped(const StreamCallbacks& cb) { return cb.cancel && cb.cancel->load();
 // Prompt rows processed so far out of those this call has to process, for on_progress.
 struct PromptProgress {
   const StreamCallbacks& cb;
+  int64_t chunk = 256;  // PrefillChunkRows
   int64_t done = 0, total = 0;
   bool total_known = false;  // set by the caller (several prefills); else each prefill sets it
   PrefillControl Control() {
     PrefillControl c;
     c.cancel = cb.cancel;
+    c.chunk = chunk;
     const int64_t before = done;
     if (cb.on_progress)
       c.on_rows = [this, before](int64_t rows, int64_t) {
@@ -133,10 +135,13 @@ SessionImage SessionImpl::Encode(const vision::PreprocessedImage& pre, const std
   engine->CheckWeightsUnchanged();  // the vision tower reads mapped weights too
   {
     ScopedStage s(timing, "vision");
-    img.features = engine->vision().Forward(pre, engine->pool(), nullptr, {}, [&](int done, int total) {
-      if (cb.on_progress) cb.on_progress({Progress::Stage::kImage, done, total, index, count});
-      return !Stopped(cb);
-    });
+    img.features = engine->vision().Forward(
+        pre, engine->pool(), nullptr, {},
+        [&](int done, int total) {
+          if (cb.on_progress) cb.on_progress({Progress::Stage::kImage, done, total, index, count});
+          return !Stopped(cb);
+        },
+        cb.cancel);
   }
   if (img.features.empty()) throw Cancelled();
   img.grid = {pre.merged_h(), pre.merged_w()};
@@ -201,6 +206,7 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
   const size_t begin = from ? from->ids.size() : 0;
   if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
   const std::vector<const float*> features = FeaturePointers(images);
+  progress.chunk = PrefillChunkRows(*engine);
   lm::ForwardOutput out;
   ScopedStage s(timing, "prefill");
   if (!PrefillRows(*engine, stream, begin, stream.history_end, features, state, out, nullptr, false, progress.Control()))

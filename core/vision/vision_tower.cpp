@@ -198,8 +198,10 @@ void VisionTower::Attention(const float* qkv, int n, int frame_len, const float*
   });
 }
 
-void VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
-                           std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool) const {
+bool VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
+                           std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool,
+                           const std::atomic<bool>* cancel) const {
+  auto stopped = [cancel] { return cancel && cancel->load(); };
   const int64_t H = config_.hidden_size, I = config_.intermediate_size;
   const float eps = static_cast<float>(config_.layer_norm_eps);
   s->x.resize(size_t(n) * size_t(H));
@@ -226,22 +228,28 @@ void VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
   // h = h + proj(attn(norm1(h)))
   norm_rows(blk.norm1);
   compute.Project(s->x.data(), n, blk.qkv.w, blk.qkv.b.data(), s->qkv.data());
+  if (stopped()) return false;
   Attention(s->qkv.data(), n, frame_len, cos, sin, s->attn.data(), s, pool);
+  if (stopped()) return false;
   compute.Project(s->attn.data(), n, blk.proj.w, blk.proj.b.data(), s->y.data());
   add_y();
+  if (stopped()) return false;
   // h = h + fc2(gelu_tanh(fc1(norm2(h))))
   norm_rows(blk.norm2);
   compute.Project(s->x.data(), n, blk.fc1.w, blk.fc1.b.data(), s->mid.data());
+  if (stopped()) return false;
   ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
     kernels::GeluTanhInPlace(s->mid.data() + begin * size_t(I), int64_t(end - begin) * I);
   });
   compute.Project(s->mid.data(), n, blk.fc2.w, blk.fc2.b.data(), s->y.data());
   add_y();
+  return true;
 }
 
 std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::ThreadPool* pool,
                                         VisionTrace* trace, const VisionAblation& ablation,
-                                        const std::function<bool(int done, int depth)>& on_block) const {
+                                        const std::function<bool(int done, int depth)>& on_block,
+                                        const std::atomic<bool>* cancel) const {
   const int m = config_.spatial_merge_size;
   const int64_t H = config_.hidden_size;
   if (img.patch_dim != config_.patch_dim() || img.merge_size != m) {
@@ -286,7 +294,7 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   const int depth = static_cast<int>(blocks_.size());
   for (int b = 0; b < depth; ++b) {
     if (on_block && !on_block(b, depth)) return {};
-    RunBlock(blocks_[static_cast<size_t>(b)], n, frame_len, cos, sin, &h, &scratch, pool);
+    if (!RunBlock(blocks_[static_cast<size_t>(b)], n, frame_len, cos, sin, &h, &scratch, pool, cancel)) return {};
     if (trace) trace->block_outputs.push_back(h);
   }
   if (on_block && !on_block(depth, depth)) return {};

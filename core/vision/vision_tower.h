@@ -9,6 +9,7 @@
 //
 // Thread contract: immutable after Load; Forward is const and may run concurrently from several
 // threads (each with its own pool, or none). The TensorStore must outlive the tower.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,11 +52,13 @@ class VisionTower {
 
   // Returns [image.tokens()][out_hidden_size] f32. pool may be null (single thread).
   // Throws glance::Error if the image does not fit this tower (patch size, merge size, sizes).
-  // `on_block(done, depth)` runs before each block and after the last; when it returns false
-  // Forward stops there and returns an empty vector (cancelled).
+  // `on_block(done, depth)` runs before each block and after the last; when it returns false,
+  // or `cancel` is set (checked between the stages of every block too, since one block of a
+  // large image takes seconds), Forward stops and returns an empty vector (cancelled).
   std::vector<float> Forward(const PreprocessedImage& image, kernels::ThreadPool* pool,
                              VisionTrace* trace = nullptr, const VisionAblation& ablation = {},
-                             const std::function<bool(int done, int depth)>& on_block = {}) const;
+                             const std::function<bool(int done, int depth)>& on_block = {},
+                             const std::atomic<bool>* cancel = nullptr) const;
 
   const VisionConfig& config() const { return config_; }
   // Where projections run (null = CPU). Set once by the Engine at load, before sharing.
@@ -81,8 +84,10 @@ class VisionTower {
   struct Scratch;  // per-Forward buffers (vision_tower.cpp)
 
   VisionTower() = default;
-  void RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
-                std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool) const;
+  // False when `cancel` was set between its stages (h is then half-updated).
+  bool RunBlock(const Block& blk, int n, int frame_len, const float* cos, const float* sin,
+                std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool,
+                const std::atomic<bool>* cancel = nullptr) const;
   void Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
                  float* out, Scratch* s, kernels::ThreadPool* pool) const;
 
