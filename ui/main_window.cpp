@@ -122,8 +122,8 @@ void MainWindow::buildDocks() {
   splitDockWidget(imageDock, timingDock, Qt::Vertical);
   // A first-run layout in proportion to the screen; restoreLayout() replaces it later.
   const int em = fontMetrics().height();
-  resizeDocks({convDock, imageDock}, {em * 12, em * 30}, Qt::Horizontal);
-  resizeDocks({imageDock, timingDock}, {em * 40, em * 22}, Qt::Vertical);
+  resizeDocks({convDock, imageDock}, {em * 16, em * 30}, Qt::Horizontal);
+  resizeDocks({imageDock, timingDock}, {em * 34, em * 28}, Qt::Vertical);
   resize(FitScreen(QSize(em * 100, em * 62)));
 
   connect(dropArea_, &ImageDropArea::imageFileChosen, this,
