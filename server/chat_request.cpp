@@ -97,7 +97,7 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
 
 std::optional<SamplingParams> ChatRequest::Sampling() const {
   if (!temperature && !top_p && !top_k && !presence_penalty) return std::nullopt;
-  if (temperature && *temperature == 0.0f) return SamplingParams{};  // greedy
+  if (temperature && *temperature == 0.0f) return SamplingParams::Greedy();
   SamplingParams s;
   s.greedy = false;
   s.temperature = temperature.value_or(1.0f);

@@ -6,7 +6,8 @@
 // Continuation: a held Session is keyed by its messages (role, text, image sha256s). A request
 // whose messages minus the last user message equal a held key continues that Session: only the
 // new message is prefilled (design.md "Sessions and state"). Up to ServerLimits::
-// max_conversations sessions are held, least recently used dropped first.
+// max_conversations sessions are held, least recently used dropped first. Any other history is
+// taken up with Session::Continue (processed once, then held like the others).
 //
 // Thread contract: Prepare() may be called from any thread; a Job is used by one thread and
 // holds the engine (EngineQueue) until it is destroyed. The model itself always runs on the
@@ -68,7 +69,9 @@ class ChatService {
     std::unique_ptr<Session> session;
     std::vector<std::string> key;  // one fingerprint per message it holds
   };
+  // The held session whose key is `history_key`, or a new one (key empty).
   Held TakeOrCreate(const ChatRequest& request, const std::vector<std::string>& history_key);
+  void ContinueHistory(Session& session, const ChatRequest& request);
   void Return(Held held);
 
   std::shared_ptr<const Engine> engine_;

@@ -225,10 +225,15 @@ TEST(ServerService, ContinuesAHeldConversationWithoutPrefillingItAgain) {
   EXPECT_EQ(second.turn.stats.prompt_tokens, second.prompt_tokens - second.reused_tokens);
   EXPECT_LT(second.turn.stats.prompt_tokens, second.prompt_tokens - first.prompt_tokens + 16);
 
-  // Negative control: a history with a different answer is not continued (and is refused,
-  // since the session cannot take an answer it did not generate).
+  // A history the server does not hold (an edited answer) is taken up with Session::Continue
+  // and answered; sent again with one more message, it is then held and continued.
   auto edited = Request({{"user", "Describe this image."}, {"assistant", first.text + " (edited)"}, {"user", "x"}}, true);
-  EXPECT_EQ(StatusOf([&] { service.Prepare(edited); }), 400);
+  const Completion taken = service.Prepare(edited)->Run({});
+  EXPECT_GT(taken.prompt_tokens, second.prompt_tokens - 8);
+  EXPECT_EQ(taken.completion_tokens, static_cast<int>(taken.turn.tokens.size()));
+  auto edited_more = Request({{"user", "Describe this image."}, {"assistant", first.text + " (edited)"}, {"user", "x"},
+                              {"assistant", taken.text}, {"user", "y"}}, true);
+  EXPECT_GT(service.Prepare(edited_more)->Run({}).reused_tokens, first.prompt_tokens);
 
   // A fresh request with the same first message gives the same greedy answer.
   const Completion again = service.Prepare(Request({{"user", "Describe this image."}}, true))->Run({});
