@@ -120,16 +120,6 @@ void ForEachTask(kernels::ThreadPool* pool, size_t tasks, const F& fn) {
   });
 }
 
-// fn(begin, end) over row ranges of [0, n): the pool's split, or one call without a pool.
-template <class F>
-void ForRows(kernels::ThreadPool* pool, size_t n, size_t grain, const F& fn) {
-  if (pool && pool->threads() > 1) {
-    pool->ParallelFor(n, fn, grain);
-  } else {
-    fn(0, n);
-  }
-}
-
 }  // namespace
 
 void VisionTower::Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
@@ -144,7 +134,7 @@ void VisionTower::Attention(const float* qkv, int n, int frame_len, const float*
   s->k.resize(size_t(nh) * head_size);
   s->vt.resize(size_t(nh) * head_size);
   float *q = s->q.data(), *k = s->k.data(), *vt = s->vt.data();
-  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+  kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const float* row = qkv + i * size_t(3 * H);
       const size_t f = i / size_t(frame_len), j = i % size_t(frame_len);
@@ -162,7 +152,7 @@ void VisionTower::Attention(const float* qkv, int n, int frame_len, const float*
         for (int d = 0; d < dh; ++d) vth[size_t(d) * size_t(frame_len)] = v[d];
       }
     }
-  });
+  }, 16);
 
   // One task = (head, frame, block of query rows); keys are the rows of the same frame
   // (cu_seqlens in HF). A block's scores [rows][frame_len] stay in L2 between the two GEMMs.
@@ -211,18 +201,18 @@ bool VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
   s->mid.resize(size_t(n) * size_t(I));
   float* hd = h->data();
   auto norm_rows = [&](const Norm& nm) {
-    ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+    kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
       kernels::LayerNormRows(hd + begin * size_t(H), int64_t(end - begin), H, nm.w.data(), nm.b.data(), eps,
                              s->x.data() + begin * size_t(H));
-    });
+    }, 16);
   };
   auto add_y = [&]() {
-    ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+    kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
       float* dst = hd + begin * size_t(H);
       const float* src = s->y.data() + begin * size_t(H);
       const size_t len = (end - begin) * size_t(H);
       for (size_t k = 0; k < len; ++k) dst[k] += src[k];
-    });
+    }, 16);
   };
   const kernels::Compute compute{backend_, pool};
   // h = h + proj(attn(norm1(h)))
@@ -238,9 +228,9 @@ bool VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
   norm_rows(blk.norm2);
   compute.Project(s->x.data(), n, blk.fc1.w, blk.fc1.b.data(), s->mid.data());
   if (stopped()) return false;
-  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+  kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
     kernels::GeluTanhInPlace(s->mid.data() + begin * size_t(I), int64_t(end - begin) * I);
-  });
+  }, 16);
   compute.Project(s->mid.data(), n, blk.fc2.w, blk.fc2.b.data(), s->y.data());
   add_y();
   return true;
@@ -302,17 +292,17 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   // Merger: LayerNorm each row, concatenate m² consecutive rows, fc1, exact GELU, fc2 (§3.7).
   const float eps = static_cast<float>(config_.layer_norm_eps);
   std::vector<float> x(size_t(n) * size_t(H));
-  ForRows(pool, size_t(n), 16, [&](size_t begin, size_t end) {
+  kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
     kernels::LayerNormRows(h.data() + begin * size_t(H), int64_t(end - begin), H, merger_norm_.w.data(),
                            merger_norm_.b.data(), eps, x.data() + begin * size_t(H));
-  });
+  }, 16);
   const int tokens = n / (m * m);
   std::vector<float> mid(size_t(tokens) * size_t(merger_fc1_.w.rows));
   kernels::Compute{backend_, pool}.Project(x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data());
   const int64_t mw = merger_fc1_.w.rows;
-  ForRows(pool, size_t(tokens), 4, [&](size_t begin, size_t end) {
+  kernels::ParallelFor(pool, size_t(tokens), [&](size_t begin, size_t end) {
     kernels::GeluErfInPlace(mid.data() + begin * size_t(mw), int64_t(end - begin) * mw);
-  });
+  }, 4);
   std::vector<float> out(size_t(tokens) * size_t(config_.out_hidden_size));
   kernels::Compute{backend_, pool}.Project(mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data());
   return out;
