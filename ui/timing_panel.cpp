@@ -129,6 +129,8 @@ QColor TimingPanel::chartBackground() const { return stageChart_->backgroundBrus
 
 QStringList TimingPanel::turnAxisCategories() const { return turnAxis_->categories(); }
 
+bool TimingPanel::turnAxisVisible() const { return turnAxis_->isVisible(); }
+
 void TimingPanel::addTurn(const TurnStats& stats) {
   turns_.push_back(stats);
   rebuildCharts();
@@ -167,13 +169,10 @@ void TimingPanel::rebuildCharts() {
     tallest = std::max(tallest, sum);
   }
   turnAxis_->clear();
-  if (categories.isEmpty()) {
-    // An empty category axis keeps drawing its last labels ("Turn 1".."Turn 4" after New
-    // chat); an empty range clears them.
-    turnAxis_->setRange(QString(), QString());
-  } else {
-    turnAxis_->append(categories);
-  }
+  turnAxis_->append(categories);
+  // An emptied category axis keeps drawing its last labels ("Turn 1".."Turn 4" after New
+  // chat): hide it while there are no turns.
+  turnAxis_->setVisible(!categories.isEmpty());
   secondsAxis_->setRange(0.0, tallest > 0.0 ? tallest * 1.1 : 1.0);
 
   latencySeries_->clear();

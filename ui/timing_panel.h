@@ -42,6 +42,7 @@ class TimingPanel : public QWidget {
   // The charts follow the application palette (dark mode): their background, for tests.
   QColor chartBackground() const;
   QStringList turnAxisCategories() const;
+  bool turnAxisVisible() const;
 
  protected:
   void changeEvent(QEvent* event) override;

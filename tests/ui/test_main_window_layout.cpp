@@ -150,6 +150,7 @@ class TestMainWindowLayout : public QObject {
     window.chat()->newChatAction()->trigger();
     QVERIFY(window.noticeText().isEmpty());
     QVERIFY(window.timing()->turnAxisCategories().isEmpty());
+    QVERIFY(!window.timing()->turnAxisVisible());  // its old labels are not drawn
     const auto* caption = window.attention()->findChildren<QLabel*>().first();
     QVERIFY2(!caption->text().contains(QStringLiteral("word")), qPrintable(caption->text()));
   }
