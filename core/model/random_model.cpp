@@ -70,27 +70,34 @@ std::string ReadText(const fs::path& path) {
   return ss.str();
 }
 
-// The bundled template is the 4B+ variant (thinking unless enable_thinking is false). 0.8B and
-// 2B ship the non-thinking-default variant (qwen35.md §5.2): flip the generation-prompt branch.
-std::string NonThinkingTemplate(const std::string& tpl, const fs::path& origin) {
-  const std::string thinking =
-      "    {%- if enable_thinking is defined and enable_thinking is false %}\n"
-      "        {{- '<think>\\n\\n</think>\\n\\n' }}\n"
-      "    {%- else %}\n"
-      "        {{- '<think>\\n' }}\n"
-      "    {%- endif %}";
-  const std::string non_thinking =
-      "    {%- if enable_thinking is defined and enable_thinking is true %}\n"
-      "        {{- '<think>\\n' }}\n"
-      "    {%- else %}\n"
-      "        {{- '<think>\\n\\n</think>\\n\\n' }}\n"
-      "    {%- endif %}";
-  const size_t at = tpl.rfind(thinking);
+// Qwen3.5's template comes in two forms that differ only in the generation-prompt branch
+// (qwen35.md §5.2): 4B+ think unless enable_thinking is false; 0.8B/2B only when it is true.
+// The bundled demo model ships the 0.8B/2B form (it was trained without thinking).
+const std::string kThinkingDefault =
+    "    {%- if enable_thinking is defined and enable_thinking is false %}\n"
+    "        {{- '<think>\\n\\n</think>\\n\\n' }}\n"
+    "    {%- else %}\n"
+    "        {{- '<think>\\n' }}\n"
+    "    {%- endif %}";
+const std::string kNonThinkingDefault =
+    "    {%- if enable_thinking is defined and enable_thinking is true %}\n"
+    "        {{- '<think>\\n' }}\n"
+    "    {%- else %}\n"
+    "        {{- '<think>\\n\\n</think>\\n\\n' }}\n"
+    "    {%- endif %}";
+
+// The template with its generation-prompt branch in the thinking (4B+) or non-thinking
+// (0.8B/2B) form, whichever form it comes in.
+std::string TemplateVariant(const std::string& tpl, bool thinking, const fs::path& origin) {
+  const std::string& want = thinking ? kThinkingDefault : kNonThinkingDefault;
+  const std::string& other = thinking ? kNonThinkingDefault : kThinkingDefault;
+  if (tpl.find(want) != std::string::npos) return tpl;
+  const size_t at = tpl.rfind(other);
   if (at == std::string::npos)
-    throw Error(origin.string() + ": cannot find the generation-prompt block to make the 0.8B/2B "
-                                  "(non-thinking) template variant");
+    throw Error(origin.string() + ": cannot find the generation-prompt block to make the " +
+                (thinking ? "4B (thinking)" : "0.8B/2B (non-thinking)") + " template variant");
   std::string out = tpl;
-  out.replace(at, thinking.size(), non_thinking);
+  out.replace(at, other.size(), want);
   return out;
 }
 
@@ -100,8 +107,8 @@ void CopySideFiles(const MakeModelOptions& o, const fs::path& out) {
     WriteText(out / name, ReadText(res / name));
 
   std::string tpl = ReadText(res / "chat_template.jinja");
-  if (o.shape == ModelShape::k0_8B || o.shape == ModelShape::k2B)
-    tpl = NonThinkingTemplate(tpl, res / "chat_template.jinja");
+  if (o.shape != ModelShape::kTiny)  // tiny keeps the demo's files byte for byte
+    tpl = TemplateVariant(tpl, o.shape == ModelShape::k4B, res / "chat_template.jinja");
   WriteText(out / "chat_template.jinja", tpl);
 
   std::string pre = ReadText(res / "preprocessor_config.json");

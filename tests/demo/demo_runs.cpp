@@ -1,5 +1,7 @@
 #include "tests/demo/demo_runs.h"
 
+#include <cstdlib>
+
 #include "core/checks/reference_data.h"
 #include "core/lm/language_model.h"
 #include "core/lm/mrope.h"
@@ -12,7 +14,11 @@ namespace glance::demo {
 
 const char* const kCaptionPrompt = "Describe this image.";
 
-std::string DemoModelDir() { return std::string(GLANCE_SOURCE_RESOURCES) + "/demo-model"; }
+std::string DemoModelDir() {
+  // A candidate checkpoint can be measured before it replaces the committed one.
+  if (const char* env = std::getenv("GLANCE_DEMO_TEST_MODEL"); env && *env) return env;
+  return std::string(GLANCE_SOURCE_RESOURCES) + "/demo-model";
+}
 
 const DemoScenes& Scenes() {
   static const DemoScenes scenes = LoadDemoScenes(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-scenes");

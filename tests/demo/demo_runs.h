@@ -10,7 +10,8 @@
 
 namespace glance::demo {
 
-// The committed demo model (the source tree's, not $GLANCE_DEMO_MODEL) and scenes.
+// The committed demo model (the source tree's, not $GLANCE_DEMO_MODEL; $GLANCE_DEMO_TEST_MODEL
+// measures a candidate instead) and scenes.
 std::string DemoModelDir();
 const DemoScenes& Scenes();
 

@@ -16,11 +16,15 @@
 namespace glance::demo {
 namespace {
 
-// Measured on the committed checkpoint (see README "The demo model"); a few points of margin.
-constexpr double kMinShapesAndColours = 0.0;  // scenes whose caption names exactly the right (shape, colour) pairs
-constexpr double kMinPositions = 0.0;         // scenes whose caption puts every object in its cell
-constexpr double kMinAnswer = 0.0;            // per question type
-constexpr double kMinAttentionHit = 0.0;      // best (layer, head) for the noun's map
+// Measured on the committed checkpoint (step 560, README "The demo model"), gates a few points
+// below. The model is under-trained: it gets backgrounds, colours and counts mostly right and
+// shapes and positions mostly wrong; these gates hold that level, they do not claim more.
+constexpr double kMinShapesAndColours = 0.02;  // measured 4.3 %: scenes with exactly the right (shape, colour) pairs
+constexpr double kMinPositions = 0.0;          // measured 0.4 %: every object in its cell
+constexpr double kMinBackground = 0.90;        // measured 96.5 %: the background colour(s), in order
+const std::map<std::string, double> kMinAnswer = {  // per question type, measured 71 / 70 / 41 / 11 %
+    {"colour", 0.60}, {"count", 0.60}, {"exists", 0.30}, {"where", 0.05}};
+constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
 constexpr int kQuantScenes = 48;
@@ -47,6 +51,7 @@ TEST(DemoModel, CaptionsNameEveryObject) {
               n, 100 * Rate(sc, n), 100 * Rate(pos, n), 100 * Rate(size, n), 100 * Rate(bg, n));
   EXPECT_GE(Rate(sc, n), kMinShapesAndColours);
   EXPECT_GE(Rate(pos, n), kMinPositions);
+  EXPECT_GE(Rate(bg, n), kMinBackground);
 }
 
 TEST(DemoModel, AnswersQuestionsOverSeveralTurns) {
@@ -75,7 +80,7 @@ TEST(DemoModel, AnswersQuestionsOverSeveralTurns) {
   }
   for (const auto& [type, c] : by_type) {
     std::printf("Q&A %-7s %5.1f%% of %d\n", type.c_str(), 100 * Rate(c.first, c.second), c.second);
-    EXPECT_GE(Rate(c.first, c.second), kMinAnswer) << type;
+    EXPECT_GE(Rate(c.first, c.second), kMinAnswer.at(type)) << type;
   }
   for (const auto& [turn, c] : by_turn) std::printf("Q&A turn %d    %5.1f%% of %d\n", turn + 1, 100 * Rate(c.first, c.second), c.second);
 }
@@ -96,8 +101,12 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
   for (const auto& s : w.scenes) {
     if (s.objects.size() != 1) continue;
     const TurnResult r = Caption(engine, s, true);
-    const auto word = std::find_if(r.words.begin(), r.words.end(), [&](const AttentionWord& x) { return Lower(x.text) == s.objects[0].shape; });
-    if (word == r.words.end()) continue;  // the caption did not name the shape: the caption test counts that
+    // The first shape noun of the caption, right or wrong (whether it is right is the caption
+    // test's business): where does the model look when it names the object?
+    const auto word = std::find_if(r.words.begin(), r.words.end(), [&](const AttentionWord& x) {
+      return std::find(w.shapes.begin(), w.shapes.end(), Lower(x.text)) != w.shapes.end();
+    });
+    if (word == r.words.end()) continue;
     const AttentionMap& m = r.attention.at(static_cast<size_t>(word->first_step));
     if (hits.empty()) {
       layers = m.layers;
@@ -126,42 +135,47 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
               100 * Rate(mean_hits, scenes), layers[static_cast<size_t>(best / n_heads)], best % n_heads,
               100 * Rate(hits[static_cast<size_t>(best)], scenes));
   EXPECT_GE(Rate(hits[static_cast<size_t>(best)], scenes), kMinAttentionHit);
+  EXPECT_GE(Rate(mean_hits, scenes), kMinAttentionHit);
 }
 
 struct Variant {
   const char* name;
   Precision precision;
   BackendKind backend;
-  double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin)
+  int scenes;  // the NPU emulator is ~50x slower than the CPU path: fewer scenes keep CI short
+  double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin); caption: identical to f32's
 };
 
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      {"q8", Precision::kQ8, BackendKind::kCpu, 1e9, 0.0, 0.0},
-      {"q4", Precision::kQ4, BackendKind::kCpu, 1e9, 0.0, 0.0},
-      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 1e9, 0.0, 0.0},
+      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 1e9, 0.0, 0.0},
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 1e9, 0.0, 0.0},
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 1e9, 0.0, 0.0},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
   const int n = std::min<int>(kQuantScenes, static_cast<int>(w.scenes.size()));
   std::vector<std::vector<int32_t>> answers;
+  std::vector<std::string> ref_text;
   std::vector<std::vector<float>> ref_logits;
   int ref_ok = 0;
   for (int i = 0; i < n; ++i) {
     const DemoScene& s = w.scenes[static_cast<size_t>(i)];
     const TurnResult r = Caption(ref, s, false);
     const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
-    ref_ok += c.shapes_and_colours && c.positions;
+    ref_ok += c.background;
     answers.push_back(r.tokens);
+    ref_text.push_back(r.text);
     ref_logits.push_back(AnswerLogits(*ref, s, r.tokens));
   }
-  std::printf("%-8s KL(f32||x) mean     max   top-1   captions right\n", "path");
+  std::printf("%-8s KL(f32||x) mean     max   top-1   background right   caption = f32's\n", "path");
   std::printf("%-8s %9s %9s %7s   %5.1f%%\n", "f32", "-", "-", "-", 100 * Rate(ref_ok, n));
   for (const Variant& v : variants) {
     const auto engine = LoadDemoEngine(v.precision, v.backend);
     double kl_sum = 0, kl_max = 0;
-    int rows = 0, top1 = 0, ok = 0;
-    for (int i = 0; i < n; ++i) {
+    int rows = 0, top1 = 0, ok = 0, same = 0;
+    const int nv = std::min(n, v.scenes);
+    for (int i = 0; i < nv; ++i) {
       const DemoScene& s = w.scenes[static_cast<size_t>(i)];
       const std::vector<float> got = AnswerLogits(*engine, s, answers[static_cast<size_t>(i)]);
       const std::vector<float>& want = ref_logits[static_cast<size_t>(i)];
@@ -188,13 +202,15 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
       }
       const TurnResult r = Caption(engine, s, false);
       const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
-      ok += c.shapes_and_colours && c.positions;
+      ok += c.background;
+      same += r.text == ref_text[static_cast<size_t>(i)];
     }
-    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows, kl_max,
-                100 * Rate(top1, rows), 100 * Rate(ok, n), rows, n);
+    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows,
+                kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(same, nv), rows, nv);
+    std::fflush(stdout);
     EXPECT_LE(kl_sum / rows, v.max_mean_kl) << v.name;
     EXPECT_GE(Rate(top1, rows), v.min_top1) << v.name;
-    EXPECT_GE(Rate(ok, n), v.min_caption) << v.name;
+    EXPECT_GE(Rate(same, nv), v.min_caption) << v.name;
   }
 }
 

@@ -78,7 +78,9 @@ def write_golden(model_dir, image, out):
                         {k: ("F32" if v.is_floating_point() else "I64") for k, v in tensors.items()})
     with open(os.path.join(out, "golden.json"), "w") as f:
         json.dump({"producer": "tools/twin (PyTorch twin, float32)", "image": {"file": "image.png"},
-                   "prompt": text, "decode": {"tokens": toks, "text": tok.decode(toks)}}, f, indent=1)
+                   "prompt": {"messages": [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": PROMPT}]}],
+                              "chat_template_text": text},
+                   "decode": {"tokens": toks, "text": tok.decode(toks)}}, f, indent=1)
     print(f"twin: greedy answer {tok.decode(toks)!r}")
 
 
