@@ -15,7 +15,7 @@ QString FromStd(const std::string& s) { return QString::fromStdString(s); }
 QList<QPair<QString, QString>> ModelInfoRows(const ModelInfo& info) {
   const QLocale locale;
   QString name = FromStd(info.name);
-  if (info.is_demo) name += QObject::tr(" (bundled demo: random weights, gibberish text)");
+  if (info.is_demo) name += QObject::tr(" (bundled demo: a tiny model trained on coloured shapes)");
   return {
       {QObject::tr("Model"), name},
       {QObject::tr("Folder"), QDir::toNativeSeparators(FromStd(info.dir))},

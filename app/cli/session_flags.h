@@ -91,8 +91,8 @@ inline std::shared_ptr<const Engine> LoadEngineFromFlags(const ArgParser& p) {
   if (dir.empty()) {
     dir = DefaultDemoModelDir();
     std::fprintf(stderr,
-                 "note: no --model given; using the bundled demo model (random weights: its text is "
-                 "gibberish) from %s\n", dir.c_str());
+                 "note: no --model given; using the bundled demo model (a tiny model trained on "
+                 "pictures of coloured shapes; try glance-cli demo-scene) from %s\n", dir.c_str());
   }
   return Engine::Load(dir, eo);
 }

@@ -148,9 +148,12 @@ struct Variant {
 
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 1e9, 0.0, 0.0},
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 1e9, 0.0, 0.0},
-      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 1e9, 0.0, 0.0},
+      // measured: KL mean 8.7e-6, top-1 100 %, captions identical to f32's 100 %
+      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-5, 0.99, 0.95},
+      // measured: KL mean 2.9e-4, top-1 99.2 %, identical captions 79 %
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 1e-3, 0.97, 0.65},
+      // measured: KL mean 5.5e-5, top-1 100 %, identical captions 6/6
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 2e-4, 0.98, 0.8},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
