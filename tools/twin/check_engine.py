@@ -17,16 +17,14 @@ import shutil
 import subprocess
 import sys
 
-try:
-    import numpy as np
-    import torch
-    from PIL import Image
-except ImportError as e:
-    print(f"SKIP: the PyTorch twin needs python3-torch, python3-numpy and python3-pil ({e}); "
-          "run tools/twin/install-deps.sh")
-    sys.exit(77)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import deps  # noqa: E402
+
+deps.require()
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from PIL import Image  # noqa: E402
+
 import safetensors_io  # noqa: E402
 from checkpoint import load_model  # noqa: E402
 from model import mrope_positions, patchify  # noqa: E402
