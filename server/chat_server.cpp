@@ -60,6 +60,9 @@ struct ChatServer::Impl {
     http.set_read_timeout(30, 0);
     http.set_write_timeout(30, 0);
     http.set_keep_alive_timeout(5);
+    // httplib closes a kept-alive connection after 5 requests by default; a client sending its
+    // next request as that close arrives sees no response at all (seen in the load test).
+    http.set_keep_alive_max_count(100000);
     // Each SSE chunk is one small write: without TCP_NODELAY, Nagle's algorithm holds it back
     // waiting for the client's delayed ACK, adding tens of milliseconds per token.
     http.set_tcp_nodelay(true);
