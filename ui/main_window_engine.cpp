@@ -203,7 +203,7 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   loadBar_->setVisible(false);
   cancelLoad_->setVisible(false);
   chat_->setBusy(false);
-  const QString name = info.is_demo ? tr("Demo model (random weights)") : Q(info.name);
+  const QString name = info.is_demo ? tr("Demo model (shapes world)") : Q(info.name);
   modelLabel_->setText(name);
   modelLabel_->setToolTip(tr("%1\n%2 parameters \u00B7 %3").arg(Q(info.dir)).arg(info.parameters).arg(Q(info.dtypes)));
   // "· cpu · q8 weights": the precision that is running, whatever Settings asked for.
@@ -342,7 +342,7 @@ void MainWindow::onError(const QString& during, const QString& message) {
     chat_->setBusy(false);
     const QString what = QFileInfo(loadingDir_).fileName();
     if (modelLoaded_) {  // the worker kept the engine it had
-      modelLabel_->setText(model_.is_demo ? tr("Demo model (random weights)") : Q(model_.name));
+      modelLabel_->setText(model_.is_demo ? tr("Demo model (shapes world)") : Q(model_.name));
       showNotice(tr("Could not load %1: %2\nStill using %3.").arg(what, message, Q(model_.name)));
     } else if (fallBackToDemo_) {
       fallBackToDemo_ = false;
