@@ -79,6 +79,7 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
     std::printf("%s\n", CaptionJson(engine->info(), info, r).c_str());
   } else {
     std::printf("\n");
+    std::fflush(stdout);  // the caption's line ends before the stats line, also when both go to one pipe
     std::fprintf(stderr, "%s\n", StatsLine(r.stats).c_str());
   }
   return 0;
