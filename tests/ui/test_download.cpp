@@ -147,7 +147,7 @@ class DownloadTest : public QObject {
     QSignalSpy failed(d.get(), &ModelDownloader::failed);
     d->start(Model({QStringLiteral("model.safetensors")}));
     QVERIFY(failed.wait(kTimeoutMs));
-    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("resume")),
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("Resume")),
              qPrintable(failed.at(0).at(0).toString()));
     QVERIFY(QFile::exists(Target(QStringLiteral("model.safetensors.part"))));
     QVERIFY(!QFile::exists(Target(QStringLiteral("model.safetensors"))));

@@ -106,7 +106,7 @@ class SettingsStoreTest : public QObject {
     SettingsStore store(Ini());
     QSignalSpy ignored(&store, &SettingsStore::invalidValueIgnored);
     QCOMPARE(store.value(QStringLiteral("threads")), QStringLiteral("0"));
-    QCOMPARE(store.value(QStringLiteral("precision")), QStringLiteral("bf16"));
+    QCOMPARE(store.value(QStringLiteral("precision")), QStringLiteral("auto"));
     QCOMPARE(store.value(QStringLiteral("top_k")), QStringLiteral("5"));  // valid one kept
     QCOMPARE(store.value(QStringLiteral("unknown_key")), QString());
     QCOMPARE(ignored.count(), 2);
