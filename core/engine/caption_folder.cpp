@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 #include "core/util/sha256.h"
 
 namespace glance {
@@ -22,14 +23,6 @@ namespace {
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
-}
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot read the caption file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // RFC 4180 records: fields split by commas, "quoted" fields may hold commas, "" and line breaks.
@@ -128,7 +121,7 @@ std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFo
   std::set<std::string> hashes;
   std::error_code ec;
   if (!fs::exists(out_path, ec)) return hashes;
-  const std::string text = ReadWholeFile(out_path);
+  const std::string text = ReadWholeFile(out_path, out_path + ": cannot read the caption file");
   if (format == CaptionFormat::kJsonl) {
     std::istringstream lines(text);
     std::string line;

@@ -7,6 +7,7 @@
 
 #include "core/engine/sampler.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance {
 
@@ -15,12 +16,10 @@ using nlohmann::json;
 SamplingParams SamplingFromGenerationConfig(const std::string& path) {
   SamplingParams p;  // greedy
   if (!std::filesystem::is_regular_file(path)) return p;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = ReadWholeFile(path, path + ": cannot read");
   json j;
   try {
-    j = json::parse(text.str());
+    j = json::parse(text);
   } catch (const json::exception& e) {
     throw Error(path + " is not valid JSON: " + e.what());
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance {
 
@@ -362,11 +363,9 @@ ModelConfig ModelConfig::FromJsonText(const std::string& json_text, const std::s
 }
 
 ModelConfig ModelConfig::FromFile(const std::string& config_json_path) {
-  std::ifstream in(config_json_path, std::ios::binary);
-  if (!in) throw Error("cannot read " + config_json_path + " (missing or unreadable)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return FromJsonText(ss.str(), config_json_path);
+  return FromJsonText(
+      ReadWholeFile(config_json_path, "cannot read " + config_json_path + " (missing or unreadable)"),
+      config_json_path);
 }
 
 }  // namespace glance

@@ -13,6 +13,7 @@
 #include "core/model/safetensors_writer.h"
 #include "core/model/tensor_manifest.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -63,11 +64,8 @@ void WriteText(const fs::path& path, const std::string& text) {
 }
 
 std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read " + path.string() + " (the bundled demo-model resources are needed)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return ReadWholeFile(path.string(),
+                       "cannot read " + path.string() + " (the bundled demo-model resources are needed)");
 }
 
 // Qwen3.5's template comes in two forms that differ only in the generation-prompt branch

@@ -10,6 +10,7 @@
 
 #include "core/text/jinja_generation_prompt.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance {
 namespace {
@@ -87,13 +88,7 @@ std::string RenderContent(const ChatMessage& m, bool is_system, const ChatTempla
   return out;
 }
 
-std::string ReadTextFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string ReadTextFile(const std::string& path) { return ReadWholeFile(path, path + ": cannot open"); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "core/text/byte_level.h"
 #include "core/text/tokenizer_impl.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance {
 namespace {
@@ -239,12 +240,7 @@ Tokenizer Tokenizer::FromJsonText(std::string_view json_text, const std::string&
 }
 
 Tokenizer Tokenizer::FromFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(path + ": cannot open tokenizer file");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (f.bad()) throw Error(path + ": read error");
-  const std::string text = ss.str();
+  const std::string text = ReadWholeFile(path, path + ": cannot open tokenizer file");
   if (text.empty()) throw Error(path + ": tokenizer file is empty");
   return FromJsonText(text, path);
 }

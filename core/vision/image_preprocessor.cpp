@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 #include "core/vision/bicubic_resize.h"
 #include "core/vision/image_decode.h"
 
@@ -102,11 +103,7 @@ PreprocessorConfig PreprocessorConfig::FromJsonText(const std::string& json_text
 }
 
 PreprocessorConfig PreprocessorConfig::FromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open preprocessor config " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return FromJsonText(ss.str(), path);
+  return FromJsonText(ReadWholeFile(path, "cannot open preprocessor config " + path), path);
 }
 
 ImagePreprocessor::ImagePreprocessor(PreprocessorConfig config) : config_(config) {}
