@@ -57,8 +57,6 @@ bool PrefillRows(const Engine& engine, const PromptStream& stream, size_t begin,
                  lm::AttentionObserver* observer, bool all_logits, const PrefillControl& control) {
   if (end > stream.size() || begin > end) throw Error("internal: prefill range past the prompt");
   if (features.size() < stream.runs.size()) throw Error("internal: fewer image features than image runs");
-  // Every turn starts here: refuse it if the mapped weights changed on disk (issue 12 item 2).
-  engine.CheckWeightsUnchanged();
   const int64_t hidden = engine.config().text.hidden_size;
   const int64_t n = static_cast<int64_t>(stream.size());
   state.rope_delta = stream.positions.rope_delta;
