@@ -1,6 +1,7 @@
 #pragma once
-// The outputs every kind of reference check gates, computed once (one driver, three gate
-// tables: reference_check.cpp for f32, precision_check.cpp, npu_check.cpp):
+// The outputs every kind of reference check gates, computed once (one driver; the checks
+// reference_check.cpp for f32, precision_check.cpp and npu_check.cpp measure them against the
+// gates of gate_table.cpp):
 //   - the folder's image(s) through the vision tower (RunReferenceImages),
 //   - the reference prompt through the product's prompt path, logits at every position
 //     (PrefillReferencePrompt),

@@ -23,14 +23,9 @@ static json ReadJson(const fs::path& p) {
   }
 }
 
-GateResult TokenizerGate(const std::string& dir, const Tokenizer& tok) {
-  GateResult g{"tokenizer", false, false, "", "every case: ids and decoded text identical"};
+Measurement MeasureTokenizer(const std::string& dir, const Tokenizer& tok) {
   const fs::path p = fs::path(dir) / "tokenizer_cases.json";
-  if (!fs::exists(p)) {
-    g.skipped = true;
-    g.figure = "no tokenizer_cases.json";
-    return g;
-  }
+  if (!fs::exists(p)) return Skipped("no tokenizer_cases.json");
   const json cases = ReadJson(p).at("cases");
   int ok = 0, n = 0;
   std::string first_bad;
@@ -42,10 +37,9 @@ GateResult TokenizerGate(const std::string& dir, const Tokenizer& tok) {
     if (ids_ok && dec_ok) ++ok;
     else if (first_bad.empty()) first_bad = c.at("text").get<std::string>().substr(0, 40);
   }
-  g.passed = n > 0 && ok == n;
-  g.figure = std::to_string(ok) + "/" + std::to_string(n) + " cases" +
-             (first_bad.empty() ? "" : " (first mismatch: \"" + first_bad + "\")");
-  return g;
+  return {std::to_string(ok) + "/" + std::to_string(n) + " cases" +
+              (first_bad.empty() ? "" : " (first mismatch: \"" + first_bad + "\")"),
+          {{Quantity::kMismatches, double(n - ok)}, {Quantity::kCount, double(n)}}};
 }
 
 std::vector<ChatMessage> MessagesFromJson(const json& msgs) {
@@ -72,15 +66,10 @@ std::vector<ChatMessage> MessagesFromJson(const json& msgs) {
   return out;
 }
 
-GateResult TemplateGate(const std::string& dir, const Tokenizer& tok, const ChatTemplate& tmpl,
-                        int32_t image_pad_id) {
-  GateResult g{"chat template", false, false, "", "every render byte-identical, ids identical"};
+Measurement MeasureTemplate(const std::string& dir, const Tokenizer& tok, const ChatTemplate& tmpl,
+                            int32_t image_pad_id) {
   const fs::path p = fs::path(dir) / "chat_template_renders.json";
-  if (!fs::exists(p)) {
-    g.skipped = true;
-    g.figure = "no chat_template_renders.json";
-    return g;
-  }
+  if (!fs::exists(p)) return Skipped("no chat_template_renders.json");
   int ok = 0, n = 0, skipped = 0;
   std::string first_bad;
   const json doc = ReadJson(p);  // kept alive: a range-for over a temporary's member dangles
@@ -118,11 +107,10 @@ GateResult TemplateGate(const std::string& dir, const Tokenizer& tok, const Chat
     if (good) ++ok;
     else if (first_bad.empty()) first_bad = r.value("conversation", std::string("?"));
   }
-  g.passed = n > 0 && ok == n;
-  g.figure = std::to_string(ok) + "/" + std::to_string(n) + " renders" +
-             (skipped ? ", " + std::to_string(skipped) + " with tools skipped" : "") +
-             (first_bad.empty() ? "" : " (first mismatch: " + first_bad + ")");
-  return g;
+  return {std::to_string(ok) + "/" + std::to_string(n) + " renders" +
+              (skipped ? ", " + std::to_string(skipped) + " with tools skipped" : "") +
+              (first_bad.empty() ? "" : " (first mismatch: " + first_bad + ")"),
+          {{Quantity::kMismatches, double(n - ok)}, {Quantity::kCount, double(n)}}};
 }
 
 }  // namespace glance

@@ -3,7 +3,7 @@
 // gates cannot hold with bf16 activations and bfp16ebs8 weights, so this reports the accuracy
 // the NPU numerics give against the Hugging Face golden — vision cosine, prefill logits cosine
 // and top-1 agreement, teacher-forced decode and second-turn agreement — with gates set from
-// measurement (npu_check.cpp), a negative control, and a check that the NPU kernels really ran.
+// measurement (gate_table.cpp), a negative control, and a check that the NPU kernels really ran.
 #include <functional>
 #include <string>
 

@@ -8,6 +8,7 @@
 
 #include "core/checks/check_gates.h"
 #include "core/checks/check_run.h"
+#include "core/checks/gate_table.h"
 #include "core/checks/reference_data.h"
 #include "core/engine/engine.h"
 #include "core/engine/sampler.h"
@@ -20,29 +21,6 @@
 namespace glance {
 namespace fs = std::filesystem;
 namespace {
-
-// Gates measured on tests/data/tiny-a (random-weight tiny model: its top-2 logits are often
-// within 0.1 of each other, so argmax flips come from small perturbations). Measured:
-//   bf16: mean KL 1.2e-11, 94/94 top-1, 24/24 decode (bf16 weights round to themselves)
-//   q8  : mean KL 3.0e-3, max 2.6e-2, 81/94 top-1 (largest reference margin at a flip 0.10),
-//         22-23/24 decode tokens
-//   q4  : mean KL 0.22, max 0.68, 25/94 top-1, 9/24 decode tokens
-// The gates sit just outside those numbers so that a regression shows.
-struct PrecisionGates {
-  double mean_kl;     // mean KL(ref ‖ quant) in nats over all teacher-forced rows
-  double max_kl;      // worst row
-  double top1;        // fraction of rows whose argmax equals the reference's
-  double decode;      // fraction of decode steps reproducing the golden greedy token
-};
-PrecisionGates GatesFor(Precision precision) {
-  switch (precision) {
-    case Precision::kBf16: return {1e-6, 1e-5, 1.0, 1.0};
-    case Precision::kQ8: return {5e-3, 5e-2, 0.80, 0.90};
-    case Precision::kQ4: return {0.3, 1.0, 0.20, 0.30};
-    default: break;
-  }
-  throw Error("check --precision: \"" + std::string(Name(precision)) + "\" has no gates (use f32, bf16, q8 or q4)");
-}
 
 // KL(p ‖ q) of softmax(a) and softmax(b), in double.
 double KlDivergence(const float* a, const float* b, int64_t n) {
@@ -65,8 +43,7 @@ double KlDivergence(const float* a, const float* b, int64_t n) {
 
 CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate) {
-  const PrecisionGates gates = GatesFor(options.precision);
-  GateLog emit(on_gate);
+  GateEvaluator gates(CheckKindFor(options), on_gate);
   const ReferenceData ref(dir);
   const auto engine = LoadCheckEngine(dir, options);
   const ModelConfig& cfg = engine->config();
@@ -105,25 +82,24 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   }
   const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
   const std::string p(Name(options.precision));
-  emit({p + " KL divergence", mean_kl <= gates.mean_kl && kl_max <= gates.max_kl, false,
-        FormatFigure("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
-        FormatFigure("mean <= %.0e, max <= %.0e", gates.mean_kl, gates.max_kl)});
-  emit({p + " top-1 agreement", frac >= gates.top1, false,
-        FormatFigure("%d/%d rows (%.1f%%); largest reference margin at a flip %.3g", top1, rows,
-            100.0 * frac, worst_margin), FormatFigure(">= %.0f%%", 100.0 * gates.top1)});
-  emit({p + " greedy decode", agree >= gates.decode * double(steps) - 1e-9, false,
-        FormatFigure("%d/%d teacher-forced steps give the golden greedy token", agree, int(steps)),
-        FormatFigure(">= %.0f%% of steps", 100.0 * gates.decode)});
+  gates.Record(p + " KL divergence", {FormatFigure("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
+                                      {{Quantity::kMeanKl, mean_kl}, {Quantity::kMaxKl, kl_max}}});
+  gates.Record(p + " top-1 agreement",
+               {FormatFigure("%d/%d rows (%.1f%%); largest reference margin at a flip %.3g", top1, rows, 100.0 * frac,
+                             worst_margin),
+                {{Quantity::kAgreement, frac}}});
+  gates.Record(p + " greedy decode",
+               {FormatFigure("%d/%d teacher-forced steps give the golden greedy token", agree, int(steps)),
+                {{Quantity::kAgreement, double(agree) / double(steps)}}});
   {
     // Negative control: the KL measure must tell one reference step from the next.
     double min_kl = 1e30;
     for (int64_t s = 0; s + 1 < steps; ++s)
       min_kl = std::min(min_kl, KlDivergence(dlogits.data() + s * V, dlogits.data() + (s + 1) * V, V));
-    emit({"negative control (KL)", min_kl > 2 * gates.mean_kl, false,
-          FormatFigure("reference step k vs k+1: min KL %.3g", min_kl),
-          FormatFigure("must exceed 2 × the mean-KL gate (%.2g)", 2 * gates.mean_kl)});
+    gates.Record("negative control (KL)",
+                 {FormatFigure("reference step k vs k+1: min KL %.3g", min_kl), {{Quantity::kControl, min_kl}}});
   }
-  return emit.Take();
+  return gates.Finish();
 }
 
 }  // namespace glance

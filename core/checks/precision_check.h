@@ -6,7 +6,7 @@
 //   - top-1 agreement: argmax equal to the reference's, at every prefill position and step
 //   - KL(P_ref ‖ P_quant) of the softmaxed logits, mean and max over those rows
 //   - greedy decode: the decode steps' argmax equal to the golden tokens
-// with gates per precision set from measurement (precision_check.cpp), and a negative control
+// with gates per precision set from measurement (gate_table.cpp), and a negative control
 // (the KL of one reference step against the next must exceed twice the mean-KL gate).
 #include <functional>
 #include <string>

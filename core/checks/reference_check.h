@@ -23,7 +23,7 @@ struct GateResult {
 struct CheckOptions {
   int threads = 0;
   // kCpu (the f32 gates) or kNpuEmu / kNpu (the NPU-numerics gates, measured and written
-  // down in core/checks/npu_check.cpp); kAuto resolves at load and gates by what it picked.
+  // down in core/checks/gate_table.cpp); kAuto resolves at load and gates by what it picked.
   BackendKind backend = BackendKind::kCpu;
   std::string npu_bundle;  // EngineOptions::npu_bundle
   // kF32: the gates above. kBf16 | kQ8 | kQ4: the quantized-precision gates instead
