@@ -60,6 +60,7 @@ json ToJson(const ModelFolderReport& r) {
       {"shape_mismatches", r.shape_mismatches},
       {"unexpected_tensors", r.unexpected_tensors},
       {"ignored_mtp_tensors", r.ignored_tensors},
+      {"mtp_layer", r.has_mtp},
       {"weights_match_config", r.weights_match_config()},
   };
 }
@@ -96,6 +97,7 @@ void PrintText(const ModelFolderReport& r) {
                                                                    : r.chat_template_source.c_str());
   std::printf("  images     %s\n", r.has_preprocessor ? "preprocessor_config.json"
                                                       : "MISSING preprocessor_config.json");
+  std::printf("  MTP layer  %s\n", r.has_mtp ? "yes (speculative decoding: --speculative mtp)" : "no");
   if (r.ignored_tensors) std::printf("  ignored    %lld mtp.* tensors\n", static_cast<long long>(r.ignored_tensors));
   std::printf("  weights    %s\n", r.weights_match_config() ? "match config.json" : "DO NOT match config.json");
   PrintList("missing tensors", r.missing_tensors);

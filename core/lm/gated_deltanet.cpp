@@ -39,7 +39,8 @@ void CausalConvSilu(const std::vector<float>& kernel, int64_t Cd, int K, float* 
 
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
-                          const kernels::Compute& cx, LinearAttnTrace* trace) {
+                          const kernels::Compute& cx, LinearAttnTrace* trace,
+                          LinearLayerState* after_rows) {
   kernels::ThreadPool* pool = cx.pool;
   const int64_t nk = cfg.linear_num_key_heads, nv = cfg.linear_num_value_heads;
   const int dk = cfg.linear_key_head_dim, dv = cfg.linear_value_head_dim;
@@ -61,7 +62,14 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
     trace->in_proj_a = a;
   }
 
-  CausalConvSilu(w.conv, Cd, cfg.linear_conv_kernel_dim, qkv.data(), T, state.conv_tail);
+  if (after_rows) {  // row by row, keeping each row's conv tail (same sums as decode)
+    for (int64_t t = 0; t < T; ++t) {
+      CausalConvSilu(w.conv, Cd, cfg.linear_conv_kernel_dim, qkv.data() + t * Cd, 1, state.conv_tail);
+      if (t + 1 < T) after_rows[t].conv_tail = state.conv_tail;
+    }
+  } else {
+    CausalConvSilu(w.conv, Cd, cfg.linear_conv_kernel_dim, qkv.data(), T, state.conv_tail);
+  }
 
   // q̂ = l2norm(q)·dk^-1/2, k̂ = l2norm(k) (HF use_qk_l2norm_in_kernel, then query * scale).
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(dk));
@@ -83,8 +91,12 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
              kernels::Softplus(a[i] + w.dt_bias[static_cast<size_t>(h)]);
     }
 
-  const bool chunked = mode == DeltaRuleMode::kChunked || (mode == DeltaRuleMode::kAuto && T > 1);
+  const bool chunked =
+      !after_rows && (mode == DeltaRuleMode::kChunked || (mode == DeltaRuleMode::kAuto && T > 1));
   std::vector<float> core(static_cast<size_t>(T * Vd));
+  const size_t head_state = static_cast<size_t>(dk * dv);
+  if (after_rows)
+    for (int64_t t = 0; t + 1 < T; ++t) after_rows[t].recurrent.resize(state.recurrent.size());
   kernels::ParallelFor(pool, static_cast<size_t>(nv), [&](size_t begin, size_t end) {
     for (size_t h = begin; h < end; ++h) {
       const int64_t kh = static_cast<int64_t>(h) / group;
@@ -100,10 +112,22 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
       in.n_tokens = T;
       in.dk = dk;
       in.dv = dv;
-      float* S = state.recurrent.data() + h * static_cast<size_t>(dk * dv);
+      float* S = state.recurrent.data() + h * head_state;
       float* o = core.data() + h * static_cast<size_t>(dv);
       if (chunked) {
         DeltaRuleChunked(in, S, o, Vd);
+      } else if (after_rows) {  // one token per call, as decode runs it; keep S after each
+        DeltaRuleInput one = in;
+        one.n_tokens = 1;
+        for (int64_t t = 0; t < T; ++t) {
+          DeltaRuleRecurrent(one, S, o + t * Vd, Vd);
+          if (t + 1 < T) std::copy_n(S, head_state, after_rows[t].recurrent.data() + h * head_state);
+          one.q += Cd;
+          one.k += Cd;
+          one.v += Cd;
+          one.g += nv;
+          one.beta += nv;
+        }
       } else {
         DeltaRuleRecurrent(in, S, o, Vd);
       }

@@ -36,8 +36,13 @@ struct LinearAttnTrace {
 };
 
 // x [T][H] (after input_layernorm) -> out [T][H]; advances `state` by T tokens.
+// `after_rows` (optional, T-1 entries): receives the state after each row but the last, for a
+// speculative verify to roll back to. The conv and the delta rule then run row by row exactly
+// as T single-row decode steps would (mode is ignored), so each kept state is bit-identical
+// to decoding those rows one at a time given the same projections.
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
-                          const kernels::Compute& cx, LinearAttnTrace* trace = nullptr);
+                          const kernels::Compute& cx, LinearAttnTrace* trace = nullptr,
+                          LinearLayerState* after_rows = nullptr);
 
 }  // namespace glance::lm

@@ -1,8 +1,10 @@
 #include "core/lm/language_model.h"
 
+#include <algorithm>
 #include <string>
 
-#include "core/lm/mlp.h"
+#include "core/lm/decoder_layer.h"
+#include "core/lm/mtp.h"
 #include "core/lm/norms.h"
 #include "core/util/error.h"
 
@@ -90,48 +92,125 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
   rope_.Compute(pos, T, T, cos.data(), sin.data());
 
   // 3. Decoder layers (qwen35.md §2.2): x += mixer(norm(x)); x += mlp(norm(x)).
-  if (in.trace) in.trace->layer_out_last.assign(static_cast<size_t>(cfg_.num_hidden_layers * H), 0.0f);
+  const int n_layers = cfg_.num_hidden_layers;
+  if (in.trace) in.trace->layer_out_last.assign(static_cast<size_t>(n_layers * H), 0.0f);
+  if (in.row_states) {
+    in.row_states->rows.assign(static_cast<size_t>(T - 1), std::vector<LinearLayerState>(static_cast<size_t>(n_layers)));
+  }
+  std::vector<LinearLayerState> after(static_cast<size_t>(std::max<int64_t>(T - 1, 0)));
   std::vector<float> h(static_cast<size_t>(T * H)), y(h.size());
-  for (int li = 0; li < cfg_.num_hidden_layers; ++li) {
-    if (in.on_layer && !in.on_layer(li, cfg_.num_hidden_layers)) {
+  for (int li = 0; li < n_layers; ++li) {
+    if (in.on_layer && !in.on_layer(li, n_layers)) {
       out.n_rows = 0;
       out.logits.clear();
       return;
     }
     const LayerWeights& L = weights_.layers[static_cast<size_t>(li)];
-    for (int64_t t = 0; t < T; ++t)
-      RmsNormRow(x.data() + t * H, H, L.input_norm.data(), eps, h.data() + t * H);
-    if (L.type == LayerType::kLinearAttention) {
-      LinearAttnTrace* tr = in.trace && in.trace->linear_layer == li ? &in.trace->linear : nullptr;
-      GatedDeltaNetForward(L.linear, cfg_, h.data(), T, state.linear[static_cast<size_t>(li)],
-                           y.data(), in.delta_rule, cx, tr);
+    LayerContext ctx;
+    ctx.layer_index = li;
+    ctx.delta_rule = in.delta_rule;
+    ctx.n_past = n_past;
+    ctx.cos = cos.data();
+    ctx.sin = sin.data();
+    ctx.observer = observer;
+    const bool linear = L.type == LayerType::kLinearAttention;
+    if (linear) {
+      ctx.linear = &state.linear[static_cast<size_t>(li)];
+      ctx.linear_trace = in.trace && in.trace->linear_layer == li ? &in.trace->linear : nullptr;
+      if (in.row_states && T > 1) ctx.linear_after_rows = after.data();
     } else {
-      AttnTrace* tr = in.trace && in.trace->attn_layer == li ? &in.trace->attn : nullptr;
-      KvCache& cache = state.kv[static_cast<size_t>(li)];
-      cache.Reserve(n_past + T, n_past);
-      GatedAttentionForward(L.full, cfg_, li, h.data(), T, cos.data(), sin.data(), cache, n_past,
-                            y.data(), cx, observer, tr);
+      ctx.kv = &state.kv[static_cast<size_t>(li)];
+      ctx.attn_trace = in.trace && in.trace->attn_layer == li ? &in.trace->attn : nullptr;
     }
-    for (size_t i = 0; i < x.size(); ++i) x[i] += y[i];
-    for (int64_t t = 0; t < T; ++t)
-      RmsNormRow(x.data() + t * H, H, L.post_norm.data(), eps, h.data() + t * H);
-    MlpForward(L.mlp, h.data(), T, y.data(), cx);
-    for (size_t i = 0; i < x.size(); ++i) x[i] += y[i];
+    DecoderLayerForward(L, cfg_, x.data(), T, ctx, h.data(), y.data(), cx);
+    if (ctx.linear_after_rows)
+      for (int64_t t = 0; t + 1 < T; ++t)
+        in.row_states->rows[static_cast<size_t>(t)][static_cast<size_t>(li)] = std::move(after[static_cast<size_t>(t)]);
     if (in.trace)
       std::copy_n(x.data() + (T - 1) * H, H, in.trace->layer_out_last.data() + li * H);
   }
   state.n_tokens = n_past + T;
 
-  // 4. Final norm and LM head (qwen35.md §2.8) for the rows asked for.
-  const int64_t first = in.all_logits ? 0 : T - 1;
-  const int64_t rows = T - first;
+  // 4. Final norm and LM head (qwen35.md §2.8) for the rows asked for; every row's normed
+  // hidden when the MTP drafter or a rollback needs them.
+  const bool keep_hidden = state.mtp.active || in.row_states;
+  const int64_t first = in.all_logits || keep_hidden ? 0 : T - 1;
+  const int64_t normed = T - first;
   for (int64_t t = first; t < T; ++t)
     RmsNormRow(x.data() + t * H, H, weights_.final_norm.data(), eps, h.data() + (t - first) * H);
-  if (in.trace) in.trace->final_norm_last.assign(h.data() + (rows - 1) * H, h.data() + rows * H);
+  const int64_t rows = in.all_logits ? T : 1;
+  const float* head_in = h.data() + (normed - rows) * H;
+  if (in.trace) in.trace->final_norm_last.assign(h.data() + (normed - 1) * H, h.data() + normed * H);
   out.n_rows = rows;
   out.vocab = V;
   out.logits.resize(static_cast<size_t>(rows * V));
-  cx.Project(h.data(), rows, weights_.lm_head, nullptr, out.logits.data());
+  cx.Project(head_in, rows, weights_.lm_head, nullptr, out.logits.data());
+  out.hidden.clear();
+  if (keep_hidden) {
+    if (state.mtp.active) AbsorbMtp(in, h.data(), cos.data(), sin.data(), state, cx);
+    out.hidden.assign(h.begin(), h.end());
+  }
+}
+
+void LanguageModel::EnableMtp(LmState& state) const {
+  if (!has_mtp()) throw Error("this checkpoint has no MTP layer (no mtp.* tensors)");
+  MtpState& m = state.mtp;
+  if (m.active) return;
+  m.active = true;
+  m.kv = KvCache{};
+  m.kv.n_kv_heads = cfg_.num_key_value_heads;
+  m.kv.head_dim = cfg_.head_dim;
+  m.n_rows = 0;
+  m.last_hidden.clear();
+}
+
+void LanguageModel::AbsorbMtp(const ForwardInput& in, const float* hidden, const float* cos,
+                              const float* sin, LmState& state, const kernels::Compute& cx) const {
+  // Row t (token p = n_past + t) pairs hidden p-1 with token p: hidden p-1 is the previous
+  // forward's last row for t = 0 (none at the very start: that row is skipped).
+  const int64_t T = static_cast<int64_t>(in.ids.size()), H = cfg_.hidden_size;
+  const int rot = rope_.rotary_dim();
+  MtpState& m = state.mtp;
+  const int64_t skip = m.last_hidden.empty() ? 1 : 0;
+  if (T > skip) {
+    std::vector<float> prev(static_cast<size_t>((T - skip) * H));
+    if (!skip) std::copy_n(m.last_hidden.data(), H, prev.data());
+    std::copy_n(hidden, (T - 1) * H, prev.data() + (1 - skip) * H);
+    std::vector<float> mtp_out(prev.size());
+    MtpForward(*weights_.mtp, cfg_, weights_.embed, prev.data(), in.ids.subspan(static_cast<size_t>(skip)),
+               cos + skip * rot, sin + skip * rot, m, mtp_out.data(), cx);
+  }
+  m.last_hidden.assign(hidden + (T - 1) * H, hidden + T * H);
+}
+
+std::vector<int64_t> LanguageModel::Draft(LmState& state, int64_t next, int k,
+                                          const std::function<int64_t(std::span<float>)>& pick,
+                                          std::vector<float>* draft_logits, kernels::ThreadPool* pool) const {
+  std::vector<int64_t> drafts;
+  MtpState& m = state.mtp;
+  if (!m.active || m.last_hidden.empty() || k <= 0) return drafts;
+  const kernels::Compute cx{backend_, pool};
+  const int64_t H = cfg_.hidden_size, V = cfg_.vocab_size;
+  const int rot = rope_.rotary_dim();
+  const int64_t rows_before = m.n_rows;
+  std::vector<float> hidden = m.last_hidden, out(static_cast<size_t>(H)), logits(static_cast<size_t>(V));
+  std::vector<float> cos(static_cast<size_t>(rot)), sin(cos.size());
+  if (draft_logits) draft_logits->clear();
+  int64_t token = next;
+  for (int i = 0; i < k; ++i) {
+    // Row at position n_tokens + i: the text position of a generated token.
+    const std::vector<int64_t> pos = TextPositions(state.n_tokens + i, state.rope_delta, 1);
+    rope_.Compute(pos.data(), 1, 1, cos.data(), sin.data());
+    MtpForward(*weights_.mtp, cfg_, weights_.embed, hidden.data(), std::span<const int64_t>(&token, 1), cos.data(),
+               sin.data(), m, out.data(), cx);
+    cx.Project(out.data(), 1, weights_.lm_head, nullptr, logits.data());
+    if (draft_logits) draft_logits->insert(draft_logits->end(), logits.begin(), logits.end());
+    token = pick(logits);
+    drafts.push_back(token);
+    hidden.swap(out);
+  }
+  m.n_rows = rows_before;  // the verify forward absorbs the rows that are kept
+  return drafts;
 }
 
 }  // namespace glance::lm

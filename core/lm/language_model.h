@@ -63,12 +63,18 @@ struct ForwardInput {
   // forward there: `out` is left empty (n_rows 0) and `state` half-updated — discard it.
   // Lets a long prefill report progress and stop between layers.
   std::function<bool(int layer, int layers)> on_layer;
+  // Speculative verify: receives the Gated DeltaNet states after each row but the last
+  // (LmState::KeepTokens rolls back with them); those layers then run row by row.
+  RowStates* row_states = nullptr;
 };
 
 struct ForwardOutput {
   int64_t n_rows = 0;         // T when all_logits, else 1
   int64_t vocab = 0;
   std::vector<float> logits;  // [n_rows][vocab] f32; the last row is the next-token logits
+  // [T][hidden] final-normed hidden states of every row, when the state's MTP is active or
+  // row_states was asked for (what the MTP drafter and a rollback need); else empty.
+  std::vector<float> hidden;
 
   const float* last() const { return logits.data() + (n_rows - 1) * vocab; }
 };
@@ -88,6 +94,20 @@ class LanguageModel {
   // An empty state (no tokens) for this model.
   LmState NewState() const { return LmState(cfg_); }
 
+  // Whether the checkpoint has an MTP layer (`mtp.*`, core/lm/mtp.h).
+  bool has_mtp() const { return weights_.mtp.has_value(); }
+  // Keeps the MTP drafter's cache in step with every later Forward on `state` (its cost: one
+  // extra decoder layer per row). Requires has_mtp(). Rows before this call stay unseen by it.
+  void EnableMtp(LmState& state) const;
+  // Drafts up to k tokens following `next` (the token at position state.n_tokens, not yet run)
+  // by chaining the MTP layer; `pick` chooses each draft from its logits (vocab entries;
+  // may modify them), and draft_logits, when given, receives them raw [k][vocab].
+  // Leaves `state` as it was. Returns no drafts when the MTP has no hidden state to start
+  // from (inactive, or enabled after the last forward).
+  std::vector<int64_t> Draft(LmState& state, int64_t next, int k,
+                             const std::function<int64_t(std::span<float>)>& pick,
+                             std::vector<float>* draft_logits, kernels::ThreadPool* pool) const;
+
   // Runs T tokens on top of `state` (T > 1: prefill / continuation, T == 1: decode) and
   // appends them to it. Throws glance::Error on bad input (empty ids, id out of range,
   // override index out of range, a state of another shape) before touching the state.
@@ -97,6 +117,9 @@ class LanguageModel {
  private:
   LanguageModel(const TextConfig& cfg, LmWeights weights);
   void CheckInput(const ForwardInput& in, const LmState& state) const;
+  // Extends the MTP cache by this forward's rows (hidden [T][H] final-normed).
+  void AbsorbMtp(const ForwardInput& in, const float* hidden, const float* cos, const float* sin,
+                 LmState& state, const kernels::Compute& cx) const;
 
   TextConfig cfg_;
   LmWeights weights_;

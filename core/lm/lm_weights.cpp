@@ -12,6 +12,7 @@ namespace glance::lm {
 namespace {
 
 const std::string kPrefix = "model.language_model.";
+constexpr const char* kMtpPrefix = "mtp.";
 
 kernels::WeightRef Matrix(const TensorStore& store, const std::string& name, int64_t rows,
                           int64_t cols) {
@@ -49,6 +50,50 @@ std::vector<float> OnePlus(std::vector<float> w) {
   return w;
 }
 
+// One decoder layer's weights under `p` ("model.language_model.layers.{i}." or "mtp.layers.0.").
+LayerWeights LoadLayer(const TensorStore& store, const TextConfig& cfg, const std::string& p, LayerType type) {
+  const int64_t H = cfg.hidden_size, I = cfg.intermediate_size;
+  const int64_t D = cfg.head_dim, nq = cfg.num_attention_heads, nkv = cfg.num_key_value_heads;
+  const int64_t nv = cfg.linear_num_value_heads, dv = cfg.linear_value_head_dim;
+  const int64_t Cd = cfg.conv_dim(), Vd = cfg.linear_value_dim(), K = cfg.linear_conv_kernel_dim;
+  LayerWeights L;
+  L.type = type;
+  L.input_norm = OnePlus(Vector(store, p + "input_layernorm.weight", {H}));
+  L.post_norm = OnePlus(Vector(store, p + "post_attention_layernorm.weight", {H}));
+  L.mlp.gate_proj = Matrix(store, p + "mlp.gate_proj.weight", I, H);
+  L.mlp.up_proj = Matrix(store, p + "mlp.up_proj.weight", I, H);
+  L.mlp.down_proj = Matrix(store, p + "mlp.down_proj.weight", H, I);
+  if (L.type == LayerType::kLinearAttention) {
+    const std::string a = p + "linear_attn.";
+    LinearAttnWeights& la = L.linear;
+    la.in_proj_qkv = Matrix(store, a + "in_proj_qkv.weight", Cd, H);
+    la.in_proj_z = Matrix(store, a + "in_proj_z.weight", Vd, H);
+    la.in_proj_b = Matrix(store, a + "in_proj_b.weight", nv, H);
+    la.in_proj_a = Matrix(store, a + "in_proj_a.weight", nv, H);
+    la.conv = Vector(store, a + "conv1d.weight", {Cd, 1, K});
+    if (store.Find(a + "conv1d.bias")) {
+      throw Error("tensor " + a + "conv1d.bias is present; Qwen3.5's conv1d has no bias "
+                  "(qwen35.md §2.7) — this checkpoint is not a supported Qwen3.5");
+    }
+    // HF: g = −A_log.float().exp() · softplus(a + dt_bias); A_log widened exactly.
+    la.neg_exp_a = Vector(store, a + "A_log", {nv});
+    for (float& v : la.neg_exp_a) v = -std::exp(v);
+    la.dt_bias = Vector(store, a + "dt_bias", {nv});
+    la.norm = Vector(store, a + "norm.weight", {dv});
+    la.out_proj = Matrix(store, a + "out_proj.weight", H, Vd);
+  } else {
+    const std::string a = p + "self_attn.";
+    FullAttnWeights& fa = L.full;
+    fa.q_proj = Matrix(store, a + "q_proj.weight", 2 * nq * D, H);
+    fa.k_proj = Matrix(store, a + "k_proj.weight", nkv * D, H);
+    fa.v_proj = Matrix(store, a + "v_proj.weight", nkv * D, H);
+    fa.o_proj = Matrix(store, a + "o_proj.weight", H, nq * D);
+    fa.q_norm = OnePlus(Vector(store, a + "q_norm.weight", {D}));
+    fa.k_norm = OnePlus(Vector(store, a + "k_norm.weight", {D}));
+  }
+  return L;
+}
+
 }  // namespace
 
 void ValidateTextConfig(const TextConfig& cfg) {
@@ -82,10 +127,7 @@ void ValidateTextConfig(const TextConfig& cfg) {
 
 LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg) {
   ValidateTextConfig(cfg);
-  const int64_t H = cfg.hidden_size, V = cfg.vocab_size, I = cfg.intermediate_size;
-  const int64_t D = cfg.head_dim, nq = cfg.num_attention_heads, nkv = cfg.num_key_value_heads;
-  const int64_t nv = cfg.linear_num_value_heads, dv = cfg.linear_value_head_dim;
-  const int64_t Cd = cfg.conv_dim(), Vd = cfg.linear_value_dim(), K = cfg.linear_conv_kernel_dim;
+  const int64_t H = cfg.hidden_size, V = cfg.vocab_size;
 
   LmWeights w;
   w.embed = Matrix(store, kPrefix + "embed_tokens.weight", V, H);
@@ -97,43 +139,19 @@ LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg) {
   }
 
   w.layers.resize(static_cast<size_t>(cfg.num_hidden_layers));
-  for (int i = 0; i < cfg.num_hidden_layers; ++i) {
-    LayerWeights& L = w.layers[static_cast<size_t>(i)];
-    const std::string p = kPrefix + "layers." + std::to_string(i) + ".";
-    L.type = cfg.layer_types[static_cast<size_t>(i)];
-    L.input_norm = OnePlus(Vector(store, p + "input_layernorm.weight", {H}));
-    L.post_norm = OnePlus(Vector(store, p + "post_attention_layernorm.weight", {H}));
-    L.mlp.gate_proj = Matrix(store, p + "mlp.gate_proj.weight", I, H);
-    L.mlp.up_proj = Matrix(store, p + "mlp.up_proj.weight", I, H);
-    L.mlp.down_proj = Matrix(store, p + "mlp.down_proj.weight", H, I);
-    if (L.type == LayerType::kLinearAttention) {
-      const std::string a = p + "linear_attn.";
-      LinearAttnWeights& la = L.linear;
-      la.in_proj_qkv = Matrix(store, a + "in_proj_qkv.weight", Cd, H);
-      la.in_proj_z = Matrix(store, a + "in_proj_z.weight", Vd, H);
-      la.in_proj_b = Matrix(store, a + "in_proj_b.weight", nv, H);
-      la.in_proj_a = Matrix(store, a + "in_proj_a.weight", nv, H);
-      la.conv = Vector(store, a + "conv1d.weight", {Cd, 1, K});
-      if (store.Find(a + "conv1d.bias")) {
-        throw Error("tensor " + a + "conv1d.bias is present; Qwen3.5's conv1d has no bias "
-                    "(qwen35.md §2.7) — this checkpoint is not a supported Qwen3.5");
-      }
-      // HF: g = −A_log.float().exp() · softplus(a + dt_bias); A_log widened exactly.
-      la.neg_exp_a = Vector(store, a + "A_log", {nv});
-      for (float& v : la.neg_exp_a) v = -std::exp(v);
-      la.dt_bias = Vector(store, a + "dt_bias", {nv});
-      la.norm = Vector(store, a + "norm.weight", {dv});
-      la.out_proj = Matrix(store, a + "out_proj.weight", H, Vd);
-    } else {
-      const std::string a = p + "self_attn.";
-      FullAttnWeights& fa = L.full;
-      fa.q_proj = Matrix(store, a + "q_proj.weight", 2 * nq * D, H);
-      fa.k_proj = Matrix(store, a + "k_proj.weight", nkv * D, H);
-      fa.v_proj = Matrix(store, a + "v_proj.weight", nkv * D, H);
-      fa.o_proj = Matrix(store, a + "o_proj.weight", H, nq * D);
-      fa.q_norm = OnePlus(Vector(store, a + "q_norm.weight", {D}));
-      fa.k_norm = OnePlus(Vector(store, a + "k_norm.weight", {D}));
-    }
+  for (int i = 0; i < cfg.num_hidden_layers; ++i)
+    w.layers[static_cast<size_t>(i)] =
+        LoadLayer(store, cfg, kPrefix + "layers." + std::to_string(i) + ".", cfg.layer_types[static_cast<size_t>(i)]);
+  // The MTP module (vLLM qwen3_5_mtp.py): norms, fc, one full-attention layer, final norm.
+  if (store.Find(std::string(kMtpPrefix) + "fc.weight")) {
+    const std::string m = kMtpPrefix;
+    MtpWeights mtp;
+    mtp.pre_fc_norm_embedding = OnePlus(Vector(store, m + "pre_fc_norm_embedding.weight", {H}));
+    mtp.pre_fc_norm_hidden = OnePlus(Vector(store, m + "pre_fc_norm_hidden.weight", {H}));
+    mtp.fc = Matrix(store, m + "fc.weight", H, 2 * H);
+    mtp.layer = LoadLayer(store, cfg, m + "layers.0.", LayerType::kFullAttention);
+    mtp.norm = OnePlus(Vector(store, m + "norm.weight", {H}));
+    w.mtp = std::move(mtp);
   }
   return w;
 }
@@ -153,9 +171,7 @@ LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg,
   } else {
     prep(w.lm_head, "lm_head", plan.lm_head);
   }
-  for (size_t i = 0; i < w.layers.size(); ++i) {
-    LayerWeights& L = w.layers[i];
-    const std::string p = kPrefix + "layers." + std::to_string(i) + ".";
+  auto prep_layer = [&](LayerWeights& L, const std::string& p) {
     auto proj = [&](kernels::WeightRef& m, const std::string& name) {
       prep(m, p + name, plan.projections);
     };
@@ -174,6 +190,12 @@ LmWeights LmWeights::Load(const TensorStore& store, const TextConfig& cfg,
       proj(L.full.v_proj, "self_attn.v_proj");
       proj(L.full.o_proj, "self_attn.o_proj");
     }
+  };
+  for (size_t i = 0; i < w.layers.size(); ++i)
+    prep_layer(w.layers[i], kPrefix + "layers." + std::to_string(i) + ".");
+  if (w.mtp) {  // the drafter runs at the projections' precision too
+    prep(w.mtp->fc, std::string(kMtpPrefix) + "fc", plan.projections);
+    prep_layer(w.mtp->layer, std::string(kMtpPrefix) + "layers.0.");
   }
   if (plan.cache) plan.cache->Save();  // best effort: a failed write only costs time next start
   return w;

@@ -4,6 +4,7 @@
 // the mmapped safetensors data (BF16/F16/F32); small vectors are widened to f32 once.
 //
 // Thread contract: immutable after Load; valid only while the TensorStore lives.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,11 +59,23 @@ struct LayerWeights {
   MlpWeights mlp;
 };
 
+// The multi-token-prediction (MTP) module, `mtp.*` (vLLM qwen3_5_mtp.py; docs/qwen35.md §1.5
+// lists the tensors HF ignores): fc([norm_e(E[x_{t+1}]) | norm_h(h_t)]) → one full-attention
+// decoder layer → norm → the main model's head. Absent from checkpoints without `mtp.fc.weight`.
+struct MtpWeights {
+  std::vector<float> pre_fc_norm_embedding;  // [H] 1 + w
+  std::vector<float> pre_fc_norm_hidden;     // [H] 1 + w
+  kernels::WeightRef fc;                     // [H][2H], input [embedding | hidden]
+  LayerWeights layer;                        // mtp.layers.0, a full-attention decoder layer
+  std::vector<float> norm;                   // [H] 1 + w
+};
+
 struct LmWeights {
   kernels::WeightRef embed;         // [V][H] model.language_model.embed_tokens.weight
   std::vector<float> final_norm;    // [H] 1 + w
   kernels::WeightRef lm_head;       // [V][H] lm_head.weight, or embed when tied
   std::vector<LayerWeights> layers;  // [num_hidden_layers]
+  std::optional<MtpWeights> mtp;     // when the checkpoint has an MTP layer
 
   // Throws glance::Error naming the tensor on a missing tensor, a wrong shape or an unusable
   // dtype, and naming the field on an inconsistent config.

@@ -47,12 +47,28 @@ void LmState::Reset() {
   }
   n_tokens = 0;
   rope_delta = 0;
+  mtp.n_rows = 0;
+  mtp.last_hidden.clear();
+}
+
+void LmState::KeepTokens(int64_t n, int64_t n_before, const RowStates& row_states, const float* hidden_row) {
+  const int64_t dropped = n_tokens - n;
+  if (dropped == 0) return;
+  const size_t row = static_cast<size_t>(n - n_before - 1);
+  for (size_t li = 0; li < linear.size(); ++li)
+    if (!linear[li].recurrent.empty()) linear[li] = row_states.rows[row][li];
+  n_tokens = n;  // KV rows past n_tokens are unused (the next forward overwrites them)
+  if (mtp.active) {
+    mtp.n_rows = std::max<int64_t>(0, mtp.n_rows - dropped);
+    if (hidden_row) mtp.last_hidden.assign(hidden_row, hidden_row + mtp.last_hidden.size());
+  }
 }
 
 size_t LmState::ByteSize() const {
   size_t bytes = sizeof(*this);
   for (const auto& l : linear) bytes += (l.conv_tail.size() + l.recurrent.size()) * sizeof(float);
   for (const auto& c : kv) bytes += (c.keys.size() + c.values.size()) * sizeof(float);
+  bytes += (mtp.kv.keys.size() + mtp.kv.values.size() + mtp.last_hidden.size()) * sizeof(float);
   return bytes;
 }
 

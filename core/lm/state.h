@@ -34,6 +34,23 @@ struct KvCache {
   const float* value_row(int64_t head, int64_t pos) const { return values.data() + (head * capacity + pos) * head_dim; }
 };
 
+// The MTP drafter's own cache (core/lm/mtp.h): its attention layer sees one row per position
+// p >= 1, made from the main model's final-normed hidden state at p-1 and the token at p
+// (vLLM qwen3_5_mtp.py; the twin's mtp_hidden in tools/twin/model.py). Kept in step with the
+// main cache by every forward while `active`, so snapshots carry it for free.
+struct MtpState {
+  bool active = false;              // LanguageModel::EnableMtp
+  KvCache kv;                       // rows [0, n_rows) in use
+  int64_t n_rows = 0;
+  std::vector<float> last_hidden;   // [H] main final-normed hidden of the last row (empty: none)
+};
+
+// Gated DeltaNet states after each row of one forward (ForwardInput::row_states), for rolling
+// a verify forward back to any of its rows: rows[r][layer] is the state after row r.
+struct RowStates {
+  std::vector<std::vector<LinearLayerState>> rows;
+};
+
 struct LmState {
   LmState() = default;
   // Empty state (no tokens) shaped for `cfg`: zero conv tails and recurrent states,
@@ -43,11 +60,18 @@ struct LmState {
   std::vector<LinearLayerState> linear;  // [num_hidden_layers]; empty for full-attention layers
   std::vector<KvCache> kv;               // [num_hidden_layers]; empty for linear layers
   int64_t n_tokens = 0;    // tokens already in the cache (= index of the next token)
+  MtpState mtp;
   int64_t rope_delta = 0;  // M-RoPE offset of the prompt (qwen35.md §2.6); next text position
                            // is n_tokens + rope_delta
 
   // Clears all tokens (keeps allocations and rope_delta = 0).
   void Reset();
+  // Keeps the first `n` tokens of a forward that ran rows [n_before, n_tokens) with
+  // row_states (n_before < n <= n_tokens): the linear layers take the states after row
+  // n - n_before - 1, the attention caches (and the MTP cache) drop the later rows, and the
+  // MTP's last hidden becomes `hidden_row` [H] (may be null when MTP is off). The result is
+  // the state a forward of only the first n - n_before rows would have left.
+  void KeepTokens(int64_t n, int64_t n_before, const RowStates& row_states, const float* hidden_row);
   // Bytes held (allocated KV capacity included): what a snapshot of this state costs.
   size_t ByteSize() const;
   // Position of the next text token on all three M-RoPE axes.

@@ -89,9 +89,23 @@ ModelFolderReport InspectModelFolder(const std::string& dir) {
       r.shape_mismatches.push_back(spec.name + ": file " + v->ShapeString() + ", config " + ShapeString(spec.shape));
     }
   }
+  // The MTP layer (speculative decoding's drafter, core/lm/mtp.h) when the file has one.
+  r.has_mtp = store.Find("mtp.fc.weight") != nullptr;
+  if (r.has_mtp) {
+    for (const TensorSpec& spec : Qwen35MtpTensorManifest(r.config)) {
+      expected.insert(spec.name);
+      const TensorView* v = store.Find(spec.name);
+      if (!v) {
+        r.missing_tensors.push_back(spec.name);
+      } else if (v->shape != spec.shape) {
+        r.shape_mismatches.push_back(spec.name + ": file " + v->ShapeString() + ", config " + ShapeString(spec.shape));
+      }
+    }
+  }
   for (const auto& [name, view] : store.all()) {
-    if (name.rfind("mtp.", 0) == 0) ++r.ignored_tensors;
-    else if (!expected.count(name)) r.unexpected_tensors.push_back(name);
+    if (expected.count(name)) continue;
+    if (name.rfind("mtp.", 0) == 0) ++r.ignored_tensors;  // e.g. MoE MTP experts: not run
+    else r.unexpected_tensors.push_back(name);
   }
   r.has_tokenizer = fs::exists(d / "tokenizer.json");
   r.has_preprocessor = fs::exists(d / "preprocessor_config.json");

@@ -30,7 +30,8 @@ struct ModelFolderReport {
   std::vector<std::string> missing_tensors;     // expected, absent
   std::vector<std::string> shape_mismatches;    // "name: file [a, b], config [c, d]"
   std::vector<std::string> unexpected_tensors;  // present, not expected (mtp.* excluded)
-  int64_t ignored_tensors = 0;                  // mtp.* (HF ignores them on load)
+  int64_t ignored_tensors = 0;                  // mtp.* that the MTP drafter does not use
+  bool has_mtp = false;                         // an MTP layer (mtp.fc.weight) for speculative decoding
 
   bool weights_match_config() const { return missing_tensors.empty() && shape_mismatches.empty(); }
 };

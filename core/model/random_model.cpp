@@ -153,6 +153,21 @@ void WriteTensor(SafetensorsWriter& w, const TensorSpec& spec, const InitRule& r
   }
 }
 
+// The MTP's own norms (mtp.norm, mtp.pre_fc_norm_*) are zero-centred RMSNorms like the main
+// model's (applied as 1 + w); the rest of mtp.* follows the main model's rules. Each tensor's
+// values depend only on the seed and its name, so adding mtp.* leaves the others as they were.
+InitRule MtpAwareInitRule(const TensorSpec& spec, int conv_kernel) {
+  const std::string& n = spec.name;
+  if (n.rfind("mtp.", 0) == 0 && spec.shape.size() == 1 && n.find("norm") != std::string::npos) {
+    InitRule r;
+    r.kind = InitKind::kNormal;
+    r.mean = 0.0;
+    r.std = 0.2;
+    return r;
+  }
+  return InitRuleFor(spec, conv_kernel);
+}
+
 }  // namespace
 
 ModelShape ParseModelShape(const std::string& name) {
@@ -272,7 +287,7 @@ std::string ToHfConfigJson(const ModelConfig& c) {
       {"linear_value_head_dim", t.linear_value_head_dim},
       {"mamba_ssm_dtype", "float32"},
       {"max_position_embeddings", t.max_position_embeddings},
-      {"mtp_num_hidden_layers", 0},  // no mtp.* tensors are written
+      {"mtp_num_hidden_layers", 1},  // mtp.* written as the released checkpoints have them
       {"num_attention_heads", t.num_attention_heads},
       {"num_hidden_layers", t.num_hidden_layers},
       {"num_key_value_heads", t.num_key_value_heads},
@@ -342,6 +357,7 @@ MakeModelResult MakeRandomModel(const MakeModelOptions& o) {
   MakeModelResult r;
   r.weights_path = (out / "model.safetensors").string();
   std::vector<TensorSpec> specs = Qwen35TensorManifest(config);
+  for (TensorSpec& s : Qwen35MtpTensorManifest(config)) specs.push_back(std::move(s));
   r.tensors = static_cast<int64_t>(specs.size());
   uint64_t payload = 0;
   for (const auto& s : specs) {
@@ -354,7 +370,7 @@ MakeModelResult MakeRandomModel(const MakeModelOptions& o) {
   SafetensorsWriter w(r.weights_path, std::move(specs), {{"format", "pt"}});
   uint64_t done = 0;
   for (const TensorSpec& s : w.order()) {
-    WriteTensor(w, s, InitRuleFor(s, config.text.linear_conv_kernel_dim), o.seed, pool, f32, bytes);
+    WriteTensor(w, s, MtpAwareInitRule(s, config.text.linear_conv_kernel_dim), o.seed, pool, f32, bytes);
     done += s.nbytes();
     if (o.progress) o.progress(s.name, payload ? static_cast<double>(done) / static_cast<double>(payload) : 1.0);
   }

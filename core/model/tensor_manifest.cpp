@@ -41,17 +41,40 @@ void AddVision(const VisionConfig& v, std::vector<TensorSpec>& out) {
   add("merger.linear_fc2.bias", {v.out_hidden_size});
 }
 
+// One full-attention decoder layer under prefix `l` (self_attn, norms, MLP).
+void AddFullAttentionLayer(const TextConfig& t, const std::string& l, std::vector<TensorSpec>& out) {
+  const int64_t h = t.hidden_size, inter = t.intermediate_size, d = t.head_dim;
+  const int64_t nq = t.num_attention_heads, nkv = t.num_key_value_heads;
+  auto add = [&](const std::string& name, std::vector<int64_t> shape) {
+    out.push_back({l + name, DType::BF16, std::move(shape)});
+  };
+  add("self_attn.q_proj.weight", {2 * nq * d, h});  // query and output gate per head
+  add("self_attn.k_proj.weight", {nkv * d, h});
+  add("self_attn.v_proj.weight", {nkv * d, h});
+  add("self_attn.o_proj.weight", {h, nq * d});
+  add("self_attn.q_norm.weight", {d});
+  add("self_attn.k_norm.weight", {d});
+  add("input_layernorm.weight", {h});
+  add("post_attention_layernorm.weight", {h});
+  add("mlp.gate_proj.weight", {inter, h});
+  add("mlp.up_proj.weight", {inter, h});
+  add("mlp.down_proj.weight", {h, inter});
+}
+
 void AddText(const TextConfig& t, std::vector<TensorSpec>& out) {
   const std::string p = "model.language_model.";
-  const int64_t h = t.hidden_size, inter = t.intermediate_size, d = t.head_dim;
-  const int64_t nq = t.num_attention_heads, nkv = t.num_key_value_heads, nv = t.linear_num_value_heads;
+  const int64_t h = t.hidden_size, inter = t.intermediate_size, nv = t.linear_num_value_heads;
   auto add = [&](const std::string& name, std::vector<int64_t> shape, DType dtype = DType::BF16) {
     out.push_back({p + name, dtype, std::move(shape)});
   };
   add("embed_tokens.weight", {t.vocab_size, h});
   for (int i = 0; i < t.num_hidden_layers; ++i) {
     const std::string l = "layers." + std::to_string(i) + ".";
-    if (t.layer_types[static_cast<size_t>(i)] == LayerType::kLinearAttention) {
+    if (t.layer_types[static_cast<size_t>(i)] == LayerType::kFullAttention) {
+      AddFullAttentionLayer(t, p + l, out);
+      continue;
+    }
+    {
       const std::string a = l + "linear_attn.";
       add(a + "in_proj_qkv.weight", {t.conv_dim(), h});
       add(a + "in_proj_z.weight", {t.linear_value_dim(), h});
@@ -63,14 +86,6 @@ void AddText(const TextConfig& t, std::vector<TensorSpec>& out) {
       add(a + "dt_bias", {nv});
       add(a + "norm.weight", {t.linear_value_head_dim});
       add(a + "out_proj.weight", {h, t.linear_value_dim()});
-    } else {
-      const std::string a = l + "self_attn.";
-      add(a + "q_proj.weight", {2 * nq * d, h});  // query and output gate per head
-      add(a + "k_proj.weight", {nkv * d, h});
-      add(a + "v_proj.weight", {nkv * d, h});
-      add(a + "o_proj.weight", {h, nq * d});
-      add(a + "q_norm.weight", {d});
-      add(a + "k_norm.weight", {d});
     }
     add(l + "input_layernorm.weight", {h});
     add(l + "post_attention_layernorm.weight", {h});
@@ -89,6 +104,17 @@ std::vector<TensorSpec> Qwen35TensorManifest(const ModelConfig& config) {
   AddText(config.text, out);
   if (!config.text.tie_word_embeddings)
     out.push_back({"lm_head.weight", DType::BF16, {config.text.vocab_size, config.text.hidden_size}});
+  return out;
+}
+
+std::vector<TensorSpec> Qwen35MtpTensorManifest(const ModelConfig& config) {
+  const TextConfig& t = config.text;
+  const int64_t h = t.hidden_size;
+  std::vector<TensorSpec> out = {{"mtp.fc.weight", DType::BF16, {h, 2 * h}},
+                                 {"mtp.pre_fc_norm_embedding.weight", DType::BF16, {h}},
+                                 {"mtp.pre_fc_norm_hidden.weight", DType::BF16, {h}}};
+  AddFullAttentionLayer(t, "mtp.layers.0.", out);
+  out.push_back({"mtp.norm.weight", DType::BF16, {h}});
   return out;
 }
 

@@ -41,12 +41,13 @@ TEST(ModelCli, MakeTinyThenInfo) {
   const std::string out = dir / "m";
   const CliRun make = RunCli("make-model --shape tiny --out " + out + " --seed 3 --quiet");
   ASSERT_EQ(make.rc, 0) << make.out;
-  EXPECT_NE(make.out.find("142 tensors"), std::string::npos) << make.out;
+  EXPECT_NE(make.out.find("157 tensors"), std::string::npos) << make.out;  // 142 + 15 mtp.*
 
   const CliRun info = RunCli("info " + out + " --json");
   ASSERT_EQ(info.rc, 0) << info.out;
   const json j = json::parse(info.out);
-  EXPECT_EQ(j["tensors"], 142);
+  EXPECT_EQ(j["tensors"], 157);
+  EXPECT_EQ(j["mtp_layer"], true);
   EXPECT_EQ(j["text"]["layers"], 8);
   EXPECT_EQ(j["text"]["layer_pattern"], "(L,L,L,F)x2");
   EXPECT_EQ(j["vision"]["out_hidden_size"], 64);
@@ -64,6 +65,7 @@ TEST(ModelCli, InfoOnTheGoldenCheckpoint) {
   ASSERT_EQ(info.rc, 0) << info.out;
   const json j = json::parse(info.out);
   EXPECT_EQ(j["tensors"], 142);
+  EXPECT_EQ(j["mtp_layer"], false);
   EXPECT_EQ(j["weights_match_config"], true);
   EXPECT_TRUE(j["unexpected_tensors"].empty());
 }

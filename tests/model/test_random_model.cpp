@@ -114,7 +114,8 @@ TEST(RandomModel, TinyCheckpointLoadsWithEveryShapeAndSideFile) {
 
   const ModelConfig cfg = ModelConfig::FromFile(dir / "config.json");
   const TensorStore store = TensorStore::OpenFolder(dir.path());
-  const auto manifest = Qwen35TensorManifest(cfg);
+  auto manifest = Qwen35TensorManifest(cfg);
+  for (auto& spec : Qwen35MtpTensorManifest(cfg)) manifest.push_back(spec);  // make-model writes an MTP layer
   EXPECT_EQ(static_cast<size_t>(r.tensors), manifest.size());
   EXPECT_EQ(store.all().size(), manifest.size());
   int64_t params = 0;
@@ -129,6 +130,8 @@ TEST(RandomModel, TinyCheckpointLoadsWithEveryShapeAndSideFile) {
   const ModelFolderReport info = InspectModelFolder(dir.path());
   EXPECT_TRUE(info.weights_match_config());
   EXPECT_TRUE(info.unexpected_tensors.empty());
+  EXPECT_TRUE(info.has_mtp);
+  EXPECT_EQ(info.ignored_tensors, 0);
   EXPECT_TRUE(info.has_tokenizer);
   EXPECT_TRUE(info.has_preprocessor);
   EXPECT_EQ(info.chat_template_source, "chat_template.jinja");
@@ -213,7 +216,8 @@ TEST(RandomModel, RealShape08BHasTheReleasedTensorList) {
   const ModelConfig cfg = ModelConfig::FromFile(dir / "config.json");
   EXPECT_TRUE(cfg.text.tie_word_embeddings);
   auto f = SafetensorsFile::Open(dir / "model.safetensors");
-  const auto manifest = Qwen35TensorManifest(cfg);
+  auto manifest = Qwen35TensorManifest(cfg);
+  for (auto& spec : Qwen35MtpTensorManifest(cfg)) manifest.push_back(spec);
   ASSERT_EQ(f->tensors().size(), manifest.size());
   EXPECT_EQ(f->tensors().count("lm_head.weight"), 0u);  // tied
   uint64_t payload = 0;
