@@ -7,6 +7,7 @@
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 
 namespace glance {
 
@@ -74,7 +75,7 @@ Measurement MeasureTemplate(const std::string& dir, const Tokenizer& tok, const 
   std::string first_bad;
   const json doc = ReadJson(p);  // kept alive: a range-for over a temporary's member dangles
   for (const auto& r : doc.at("renders")) {
-    if (r.contains("tools") && !r["tools"].is_null()) {
+    if (HasField(r, "tools")) {
       ++skipped;
       continue;
     }

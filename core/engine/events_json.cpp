@@ -1,20 +1,11 @@
 #include "core/engine/events_json.h"
 
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 
 namespace glance {
 
 using nlohmann::json;
-
-template <typename T>
-static T Field(const json& j, const char* key, const char* what) {
-  if (!j.is_object() || !j.contains(key)) throw Error(std::string(what) + " JSON lacks '" + key + "'");
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw Error(std::string(what) + " JSON field '" + key + "' has the wrong type");
-  }
-}
 
 json ToJson(const ImageInfo& v) {
   return {{"path", v.path}, {"sha256", v.sha256}, {"source_w", v.source_w}, {"source_h", v.source_h},
@@ -24,15 +15,15 @@ json ToJson(const ImageInfo& v) {
 
 ImageInfo ImageInfoFromJson(const json& j) {
   ImageInfo v;
-  v.path = Field<std::string>(j, "path", "image");
-  v.sha256 = Field<std::string>(j, "sha256", "image");
-  v.source_w = Field<int>(j, "source_w", "image");
-  v.source_h = Field<int>(j, "source_h", "image");
-  v.resized_w = Field<int>(j, "resized_w", "image");
-  v.resized_h = Field<int>(j, "resized_h", "image");
-  v.grid_w = Field<int>(j, "grid_w", "image");
-  v.grid_h = Field<int>(j, "grid_h", "image");
-  const std::string mode = Field<std::string>(j, "mode", "image");
+  v.path = RequiredField<std::string>(j, "path", "image JSON");
+  v.sha256 = RequiredField<std::string>(j, "sha256", "image JSON");
+  v.source_w = RequiredField<int>(j, "source_w", "image JSON");
+  v.source_h = RequiredField<int>(j, "source_h", "image JSON");
+  v.resized_w = RequiredField<int>(j, "resized_w", "image JSON");
+  v.resized_h = RequiredField<int>(j, "resized_h", "image JSON");
+  v.grid_w = RequiredField<int>(j, "grid_w", "image JSON");
+  v.grid_h = RequiredField<int>(j, "grid_h", "image JSON");
+  const std::string mode = RequiredField<std::string>(j, "mode", "image JSON");
   const auto parsed = ParseImageMode(mode);
   if (!parsed) throw Error("image JSON field 'mode' is '" + mode + "', not one of " + ImageModeNames());
   v.mode = *parsed;
@@ -47,16 +38,16 @@ json ToJson(const AttentionMap& v) {
 
 AttentionMap AttentionMapFromJson(const json& j) {
   AttentionMap v;
-  v.step = Field<int>(j, "step", "attention map");
-  v.token_id = Field<int32_t>(j, "token_id", "attention map");
-  v.token_text = Field<std::string>(j, "token_text", "attention map");
-  v.image_index = Field<int>(j, "image_index", "attention map");
-  v.grid_h = Field<int>(j, "grid_h", "attention map");
-  v.grid_w = Field<int>(j, "grid_w", "attention map");
-  v.layers = Field<std::vector<int>>(j, "layers", "attention map");
-  v.n_heads = Field<int>(j, "n_heads", "attention map");
-  v.weights = Field<std::vector<float>>(j, "weights", "attention map");
-  v.mean = Field<std::vector<float>>(j, "mean", "attention map");
+  v.step = RequiredField<int>(j, "step", "attention map JSON");
+  v.token_id = RequiredField<int32_t>(j, "token_id", "attention map JSON");
+  v.token_text = RequiredField<std::string>(j, "token_text", "attention map JSON");
+  v.image_index = RequiredField<int>(j, "image_index", "attention map JSON");
+  v.grid_h = RequiredField<int>(j, "grid_h", "attention map JSON");
+  v.grid_w = RequiredField<int>(j, "grid_w", "attention map JSON");
+  v.layers = RequiredField<std::vector<int>>(j, "layers", "attention map JSON");
+  v.n_heads = RequiredField<int>(j, "n_heads", "attention map JSON");
+  v.weights = RequiredField<std::vector<float>>(j, "weights", "attention map JSON");
+  v.mean = RequiredField<std::vector<float>>(j, "mean", "attention map JSON");
   const size_t cells = static_cast<size_t>(v.grid_h) * static_cast<size_t>(v.grid_w);
   if (v.mean.size() != cells || v.weights.size() != cells * v.layers.size() * static_cast<size_t>(v.n_heads))
     throw Error("attention map JSON: sizes do not match its grid, layers and heads");
@@ -68,8 +59,8 @@ json ToJson(const AttentionWord& v) {
 }
 
 AttentionWord AttentionWordFromJson(const json& j) {
-  return {Field<std::string>(j, "text", "word"), Field<int>(j, "first_step", "word"),
-          Field<int>(j, "last_step", "word")};
+  return {RequiredField<std::string>(j, "text", "word JSON"), RequiredField<int>(j, "first_step", "word JSON"),
+          RequiredField<int>(j, "last_step", "word JSON")};
 }
 
 json ToJson(const StageTime& v) { return {{"name", v.name}, {"seconds", v.seconds}, {"calls", v.calls}}; }
@@ -91,33 +82,33 @@ json ToJson(const TurnStats& v) {
 
 TurnStats TurnStatsFromJson(const json& j) {
   TurnStats v;
-  const char* w = "stats";
-  v.image_tokens = Field<int>(j, "image_tokens", w);
-  v.prompt_tokens = Field<int>(j, "prompt_tokens", w);
-  v.context_tokens = Field<int>(j, "context_tokens", w);
-  v.generated_tokens = Field<int>(j, "generated_tokens", w);
-  v.prefill_s = Field<double>(j, "prefill_s", w);
-  v.prefill_tokens_per_s = Field<double>(j, "prefill_tokens_per_s", w);
-  v.ttft_s = Field<double>(j, "ttft_s", w);
-  v.decode_s = Field<double>(j, "decode_s", w);
-  v.decode_tokens_per_s = Field<double>(j, "decode_tokens_per_s", w);
-  v.total_s = Field<double>(j, "total_s", w);
-  v.backend = Field<std::string>(j, "backend", w);
-  v.backend_reason = Field<std::string>(j, "backend_reason", w);
-  v.threads = Field<int>(j, "threads", w);
+  const char* w = "stats JSON";
+  v.image_tokens = RequiredField<int>(j, "image_tokens", w);
+  v.prompt_tokens = RequiredField<int>(j, "prompt_tokens", w);
+  v.context_tokens = RequiredField<int>(j, "context_tokens", w);
+  v.generated_tokens = RequiredField<int>(j, "generated_tokens", w);
+  v.prefill_s = RequiredField<double>(j, "prefill_s", w);
+  v.prefill_tokens_per_s = RequiredField<double>(j, "prefill_tokens_per_s", w);
+  v.ttft_s = RequiredField<double>(j, "ttft_s", w);
+  v.decode_s = RequiredField<double>(j, "decode_s", w);
+  v.decode_tokens_per_s = RequiredField<double>(j, "decode_tokens_per_s", w);
+  v.total_s = RequiredField<double>(j, "total_s", w);
+  v.backend = RequiredField<std::string>(j, "backend", w);
+  v.backend_reason = RequiredField<std::string>(j, "backend_reason", w);
+  v.threads = RequiredField<int>(j, "threads", w);
   // Turns saved before precision and seed were recorded ran f32 (the GUI's only precision then).
-  if (j.contains("precision")) {
-    const std::string name = Field<std::string>(j, "precision", w);
+  if (HasField(j, "precision")) {
+    const std::string name = RequiredField<std::string>(j, "precision", w);
     const auto parsed = ParsePrecision(name);
     if (!parsed || *parsed == Precision::kAuto)
       throw Error("stats JSON field 'precision' is '" + name + "', not a weight precision");
     v.precision = *parsed;
   }
-  if (j.contains("seed")) v.seed = Field<uint64_t>(j, "seed", w);
-  for (const auto& s : Field<json>(j, "stages", w))
-    v.stages.push_back({Field<std::string>(s, "name", "stage"), Field<double>(s, "seconds", "stage"),
-                        Field<int64_t>(s, "calls", "stage")});
-  v.token_latencies_s = Field<std::vector<double>>(j, "token_latencies_s", w);
+  if (HasField(j, "seed")) v.seed = RequiredField<uint64_t>(j, "seed", w);
+  for (const auto& s : RequiredField<json>(j, "stages", w))
+    v.stages.push_back({RequiredField<std::string>(s, "name", "stage JSON"), RequiredField<double>(s, "seconds", "stage JSON"),
+                        RequiredField<int64_t>(s, "calls", "stage JSON")});
+  v.token_latencies_s = RequiredField<std::vector<double>>(j, "token_latencies_s", w);
   return v;
 }
 

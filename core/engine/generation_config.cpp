@@ -7,6 +7,7 @@
 
 #include "core/engine/sampler.h"
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/util/read_file.h"
 
 namespace glance {
@@ -24,11 +25,7 @@ SamplingParams SamplingFromGenerationConfig(const std::string& path) {
     throw Error(path + " is not valid JSON: " + e.what());
   }
   if (!j.is_object()) throw Error(path + " is not a JSON object");
-  auto number = [&](const char* key, float fallback) -> float {
-    if (!j.contains(key) || j[key].is_null()) return fallback;
-    if (!j[key].is_number()) throw Error(path + ": '" + key + "' is not a number");
-    return j[key].get<float>();
-  };
+  auto number = [&](const char* key, float fallback) { return OptionalField<float>(j, key, fallback, path); };
   if (j.contains("do_sample") && !j["do_sample"].is_boolean())
     throw Error(path + ": 'do_sample' is not true or false");
   if (!j.value("do_sample", false)) return p;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/util/read_file.h"
 
 namespace glance {
@@ -39,7 +40,7 @@ class FieldReader {
     return Error(origin_ + ": field '" + Path(key) + "' " + what);
   }
   // Present and not null (HF writes `null` for unset optional ids).
-  bool Has(const std::string& key) const { return obj_.contains(key) && !obj_.at(key).is_null(); }
+  bool Has(const std::string& key) const { return HasField(obj_, key.c_str()); }
   const json& Raw(const std::string& key) const { return obj_.at(key); }
 
   int64_t Int(const std::string& key, int64_t fallback) const {

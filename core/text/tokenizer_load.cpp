@@ -10,6 +10,7 @@
 #include "core/text/byte_level.h"
 #include "core/text/tokenizer_impl.h"
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/util/read_file.h"
 
 namespace glance {
@@ -28,7 +29,7 @@ std::string TypeOf(const json& j) {
 
 // normalizer: null or NFC (possibly inside a one-element Sequence).
 bool ReadNormalizer(const json& root, const std::string& src) {
-  if (!root.contains("normalizer") || root["normalizer"].is_null()) return false;
+  if (!HasField(root, "normalizer")) return false;
   const json& n = root["normalizer"];
   const std::string type = TypeOf(n);
   if (type == "NFC") return true;
@@ -84,7 +85,7 @@ std::string ReadSplitRegex(const json& root, const std::string& src) {
 }
 
 void CheckDecoder(const json& root, const std::string& src) {
-  if (!root.contains("decoder") || root["decoder"].is_null()) return;
+  if (!HasField(root, "decoder")) return;
   const std::string type = TypeOf(root["decoder"]);
   if (type != "ByteLevel") Fail(src, "decoder '" + type + "' is not supported (only ByteLevel)");
 }
@@ -187,7 +188,7 @@ void ReadModel(const json& root, Tokenizer::Impl& t, size_t id_limit) {
 }
 
 void ReadAddedTokens(const json& root, Tokenizer::Impl& t, size_t id_limit) {
-  if (!root.contains("added_tokens") || root["added_tokens"].is_null()) return;
+  if (!HasField(root, "added_tokens")) return;
   const json& added = root["added_tokens"];
   if (!added.is_array()) Fail(t.source, "added_tokens is not an array");
   for (const json& a : added) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/util/read_file.h"
 #include "core/vision/bicubic_resize.h"
 #include "core/vision/image_decode.h"
@@ -38,19 +39,9 @@ std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   return bytes;
 }
 
-template <typename T>
-T Field(const nlohmann::json& j, const char* key, T fallback, const std::string& origin) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw Error(origin + ": field \"" + key + "\" has the wrong type (" + j.at(key).dump() + ")");
-  }
-}
-
 std::array<double, 3> Triple(const nlohmann::json& j, const char* key, std::array<double, 3> fallback,
                              const std::string& origin) {
-  if (!j.contains(key) || j.at(key).is_null()) return fallback;
+  if (!HasField(j, key)) return fallback;
   const auto& v = j.at(key);
   if (v.is_number()) {
     const double x = v.get<double>();
@@ -73,20 +64,20 @@ PreprocessorConfig PreprocessorConfig::FromJsonText(const std::string& json_text
   }
   if (!j.is_object()) throw Error(origin + " must hold a JSON object");
   PreprocessorConfig c;
-  c.patch_size = Field<int>(j, "patch_size", c.patch_size, origin);
-  c.temporal_patch_size = Field<int>(j, "temporal_patch_size", c.temporal_patch_size, origin);
-  c.merge_size = Field<int>(j, "merge_size", c.merge_size, origin);
+  c.patch_size = OptionalField<int>(j, "patch_size", c.patch_size, origin);
+  c.temporal_patch_size = OptionalField<int>(j, "temporal_patch_size", c.temporal_patch_size, origin);
+  c.merge_size = OptionalField<int>(j, "merge_size", c.merge_size, origin);
   c.image_mean = Triple(j, "image_mean", c.image_mean, origin);
   c.image_std = Triple(j, "image_std", c.image_std, origin);
-  c.rescale_factor = Field<double>(j, "rescale_factor", c.rescale_factor, origin);
+  c.rescale_factor = OptionalField<double>(j, "rescale_factor", c.rescale_factor, origin);
   if (j.contains("size") && j.at("size").is_object()) {
     const auto& s = j.at("size");
-    c.min_pixels = Field<int64_t>(s, "shortest_edge", c.min_pixels, origin);
-    c.max_pixels = Field<int64_t>(s, "longest_edge", c.max_pixels, origin);
+    c.min_pixels = OptionalField<int64_t>(s, "shortest_edge", c.min_pixels, origin);
+    c.max_pixels = OptionalField<int64_t>(s, "longest_edge", c.max_pixels, origin);
   }
   // HF Qwen2VLImageProcessor: explicit min_pixels / max_pixels override `size`.
-  c.min_pixels = Field<int64_t>(j, "min_pixels", c.min_pixels, origin);
-  c.max_pixels = Field<int64_t>(j, "max_pixels", c.max_pixels, origin);
+  c.min_pixels = OptionalField<int64_t>(j, "min_pixels", c.min_pixels, origin);
+  c.max_pixels = OptionalField<int64_t>(j, "max_pixels", c.max_pixels, origin);
 
   auto bad = [&](const std::string& what) { throw Error(origin + ": " + what); };
   if (c.patch_size < 1 || c.patch_size > 64) bad("patch_size must be 1..64");
