@@ -17,9 +17,8 @@ std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const Attentio
 // One word per token, for when no grouping is available (e.g. while streaming).
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps);
 
-// {"model","precision","grid_h","grid_w","layers","n_heads","tokens":[{step,token_id,text,
-//  image_index,mean,weights}], "words":[{text,first_step,last_step}]}; weights are
-// [layer][head][cell]; model/precision name what produced the maps (omitted when empty).
+// The attention export: core's one attention schema (events_json.h AttentionExport); weights
+// are [layer][head][cell]; model/precision name what produced the maps (omitted when empty).
 QByteArray AttentionToJson(const std::vector<AttentionMap>& maps,
                            const std::vector<AttentionWord>& words, const QString& model = {},
                            const QString& precision = {});

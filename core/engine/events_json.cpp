@@ -40,7 +40,9 @@ AttentionMap AttentionMapFromJson(const json& j) {
   AttentionMap v;
   v.step = RequiredField<int>(j, "step", "attention map JSON");
   v.token_id = RequiredField<int32_t>(j, "token_id", "attention map JSON");
-  v.token_text = RequiredField<std::string>(j, "token_text", "attention map JSON");
+  // "text": the key of attention exports written before the schema was one.
+  v.token_text = RequiredField<std::string>(j, HasField(j, "token_text") || !HasField(j, "text") ? "token_text" : "text",
+                                            "attention map JSON");
   v.image_index = RequiredField<int>(j, "image_index", "attention map JSON");
   v.grid_h = RequiredField<int>(j, "grid_h", "attention map JSON");
   v.grid_w = RequiredField<int>(j, "grid_w", "attention map JSON");
@@ -49,7 +51,9 @@ AttentionMap AttentionMapFromJson(const json& j) {
   v.weights = RequiredField<std::vector<float>>(j, "weights", "attention map JSON");
   v.mean = RequiredField<std::vector<float>>(j, "mean", "attention map JSON");
   const size_t cells = static_cast<size_t>(v.grid_h) * static_cast<size_t>(v.grid_w);
-  if (v.mean.size() != cells || v.weights.size() != cells * v.layers.size() * static_cast<size_t>(v.n_heads))
+  // No weights: a mean-only map (a saved chat kept at the "mean" detail level).
+  if (v.mean.size() != cells ||
+      (!v.weights.empty() && v.weights.size() != cells * v.layers.size() * static_cast<size_t>(v.n_heads)))
     throw Error("attention map JSON: sizes do not match its grid, layers and heads");
   return v;
 }
@@ -61,6 +65,50 @@ json ToJson(const AttentionWord& v) {
 AttentionWord AttentionWordFromJson(const json& j) {
   return {RequiredField<std::string>(j, "text", "word JSON"), RequiredField<int>(j, "first_step", "word JSON"),
           RequiredField<int>(j, "last_step", "word JSON")};
+}
+
+json ToJson(const AttentionExport& v) {
+  json j = json::object();
+  if (!v.model.empty()) j["model"] = v.model;
+  if (!v.precision.empty()) j["precision"] = v.precision;
+  if (!v.maps.empty()) {
+    j["grid_h"] = v.maps.front().grid_h;
+    j["grid_w"] = v.maps.front().grid_w;
+    j["layers"] = v.maps.front().layers;
+    j["n_heads"] = v.maps.front().n_heads;
+  }
+  json tokens = json::array(), words = json::array();
+  for (const AttentionMap& m : v.maps) {
+    json t = ToJson(m);
+    if (m.mean.empty()) t["mean"] = m.Select(-1, -1);  // maps built without their mean
+    tokens.push_back(std::move(t));
+  }
+  for (const AttentionWord& w : v.words) words.push_back(ToJson(w));
+  j["tokens"] = std::move(tokens);
+  j["words"] = std::move(words);
+  return j;
+}
+
+AttentionExport AttentionExportFromJson(const json& j) {
+  AttentionExport v;
+  v.model = OptionalField<std::string>(j, "model", "", "attention export JSON");
+  v.precision = OptionalField<std::string>(j, "precision", "", "attention export JSON");
+  const json tokens = RequiredField<json>(j, "tokens", "attention export JSON");
+  const json words = RequiredField<json>(j, "words", "attention export JSON");
+  if (!tokens.is_array() || !words.is_array())
+    throw Error("attention export JSON: 'tokens' and 'words' must be arrays");
+  for (const json& t : tokens) {
+    if (t.is_object() && (!t.contains("layers") || !t.contains("n_heads"))) {  // an earlier export
+      json full = t;
+      if (!full.contains("layers")) full["layers"] = RequiredField<json>(j, "layers", "attention export JSON");
+      if (!full.contains("n_heads")) full["n_heads"] = RequiredField<json>(j, "n_heads", "attention export JSON");
+      v.maps.push_back(AttentionMapFromJson(full));
+    } else {
+      v.maps.push_back(AttentionMapFromJson(t));
+    }
+  }
+  for (const json& w : words) v.words.push_back(AttentionWordFromJson(w));
+  return v;
 }
 
 json ToJson(const StageTime& v) { return {{"name", v.name}, {"seconds", v.seconds}, {"calls", v.calls}}; }

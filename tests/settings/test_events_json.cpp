@@ -52,6 +52,49 @@ TEST(EventsJson, AttentionMapWithInconsistentShapeIsRejected) {
   EXPECT_THROW(AttentionMapFromJson(t), Error);
 }
 
+TEST(EventsJson, AttentionExportRoundTripsAndUsesTheOneMapSchema) {
+  AttentionExport e{"tiny-a", "q8", {SampleMap(), SampleMap()}, {{" caf\xc3\xa9", 3, 4}}};
+  e.maps[1].step = 4;
+  const nlohmann::json j = nlohmann::json::parse(ToJson(e).dump());
+  EXPECT_EQ(j.at("tokens").at(0), ToJson(e.maps[0]));  // a token is exactly ToJson(AttentionMap)
+  EXPECT_TRUE(j.at("tokens").at(0).contains("token_text"));
+  EXPECT_EQ(j.at("grid_w"), 3);
+  const AttentionExport back = AttentionExportFromJson(j);
+  EXPECT_EQ(back.model, "tiny-a");
+  EXPECT_EQ(back.precision, "q8");
+  ASSERT_EQ(back.maps.size(), 2u);
+  EXPECT_EQ(back.maps[1].step, 4);
+  EXPECT_EQ(back.maps[0].weights, e.maps[0].weights);
+  ASSERT_EQ(back.words.size(), 1u);
+  EXPECT_EQ(back.words[0].last_step, 4);
+  const nlohmann::json empty = ToJson(AttentionExport{});
+  EXPECT_FALSE(empty.contains("model"));
+  EXPECT_FALSE(empty.contains("grid_h"));
+}
+
+TEST(EventsJson, AttentionExportWrittenBeforeTheOneSchemaStillReads) {
+  // The GUI's export until 2026-12: "text" per token, layers and heads only at the top level.
+  const AttentionMap m = SampleMap();
+  nlohmann::json token = {{"step", m.step}, {"token_id", m.token_id}, {"text", m.token_text},
+                          {"image_index", m.image_index}, {"grid_h", m.grid_h}, {"grid_w", m.grid_w},
+                          {"mean", m.mean}, {"weights", m.weights}};
+  const nlohmann::json old = {{"grid_h", 2}, {"grid_w", 3}, {"layers", m.layers}, {"n_heads", m.n_heads},
+                              {"tokens", {token}}, {"words", nlohmann::json::array()}};
+  const AttentionExport back = AttentionExportFromJson(old);
+  ASSERT_EQ(back.maps.size(), 1u);
+  EXPECT_EQ(back.maps[0].token_text, m.token_text);
+  EXPECT_EQ(back.maps[0].layers, m.layers);
+  EXPECT_EQ(back.maps[0].weights, m.weights);
+  // Negative controls: no text under either key, or no layers anywhere, is refused.
+  nlohmann::json no_text = old;
+  no_text["tokens"][0].erase("text");
+  EXPECT_THROW(AttentionExportFromJson(no_text), Error);
+  nlohmann::json no_layers = old;
+  no_layers.erase("layers");
+  EXPECT_THROW(AttentionExportFromJson(no_layers), Error);
+  EXPECT_THROW(AttentionExportFromJson(nlohmann::json{{"tokens", 1}, {"words", nlohmann::json::array()}}), Error);
+}
+
 TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   ImageInfo info{"/tmp/a.png", "ab12", 640, 480, 224, 224, 7, 7, ImageMode::kFast};
   const ImageInfo ib = ImageInfoFromJson(nlohmann::json::parse(ToJson(info).dump()));
