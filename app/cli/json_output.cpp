@@ -14,7 +14,13 @@ std::string StatsLine(const TurnStats& s) {
                 "%d tokens at %.1f tok/s · %s, %d threads]",
                 s.prompt_tokens, s.image_tokens, s.prefill_s, s.prefill_tokens_per_s, s.ttft_s,
                 s.generated_tokens, s.decode_tokens_per_s, s.backend.c_str(), s.threads);
-  return buf;
+  std::string line = buf;
+  if (s.draft_tokens > 0) {  // speculative decoding: how much of it was accepted
+    std::snprintf(buf, sizeof buf, " · speculative mtp k=%d: %d/%d drafts accepted (%.0f%%), %.2f tokens per weight pass",
+                  s.draft_tokens, s.accepted, s.drafted, 100.0 * s.acceptance_rate(), s.tokens_per_weight_pass());
+    line.insert(line.size() - 1, buf);
+  }
+  return line;
 }
 
 std::string CaptionJson(const ModelInfo& model, const ImageInfo& image, const TurnResult& r) {

@@ -16,6 +16,7 @@
 #include "app/cli/arg_parser.h"
 #include "core/engine/engine.h"
 #include "core/engine/session.h"
+#include "core/lm/language_model.h"
 #include "core/settings/registry.h"
 
 namespace glance::cli {
@@ -49,6 +50,7 @@ inline std::set<std::string> SessionValueFlags() {
     if (!k.cli_flag.empty()) flags.insert(k.cli_flag);
   for (const auto& [alias, flag] : LegacyFlagAliases()) flags.insert(alias);
   flags.insert("greedy");
+  flags.insert("draft-tokens");
   return flags;
 }
 
@@ -80,7 +82,19 @@ inline ImageMode ParseMode(const ArgParser& p) { return settings::ToImageMode(Se
 inline GenerateOptions ParseGenerateOptions(const ArgParser& p) {
   GenerateOptions o = settings::ToGenerateOptions(SessionValues(p));
   if (o.sampling) o.sampling->Validate();
+  // --draft-tokens K (1..3): drafts per speculative step, chaining the MTP layer (CLI only).
+  if (auto v = p.Get("draft-tokens")) {
+    if (*v != "1" && *v != "2" && *v != "3") throw Error("--draft-tokens: '" + *v + "' is not 1, 2 or 3");
+    if (o.speculative_draft_tokens == 0) throw Error("--draft-tokens needs --speculative mtp");
+    o.speculative_draft_tokens = std::stoi(*v);
+  }
   return o;
+}
+
+// --speculative mtp on a checkpoint without an MTP layer: say so instead of silently decoding plainly.
+inline void CheckSpeculative(const GenerateOptions& o, const Engine& engine) {
+  if (o.speculative_draft_tokens > 0 && !engine.lm().has_mtp())
+    throw Error("--speculative mtp: " + engine.info().dir + " has no MTP layer (no mtp.* tensors; glance-cli info shows it)");
 }
 
 // Loads --model (or the bundled demo, saying so on stderr).

@@ -68,6 +68,16 @@ struct TurnStats {
   int threads = 1;
   std::vector<StageTime> stages;          // first-seen order
   std::vector<double> token_latencies_s;  // per generated token
+  // Speculative decoding (core/engine/speculative.h); all 0 when it was off.
+  int draft_tokens = 0;     // drafts per step asked for
+  int drafted = 0;          // draft tokens verified
+  int accepted = 0;         // of them, accepted
+  int weight_passes = 0;    // main-model decode forwards (verify or plain), first token excluded
+  double acceptance_rate() const { return drafted > 0 ? static_cast<double>(accepted) / drafted : 0.0; }
+  // Decoded tokens (first excluded) per pass over the weights: 1 for plain decoding.
+  double tokens_per_weight_pass() const {
+    return weight_passes > 0 ? static_cast<double>(generated_tokens - 1) / weight_passes : 0.0;
+  }
 };
 
 }  // namespace glance

@@ -7,6 +7,7 @@
 #include "core/engine/attention_capture.h"
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
+#include "core/engine/speculative.h"
 #include "core/engine/timing.h"
 #include "core/lm/language_model.h"
 #include "core/text/chat_template.h"
@@ -101,6 +102,8 @@ struct SessionImpl {
   // the turn's Timing gets the difference.
   std::vector<kernels::KernelStat> kernel_stats_at_start;
   int context_tokens = 0;
+  // Prefills keep the MTP drafter's cache (speculative decoding was asked for last; Send sets it).
+  bool keep_mtp = false;
 
   const Tokenizer& tok() const { return engine->tokenizer(); }
   int context_limit() const {
@@ -123,6 +126,12 @@ struct SessionImpl {
   // Generates the answer of the last turn from the after-user snapshot.
   TurnResult Generate(const PromptStream& stream, const GenerateOptions& options, const StreamCallbacks& cb,
                       Clock::time_point t0, Timing timing, int new_image_tokens, int prompt_tokens);
+  // Drafts per speculative step for this turn: 0 (plain decoding) unless asked for, greedy,
+  // and the checkpoint has an MTP layer; at most 3.
+  int SpeculativeDrafts(const GenerateOptions& options, const SamplingParams& sampling) const {
+    if (options.speculative_draft_tokens <= 0 || !sampling.greedy || !engine->lm().has_mtp()) return 0;
+    return std::min(options.speculative_draft_tokens, 3);
+  }
   // Fills r.stats from the turn's timing (the one place turn statistics are computed).
   void FinishStats(TurnResult& r, Timing& timing, Clock::time_point t0, Clock::time_point first_token,
                    int new_image_tokens, int prompt_tokens, int64_t cache_tokens);
@@ -203,6 +212,7 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
   for (const Snapshot* s : {&before_user, &after_user})
     if (s->valid && IsPrefix(s->ids, hist) && (!from || s->ids.size() >= from->ids.size())) from = s;
   lm::LmState state = from ? from->state : engine->lm().NewState();
+  if (keep_mtp && !state.mtp.active) engine->lm().EnableMtp(state);  // the drafter sees the prompt
   const size_t begin = from ? from->ids.size() : 0;
   if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
   const std::vector<const float*> features = FeaturePointers(images);
@@ -239,6 +249,13 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   ChatTurn& turn = turns.back();
   lm::LmState state = after_user.state;
   Capture capture = SetupCapture(stream, options);
+  const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
+  const int draft_k = SpeculativeDrafts(options, sampling);
+  if (draft_k > 0) {
+    engine->lm().EnableMtp(state);  // no-op when the snapshot already keeps the MTP cache
+  } else {
+    state.mtp.active = false;  // plain decoding: no MTP rows to pay for
+  }
 
   // The generation prompt; its last row's logits give the first token.
   lm::ForwardOutput out;
@@ -250,8 +267,8 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   }
   prompt_tokens += static_cast<int>(stream.size() - after_user.ids.size());
 
-  // The decode loop.
-  const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
+  // The decode loop: one token per iteration, its logits from a plain one-row forward or from
+  // the next unused row of a speculative verify (core/engine/speculative.h).
   if (!sampling.greedy) r.stats.seed = options.seed.value_or(FreshSeed());
   Sampler sampler(sampling, static_cast<int64_t>(tok().size()), r.stats.seed.value_or(0));
   StreamDecoder decoder(tok(), /*skip_special=*/false);
@@ -259,30 +276,70 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   const auto& stops = engine->stop_ids();
   Clock::time_point first_token_time{};
   Clock::time_point last_time = Clock::now();
+  VerifyBatch batch;
+  bool in_batch = false;  // batch has rows not yet used
+  const int64_t valid_vocab = static_cast<int64_t>(tok().size());
+  const auto pick_draft = [valid_vocab](std::span<float> l) -> int64_t {
+    return Argmax(l.data(), std::min<int64_t>(valid_vocab, static_cast<int64_t>(l.size())));
+  };
+  r.stats.draft_tokens = draft_k;
   r.stop_reason = "max_tokens";
   for (int step = 0; step < options.max_new_tokens; ++step) {
+    const float* logits = out.last();
     if (step > 0) {
       if (Stopped(cb)) {
         r.stop_reason = "cancelled";
         break;
       }
-      if (state.n_tokens + 1 >= context_limit()) {
+      // Tokens in the cache as plain decoding would have them (verify rows not yet used excluded).
+      const int64_t n_cached = in_batch ? batch.n_before + static_cast<int64_t>(batch.used) : state.n_tokens;
+      if (n_cached + 1 >= context_limit()) {
         r.stop_reason = "context";
         break;
       }
       if (capture.maps) capture.maps->BeginToken(step);
-      ScopedStage s(timing, "decode");
-      const int64_t id = r.tokens.back();
-      lm::ForwardInput in;
-      in.ids = std::span<const int64_t>(&id, 1);
-      engine->lm().Forward(in, state, out, engine->pool(), capture.observer.get());
+      if (in_batch) {
+        if (capture.maps) batch.attention.AddRow(*capture.maps, static_cast<int64_t>(batch.used));
+        logits = batch.logits(batch.used++);
+      } else {
+        ScopedStage s(timing, "decode");
+        const int64_t id = r.tokens.back();
+        // Drafts past the answer's or the context's end would be wasted.
+        const int k = static_cast<int>(std::min<int64_t>(
+            {draft_k, options.max_new_tokens - step - 1, context_limit() - n_cached - 2}));
+        ++r.stats.weight_passes;
+        if (k > 0 && DraftAndVerify(engine->lm(), state, id, k, pick_draft, capture.maps != nullptr,
+                                    engine->pool(), batch)) {
+          in_batch = true;
+          r.stats.drafted += static_cast<int>(batch.drafts());
+          if (capture.maps) batch.attention.AddRow(*capture.maps, 0);
+          batch.used = 1;
+          logits = batch.logits(0);
+        } else {
+          lm::ForwardInput in;
+          in.ids = std::span<const int64_t>(&id, 1);
+          engine->lm().Forward(in, state, out, engine->pool(), capture.observer.get());
+          logits = out.last();
+        }
+      }
     }
-    if (cb.on_logits) cb.on_logits(std::span<const float>(out.last(), static_cast<size_t>(out.vocab)));
+    if (cb.on_logits) cb.on_logits(std::span<const float>(logits, static_cast<size_t>(out.vocab)));
     int32_t next;
     {
       ScopedStage s(timing, "sample");
-      std::vector<float> logits(out.last(), out.last() + out.vocab);
-      next = sampler.Sample(logits, context, r.tokens);
+      std::vector<float> row(logits, logits + out.vocab);
+      next = sampler.Sample(row, context, r.tokens);
+    }
+    if (in_batch && batch.used < batch.rows.size()) {
+      // The next verify row was fed draft rows[used]: usable only if that is what was chosen.
+      if (next == batch.rows[batch.used]) {
+        ++r.stats.accepted;
+      } else {
+        KeepRows(state, batch, batch.used);
+        in_batch = false;
+      }
+    } else {
+      in_batch = false;
     }
     const auto now = Clock::now();
     r.stats.token_latencies_s.push_back(std::chrono::duration<double>(now - (step == 0 ? t0 : last_time)).count());
@@ -302,6 +359,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
       if (cb.on_attention) cb.on_attention(m);
     }
   }
+  if (in_batch && batch.used < batch.rows.size()) KeepRows(state, batch, batch.used);  // unused rows
   const std::string tail = decoder.Flush();
   r.text += tail;
   if (!tail.empty() && cb.on_text) cb.on_text(tail);
@@ -418,6 +476,7 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   // Keep what the user wrote if anything below fails: the turn is removed, images stay pending.
   const Snapshot saved_before = im.before_user, saved_after = im.after_user;
   im.turns.push_back({user_text, im.pending, "", false});
+  im.keep_mtp = options.speculative_draft_tokens > 0 && im.engine->lm().has_mtp();
   try {
     const PromptStream stream = im.Stream(options.enable_thinking);
     PromptProgress progress{cb};
@@ -476,6 +535,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   next.engine = im.engine;
   next.system_prompt = im.system_prompt;
   next.kernel_stats_at_start = im.kernel_stats_at_start;
+  next.keep_mtp = im.keep_mtp;
   int n_images = 0, index = 0;
   for (const SavedTurn& t : saved) n_images += static_cast<int>(t.images.size());
   for (size_t i = 0; i < saved.size(); ++i) {

@@ -47,6 +47,10 @@ struct GenerateOptions {
   std::optional<uint64_t> seed;
   bool capture_attention = true;
   std::optional<bool> enable_thinking;  // unset = the checkpoint's template default
+  // Self-speculative decoding with the checkpoint's MTP layer (core/engine/speculative.h):
+  // 1..3 drafts a step, verified in one forward; 0 = off. Only for greedy decoding (sampling
+  // decodes plainly) and checkpoints with an MTP layer (else ignored: Engine::lm().has_mtp()).
+  int speculative_draft_tokens = 0;
 };
 
 // Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session

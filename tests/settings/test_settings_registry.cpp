@@ -16,7 +16,7 @@ TEST(SettingsRegistry, HasEveryDocumentedKeyOnce) {
   const std::set<std::string> expected = {
       "backend", "precision", "threads", "max_new_tokens", "temperature", "top_k", "top_p",
       "min_p", "repetition_penalty", "presence_penalty", "seed", "sampling", "system_prompt",
-      "thinking", "image_mode", "caption_on_drop", "capture_attention", "model_dir"};
+      "thinking", "image_mode", "caption_on_drop", "capture_attention", "model_dir", "speculative"};
   std::set<std::string> names, flags;
   for (const Key& k : Registry()) {
     EXPECT_TRUE(names.insert(k.name).second) << "duplicate key " << k.name;
