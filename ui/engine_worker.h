@@ -50,6 +50,14 @@ class EngineWorker : public QObject {
   void setSystemPrompt(const QString& text);
   // For images attached from now on.
   void setImageMode(glance::ImageMode mode);
+  // Captions every image of `dir` not yet in `out` (.jsonl or .csv; core/engine/caption_folder.h)
+  // with `prompt`, a fresh session per image (the chat's session is left alone). Reports
+  // folderProgress() before each image and folderItem() after it; Stop ends the run inside the
+  // current image, and what was written stays (the next run resumes by sha256). Ends with
+  // folderFinished(); a problem with the folder or the output file: error("folder", why).
+  // In engine_worker_caption.cpp.
+  void captionFolder(const QString& dir, const QString& out, const QString& prompt,
+                     const glance::GenerateOptions& options);
 
  Q_SIGNALS:
   void loadProgress(double fraction, const QString& what);
@@ -65,6 +73,12 @@ class EngineWorker : public QObject {
   // session is as before the command (a stopped Send keeps its images pending).
   void cancelled(const QString& during);
   void conversationContinued(int turns, int contextTokens);
+  // Folder captioning: `done` of `total` images handled, `file` about to be captioned;
+  // etaSeconds < 0 until the first image is done.
+  void folderProgress(int done, int total, const QString& file, double etaSeconds);
+  // One image handled: its caption (ok) or why it was skipped (!ok).
+  void folderItem(const QString& file, const QString& text, bool ok);
+  void folderFinished(int captioned, int alreadyDone, int skipped, bool stopped);
   // A failed command; `during` says which ("load", "image", "generate", "settings").
   void error(const QString& during, const QString& message);
 

@@ -67,8 +67,12 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
   auto* buttons = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open\u2026"), this);
   auto* paste = new QPushButton(tr("Paste"), this);
+  // A picture the bundled demo model knows how to describe (the main window picks it).
+  auto* demo = new QPushButton(tr("Try a demo scene"), this);
+  demo->setObjectName(QStringLiteral("demoSceneButton"));
   buttons->addWidget(open);
   buttons->addWidget(paste);
+  buttons->addWidget(demo);
   buttons->addStretch(1);
   right->addWidget(info_);
   right->addWidget(message_);
@@ -78,6 +82,7 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
 
   connect(open, &QPushButton::clicked, this, &ImageDropArea::openDialog);
   connect(paste, &QPushButton::clicked, this, &ImageDropArea::pasteFromClipboard);
+  connect(demo, &QPushButton::clicked, this, &ImageDropArea::demoSceneRequested);
 }
 
 bool ImageDropArea::handleMime(const QMimeData* mime) {

@@ -44,6 +44,7 @@ class ImageDropArea : public QFrame {
  Q_SIGNALS:
   void imageFileChosen(const QString& path);
   void imagePasted(const QImage& image);
+  void demoSceneRequested();  // the "Try a demo scene" button
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;

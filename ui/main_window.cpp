@@ -130,6 +130,7 @@ void MainWindow::buildDocks() {
           [this](const QString& path) { attachImageFile(path, captionOnDrop_); });
   connect(dropArea_, &ImageDropArea::imagePasted, this,
           [this](const QImage& image) { attachImagePixels(image, captionOnDrop_); });
+  connect(dropArea_, &ImageDropArea::demoSceneRequested, this, &MainWindow::tryDemoScene);
 }
 
 void MainWindow::buildMenus() {
@@ -138,6 +139,7 @@ void MainWindow::buildMenus() {
   openImage->setShortcut(QKeySequence::Open);
   QAction* paste = file->addAction(tr("&Paste image"), dropArea_, &ImageDropArea::pasteFromClipboard);
   paste->setShortcut(QKeySequence::Paste);
+  buildToolsMenu(file);
   file->addSeparator();
   buildModelMenu(file);
   file->addSeparator();
@@ -182,6 +184,7 @@ void MainWindow::buildMenus() {
   if (saved != Theme::kSystem) ApplyTheme(saved);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("Try a &demo scene"), this, &MainWindow::tryDemoScene);
   help->addAction(tr("&Model info"), this, &MainWindow::showModelInfo);
   help->addAction(tr("&About Glance"), this, [this] {
     QMessageBox::about(this, tr("About Glance"),

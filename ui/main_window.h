@@ -25,6 +25,7 @@ class QToolButton;
 namespace glance::ui {
 
 class AttentionPanel;
+class CaptionFolderDialog;
 class ChatView;
 class ConversationSidebar;
 class ConversationStore;
@@ -78,6 +79,11 @@ class MainWindow : public QMainWindow {
   QString noticeText() const;
 
   // Menu actions, callable directly.
+  // File ▸ Caption a folder…: the (one, reused) dialog, shown; nullptr without a model.
+  CaptionFolderDialog* openCaptionFolder();
+  // Attaches and captions a held-out demo scene (core/engine/demo_scenes.h), a different one
+  // each time; returns its path, or empty (the notice says why) when the scenes are missing.
+  QString tryDemoScene();
   void openSettings();
   void openDownloads();
   void showModelInfo();
@@ -103,6 +109,8 @@ class MainWindow : public QMainWindow {
   void requestEdit(const QString& text, const glance::GenerateOptions& options);
   void requestReset();
   void requestContinue(const glance::SavedConversation& turns);
+  void requestCaptionFolder(const QString& dir, const QString& out, const QString& prompt,
+                            const glance::GenerateOptions& options);
   // For observers (tests, the conversation store), on the GUI thread.
   void modelReady(const glance::ModelInfo& info);
   void turnCompleted(const glance::TurnResult& result);
@@ -124,6 +132,7 @@ class MainWindow : public QMainWindow {
   void saveLayout() const;
   void buildModelMenu(QMenu* file);
   void buildConversationMenu(QMenu* file);
+  void buildToolsMenu(QMenu* file);  // main_window_tools.cpp
   void applySettings();
   void onSettingChanged(const QString& key);
   void showNotice(const QString& text);
@@ -192,6 +201,8 @@ class MainWindow : public QMainWindow {
   double visionSecondsPerToken_ = 0.0;       // measured on this machine (0: not yet)
   double prefillTokensPerSecond_ = 0.0;
   QString loadingDir_;
+  CaptionFolderDialog* captionFolder_ = nullptr;
+  quint64 demoSceneSeed_ = 0;  // the next "Try a demo scene" (random start, then in turn)
 };
 
 }  // namespace glance::ui

@@ -19,6 +19,7 @@
 #include "core/settings/registry.h"
 #include "ui/detail_estimate.h"
 #include "ui/attention_panel.h"
+#include "ui/caption_folder_dialog.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
@@ -356,6 +357,8 @@ void MainWindow::onError(const QString& during, const QString& message) {
     }
   } else if (during == QStringLiteral("settings")) {
     showNotice(message);
+  } else if (during == QStringLiteral("folder")) {
+    if (captionFolder_) captionFolder_->onFailed(message);
   } else if (during == QStringLiteral("image")) {
     captionPending_ = false;
     chat_->setBusy(false);

@@ -1,0 +1,154 @@
+// The File menu's tools with the bundled demo model (needs the engine): Caption a folder…
+// writes, resumes, skips bad files and keeps what it wrote when stopped; Try a demo scene
+// captions a held-out scene from the menu and from the drop area's button.
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "ui/caption_folder_dialog.h"
+#include "ui/chat_view.h"
+#include "ui/engine_worker.h"
+#include "ui/image_drop_area.h"
+#include "ui/main_window.h"
+
+using glance::ui::CaptionFolderDialog;
+using glance::ui::MainWindow;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+const QString kScenes = QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-scenes");
+
+// `n` different demo scenes copied into `dir`, plus a file that only looks like an image.
+void FillFolder(const QString& dir, int n) {
+  for (int i = 0; i < n; ++i) {
+    const QString name = QStringLiteral("scene-%1.png").arg(i, 3, 10, QLatin1Char('0'));
+    QVERIFY(QFile::copy(kScenes + QLatin1Char('/') + name, dir + QLatin1Char('/') + name));
+  }
+  QFile bad(dir + QStringLiteral("/broken.png"));
+  QVERIFY(bad.open(QIODevice::WriteOnly));
+  bad.write("not a picture at all");
+}
+
+QStringList Lines(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  return lines;
+}
+
+void LoadDemo(MainWindow& window) {
+  QSignalSpy ready(&window, &MainWindow::modelReady);
+  QSignalSpy failed(&window, &MainWindow::failed);
+  window.generateOptions().max_new_tokens = 24;
+  window.loadDefaultModel();
+  QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+  QCOMPARE(failed.count(), 0);
+}
+
+}  // namespace
+
+class TestMainWindowTools : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void captionFolderWritesResumesAndSkipsBadFiles() {
+    QTemporaryDir dir;
+    FillFolder(dir.path(), 2);
+    MainWindow window;
+    LoadDemo(window);
+    CaptionFolderDialog* dialog = window.openCaptionFolder();
+    QVERIFY(dialog != nullptr);
+    QVERIFY(dialog->isVisible());
+
+    // Negative control: an output that is neither .jsonl nor .csv does not start.
+    QSignalSpy started(dialog, &CaptionFolderDialog::startRequested);
+    dialog->setFolder(dir.path());
+    QCOMPARE(dialog->output(), dir.filePath(QStringLiteral("captions.jsonl")));  // proposed
+    dialog->setOutput(dir.filePath(QStringLiteral("captions.txt")));
+    dialog->start();
+    QCOMPARE(started.count(), 0);
+    QVERIFY(dialog->statusText().contains(QStringLiteral(".jsonl")));
+
+    const QString out = dir.filePath(QStringLiteral("captions.csv"));
+    dialog->setOutput(out);
+    dialog->start();
+    QCOMPARE(started.count(), 1);
+    QVERIFY(dialog->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    QVERIFY2(dialog->statusText().startsWith(QStringLiteral("Done: 2 captioned")), qPrintable(dialog->statusText()));
+    QVERIFY(dialog->logText().contains(QStringLiteral("skipped broken.png")));
+    const QStringList rows = Lines(out);
+    QCOMPARE(rows.size(), 3);  // header + two captions
+    QCOMPARE(rows[0], QStringLiteral("file,sha256,caption"));
+    QVERIFY(rows[1].startsWith(QStringLiteral("scene-000.png,")));
+    QVERIFY(rows[1].size() > 80);  // a sha256 and a caption follow
+
+    // Again: nothing new to caption; the bad file is reported again, nothing is appended.
+    dialog->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("2 were already there")), qPrintable(dialog->statusText()));
+    QCOMPARE(Lines(out).size(), 3);
+  }
+
+  void captionFolderStopKeepsWhatWasWritten() {
+    QTemporaryDir dir;
+    FillFolder(dir.path(), 3);
+    MainWindow window;
+    LoadDemo(window);
+    CaptionFolderDialog* dialog = window.openCaptionFolder();
+    const QString out = dir.filePath(QStringLiteral("captions.jsonl"));
+    dialog->setFolder(dir.path());
+    // Stop right after the first caption, on the engine thread itself, so the test does not
+    // race the model: the second image is stopped inside or before it.
+    QObject::connect(window.worker(), &glance::ui::EngineWorker::folderItem, window.worker(),
+                     [&](const QString&, const QString&, bool ok) { if (ok) window.worker()->stop(); },
+                     Qt::DirectConnection);
+    dialog->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    QVERIFY2(dialog->statusText().startsWith(QStringLiteral("Stopped: 1 captioned")), qPrintable(dialog->statusText()));
+    QVERIFY(!dialog->logText().contains(QStringLiteral("scene-001.png")));  // stopped, not "skipped"
+    QCOMPARE(Lines(out).size(), 1);
+
+    // Start again: the first row stays, the next image is captioned (then Stop again).
+    dialog->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("1 were already there")), qPrintable(dialog->statusText()));
+    const QStringList lines = Lines(out);
+    QCOMPARE(lines.size(), 2);
+    QVERIFY(lines[0].contains(QStringLiteral("scene-000.png")));
+    QVERIFY(lines[1].contains(QStringLiteral("scene-001.png")));
+  }
+
+  void demoSceneIsCaptioned() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    LoadDemo(window);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    const QString first = window.tryDemoScene();
+    QVERIFY(first.startsWith(QDir(kScenes).canonicalPath()) || first.contains(QStringLiteral("demo-scenes")));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(window.chat()->lastUserMessage(), QStringLiteral("Describe this image."));
+    QVERIFY(!window.chat()->lastAnswer().isEmpty());
+
+    // The empty-state button does the same, with another scene.
+    auto* button = window.dropArea()->findChild<QPushButton*>(QStringLiteral("demoSceneButton"));
+    QVERIFY(button != nullptr);
+    QVERIFY(button->isVisible());
+    button->click();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+  }
+};
+
+QTEST_MAIN(TestMainWindowTools)
+#include "test_main_window_tools.moc"

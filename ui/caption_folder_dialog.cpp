@@ -1,0 +1,189 @@
+#include "ui/caption_folder_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/engine/caption_folder.h"
+#include "core/util/error.h"
+
+namespace glance::ui {
+namespace {
+
+// A line edit with a "Choose…" button after it.
+QWidget* WithChooser(QLineEdit* edit, QPushButton* button) {
+  auto* row = new QWidget;
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(edit, 1);
+  layout->addWidget(button);
+  return row;
+}
+
+}  // namespace
+
+QString DescribeEta(double seconds) {
+  const long s = std::lround(std::max(0.0, seconds));
+  if (s < 60) return QObject::tr("about %1 s left").arg(s);
+  if (s < 3600) return QObject::tr("about %1 min left").arg((s + 30) / 60);
+  return QObject::tr("about %1 h %2 min left").arg(s / 3600).arg((s % 3600) / 60);
+}
+
+CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Caption a folder"));
+  setObjectName(QStringLiteral("captionFolderDialog"));
+  folder_ = new QLineEdit(this);
+  folder_->setPlaceholderText(tr("A folder of images"));
+  output_ = new QLineEdit(this);
+  output_->setPlaceholderText(tr("captions.jsonl or captions.csv"));
+  prompt_ = new QLineEdit(tr("Describe this image."), this);
+  auto* chooseFolder = new QPushButton(tr("Choose\u2026"), this);
+  auto* chooseOutput = new QPushButton(tr("Choose\u2026"), this);
+  connect(chooseFolder, &QPushButton::clicked, this, &CaptionFolderDialog::chooseFolder);
+  connect(chooseOutput, &QPushButton::clicked, this, &CaptionFolderDialog::chooseOutput);
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("&Folder:"), WithChooser(folder_, chooseFolder));
+  form->addRow(tr("&Save to:"), WithChooser(output_, chooseOutput));
+  form->addRow(tr("&Question:"), prompt_);
+
+  bar_ = new QProgressBar(this);
+  bar_->setRange(0, 1);
+  bar_->setValue(0);
+  status_ = new QLabel(tr("Images already in the output file are skipped, so a stopped run "
+                          "continues where it stopped."), this);
+  status_->setWordWrap(true);
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setPlaceholderText(tr("Captions and skipped files appear here."));
+
+  auto* buttons = new QDialogButtonBox(this);
+  start_ = buttons->addButton(tr("&Start"), QDialogButtonBox::ActionRole);
+  stop_ = buttons->addButton(tr("S&top"), QDialogButtonBox::ActionRole);
+  close_ = buttons->addButton(QDialogButtonBox::Close);
+  connect(start_, &QPushButton::clicked, this, &CaptionFolderDialog::start);
+  connect(stop_, &QPushButton::clicked, this, &CaptionFolderDialog::stop);
+  connect(close_, &QPushButton::clicked, this, &CaptionFolderDialog::reject);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(bar_);
+  layout->addWidget(status_);
+  layout->addWidget(log_, 1);
+  layout->addWidget(buttons);
+  const int em = fontMetrics().height();
+  resize(em * 36, em * 24);
+  setRunning(false);
+}
+
+void CaptionFolderDialog::setFolder(const QString& dir) {
+  folder_->setText(dir);
+  if (output_->text().isEmpty() && !dir.isEmpty())
+    output_->setText(QDir(dir).filePath(QStringLiteral("captions.jsonl")));
+}
+
+void CaptionFolderDialog::setOutput(const QString& path) { output_->setText(path); }
+QString CaptionFolderDialog::folder() const { return folder_->text().trimmed(); }
+QString CaptionFolderDialog::output() const { return output_->text().trimmed(); }
+QString CaptionFolderDialog::statusText() const { return status_->text(); }
+QString CaptionFolderDialog::logText() const { return log_->toPlainText(); }
+
+void CaptionFolderDialog::chooseFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of images"), folder());
+  if (!dir.isEmpty()) setFolder(dir);
+}
+
+void CaptionFolderDialog::chooseOutput() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save captions to"), output().isEmpty() ? folder() : output(),
+      tr("JSON Lines (*.jsonl);;CSV (*.csv)"), nullptr, QFileDialog::DontConfirmOverwrite);
+  if (!path.isEmpty()) output_->setText(path);  // an existing file is resumed, not replaced
+}
+
+void CaptionFolderDialog::start() {
+  if (running_) return;
+  if (folder().isEmpty() || !QFileInfo(folder()).isDir()) {
+    status_->setText(tr("Choose a folder of images first."));
+    return;
+  }
+  try {
+    CaptionFormatForPath(output().toStdString());
+  } catch (const Error&) {
+    status_->setText(tr("Save to a file ending in .jsonl or .csv."));
+    return;
+  }
+  log_->clear();
+  bar_->setRange(0, 0);  // busy until the first progress (hashing the folder)
+  status_->setText(tr("Reading the folder\u2026"));
+  setRunning(true);
+  Q_EMIT startRequested(folder(), output(), prompt_->text().trimmed().isEmpty()
+                                                ? tr("Describe this image.")
+                                                : prompt_->text().trimmed());
+}
+
+void CaptionFolderDialog::stop() {
+  if (!running_) return;
+  status_->setText(tr("Stopping\u2026"));
+  stop_->setEnabled(false);
+  Q_EMIT stopRequested();
+}
+
+void CaptionFolderDialog::onProgress(int done, int total, const QString& file, double etaSeconds) {
+  if (!running_) return;
+  bar_->setRange(0, std::max(1, total));
+  bar_->setValue(done);
+  QString text = tr("%1 of %2").arg(done).arg(total);
+  if (!file.isEmpty()) text += tr(" \u00B7 %1").arg(file);
+  if (etaSeconds >= 0) text += QStringLiteral(" \u00B7 ") + DescribeEta(etaSeconds);
+  if (stop_->isEnabled()) status_->setText(text);
+}
+
+void CaptionFolderDialog::onItem(const QString& file, const QString& text, bool ok) {
+  log_->appendPlainText(ok ? tr("%1: %2").arg(file, text) : tr("skipped %1: %2").arg(file, text));
+}
+
+void CaptionFolderDialog::onFinished(int captioned, int alreadyDone, int skipped, bool stopped) {
+  setRunning(false);
+  bar_->setRange(0, 1);
+  bar_->setValue(stopped ? 0 : 1);
+  QString text = stopped ? tr("Stopped: %1 captioned, saved in %2. Start again to continue.")
+                               .arg(captioned).arg(QFileInfo(output()).fileName())
+                         : tr("Done: %1 captioned, saved in %2.")
+                               .arg(captioned).arg(QFileInfo(output()).fileName());
+  if (alreadyDone > 0) text += tr(" %1 were already there.").arg(alreadyDone);
+  if (skipped > 0) text += tr(" %1 skipped (see the list).").arg(skipped);
+  status_->setText(text);
+}
+
+void CaptionFolderDialog::onFailed(const QString& message) {
+  setRunning(false);
+  bar_->setRange(0, 1);
+  bar_->setValue(0);
+  status_->setText(message);
+}
+
+void CaptionFolderDialog::reject() {
+  stop();  // a closed dialog must not leave the engine busy
+  QDialog::reject();
+}
+
+void CaptionFolderDialog::setRunning(bool on) {
+  running_ = on;
+  start_->setEnabled(!on);
+  stop_->setEnabled(on);
+  folder_->setEnabled(!on);
+  output_->setEnabled(!on);
+  prompt_->setEnabled(!on);
+}
+
+}  // namespace glance::ui

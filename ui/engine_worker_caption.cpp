@@ -1,0 +1,63 @@
+// EngineWorker::captionFolder: File ▸ Caption a folder… on the engine thread, through the same
+// core/engine/caption_folder as `glance-cli caption DIR --out FILE`.
+#include <exception>
+
+#include "core/engine/caption_folder.h"
+#include "core/util/error.h"
+#include "ui/engine_worker.h"
+
+namespace glance::ui {
+
+void EngineWorker::captionFolder(const QString& dir, const QString& out, const QString& prompt,
+                                 const GenerateOptions& options) {
+  if (!engine_) {
+    Q_EMIT error(QStringLiteral("folder"), tr("No model is loaded."));
+    return;
+  }
+  rearm();
+  GenerateOptions opts = options;
+  opts.capture_attention = false;  // nobody looks at a folder run's maps
+  const std::string question = prompt.toStdString();
+  // One session per image: each caption sees only its own image, as in the CLI. The stream's
+  // cancel flag is Stop, so it takes effect inside an image, not only between images.
+  auto captioner = [&](const std::string& path) {
+    Session session(engine_);
+    StreamCallbacks cb;
+    cb.cancel = &cancel_;
+    try {
+      session.AttachImage(path, imageMode_, cb);
+      return session.Send(question, opts, cb).text;
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {  // one bad image must not end the run
+      throw Error(path + ": " + e.what());
+    }
+  };
+  int skipped = 0;
+  CaptionFolderCallbacks cb;
+  cb.cancel = &cancel_;
+  cb.on_start = [&](const CaptionFolderProgress& p) {
+    Q_EMIT folderProgress(p.done, p.total, Q(p.file), p.eta_s ? *p.eta_s : -1.0);
+  };
+  cb.on_captioned = [&](const CaptionRecord& r, const CaptionFolderProgress& p) {
+    Q_EMIT folderItem(Q(r.file), Q(r.caption), true);
+    Q_EMIT folderProgress(p.done, p.total, QString(), p.eta_s ? *p.eta_s : -1.0);
+  };
+  cb.on_failed = [&](const std::string& file, const std::string& why) {
+    if (cancel_.load()) return;  // the image Stop interrupted: not a bad file
+    ++skipped;
+    Q_EMIT folderItem(Q(file), Q(why), false);
+  };
+  cb.on_duplicate = [&](const std::string& file, const std::string& sameAs) {
+    ++skipped;
+    Q_EMIT folderItem(Q(file), tr("the same image as %1").arg(Q(sameAs)), false);
+  };
+  try {
+    const CaptionFolderSummary s = CaptionFolder(dir.toStdString(), out.toStdString(), captioner, cb);
+    Q_EMIT folderFinished(s.captioned, s.already_done, skipped, s.cancelled || cancel_.load());
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));
+  }
+}
+
+}  // namespace glance::ui
