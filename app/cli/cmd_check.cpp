@@ -11,13 +11,13 @@ namespace glance::cli {
 static int Check(const Args& args) {
   ArgParser p(args, {"threads", "backend", "bundle", "precision"}, {});
   if (p.positional().size() != 1) throw Error("usage: glance-cli check DIR");
-  CheckOptions o;
+  checks::CheckOptions o;
   o.threads = static_cast<int>(p.GetInt("threads", 0));
   o.backend = BackendFlag(p, BackendKind::kCpu);
   o.npu_bundle = p.Get("bundle", "");
   o.precision = PrecisionFlag(p, Precision::kF32);
   std::printf("reference check of %s\n", p.positional()[0].c_str());
-  const CheckReport r = RunReferenceCheck(p.positional()[0], o, [](const GateResult& g) {
+  const checks::CheckReport r = checks::RunReferenceCheck(p.positional()[0], o, [](const checks::GateResult& g) {
     std::printf("%-5s %-28s %s   [%s]\n", g.skipped ? "SKIP" : g.passed ? "PASS" : "FAIL", g.name.c_str(),
                 g.figure.c_str(), g.limit.c_str());
     std::fflush(stdout);

@@ -9,8 +9,10 @@
 #include "core/text/chat_template.h"
 
 namespace glance {
-
 class Tokenizer;
+}  // namespace glance
+
+namespace glance::checks {
 
 // Hugging Face chat messages (the JSON form apply_chat_template takes) as ChatMessages.
 // Throws glance::Error on tool calls (not supported).
@@ -22,4 +24,4 @@ Measurement MeasureTokenizer(const std::string& dir, const Tokenizer& tok);
 Measurement MeasureTemplate(const std::string& dir, const Tokenizer& tok, const ChatTemplate& tmpl,
                             int32_t image_pad_id);
 
-}  // namespace glance
+}  // namespace glance::checks

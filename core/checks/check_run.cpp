@@ -3,7 +3,7 @@
 #include "core/engine/engine.h"
 #include "core/lm/language_model.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace {
 
@@ -48,4 +48,4 @@ CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRun
   return r;
 }
 
-}  // namespace glance
+}  // namespace glance::checks

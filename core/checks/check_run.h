@@ -14,7 +14,7 @@
 
 #include "core/checks/reference_data.h"
 
-namespace glance {
+namespace glance::checks {
 
 struct CheckRun {
   ReferenceImages images;
@@ -35,4 +35,4 @@ struct CheckRunHooks {
 
 CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRunHooks& hooks = {});
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -9,7 +9,7 @@
 #include "core/util/error.h"
 #include "core/util/json_field.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -114,4 +114,4 @@ Measurement MeasureTemplate(const std::string& dir, const Tokenizer& tok, const 
           {{Quantity::kMismatches, double(n - ok)}, {Quantity::kCount, double(n)}}};
 }
 
-}  // namespace glance
+}  // namespace glance::checks

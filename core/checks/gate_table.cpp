@@ -6,7 +6,7 @@
 
 #include "core/util/error.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace {
 
@@ -219,4 +219,4 @@ CheckReport GateEvaluator::Finish() {
   return std::move(report_);
 }
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -11,7 +11,7 @@
 
 #include "core/checks/reference_check.h"
 
-namespace glance {
+namespace glance::checks {
 
 // Which gate table a check uses: the f32 reference gates, the quantized-precision gates (one
 // table per precision: their thresholds differ) or the NPU-numerics gates.
@@ -92,4 +92,4 @@ class GateEvaluator {
   CheckReport report_;
 };
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -18,7 +18,7 @@
 #include "core/vision/vision_tower.h"
 #include "kernels/backend.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace fs = std::filesystem;
 
@@ -134,4 +134,4 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   return gates.Finish();
 }
 
-}  // namespace glance
+}  // namespace glance::checks

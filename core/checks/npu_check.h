@@ -9,9 +9,9 @@
 
 #include "core/checks/reference_check.h"
 
-namespace glance {
+namespace glance::checks {
 
 CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                         const std::function<void(const GateResult&)>& on_gate);
 
-}  // namespace glance
+}  // namespace glance::checks

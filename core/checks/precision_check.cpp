@@ -18,7 +18,7 @@
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
 
-namespace glance {
+namespace glance::checks {
 namespace fs = std::filesystem;
 namespace {
 
@@ -102,4 +102,4 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   return gates.Finish();
 }
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -20,7 +20,7 @@
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace fs = std::filesystem;
 
@@ -194,4 +194,4 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   return gates.Finish();
 }
 
-}  // namespace glance
+}  // namespace glance::checks

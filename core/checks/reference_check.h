@@ -10,7 +10,7 @@
 
 #include "core/engine/engine_options.h"
 
-namespace glance {
+namespace glance::checks {
 
 struct GateResult {
   std::string name;
@@ -44,4 +44,4 @@ struct CheckReport {
 CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& options,
                               const std::function<void(const GateResult&)>& on_gate = {});
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -15,7 +15,7 @@
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
 
-namespace glance {
+namespace glance::checks {
 
 namespace fs = std::filesystem;
 
@@ -129,4 +129,4 @@ double Cosine(const float* a, const float* b, size_t n) {
   return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : (aa == bb ? 1.0 : 0.0);
 }
 
-}  // namespace glance
+}  // namespace glance::checks

@@ -11,6 +11,10 @@
 #include "core/model/safetensors.h"
 
 namespace glance {
+class Engine;
+}  // namespace glance
+
+namespace glance::checks {
 
 class ReferenceData {
  public:
@@ -30,7 +34,6 @@ class ReferenceData {
   TensorStore store_;
 };
 
-class Engine;
 struct CheckOptions;
 
 // The engine a check runs: the folder's model with the check's threads, backend, bundle and
@@ -74,4 +77,4 @@ double MaxAbsDiff(const float* a, const float* b, size_t n);
 double Cosine(const float* a, const float* b, size_t n);
 __attribute__((format(printf, 1, 2))) std::string FormatFigure(const char* format, ...);
 
-}  // namespace glance
+}  // namespace glance::checks

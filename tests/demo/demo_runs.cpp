@@ -58,7 +58,7 @@ std::vector<float> AnswerLogits(const Engine& engine, const DemoScene& scene, co
   ids.insert(ids.end(), answer.begin(), answer.end());
   const std::vector<lm::ImageGrid> grids = {{pre.merged_h(), pre.merged_w()}};
   const lm::MropePositions pos = lm::ComputeMropePositions(ids, cfg.image_token_id, grids);
-  const auto overrides = ImageRowOverrides(ids, cfg.image_token_id, features, cfg.text.hidden_size);
+  const auto overrides = checks::ImageRowOverrides(ids, cfg.image_token_id, features, cfg.text.hidden_size);
   lm::LmState state = engine.lm().NewState();
   state.rope_delta = pos.rope_delta;
   lm::ForwardInput in;

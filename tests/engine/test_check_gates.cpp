@@ -14,6 +14,7 @@
 #include "core/util/error.h"
 
 using namespace glance;
+using namespace glance::checks;
 
 namespace {
 
