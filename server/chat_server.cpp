@@ -202,6 +202,12 @@ void ChatServer::Wait() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
+std::shared_ptr<void> ChatServer::TryHoldEngine() {
+  std::optional<EngineQueue::Turn> turn = impl_->service.queue().TryAcquire();
+  if (!turn) return nullptr;
+  return std::make_shared<EngineQueue::Turn>(std::move(*turn));
+}
+
 bool ChatServer::running() const { return impl_->started && impl_->http.is_running(); }
 int ChatServer::port() const { return impl_->port; }
 std::string ChatServer::url() const {

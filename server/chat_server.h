@@ -41,6 +41,12 @@ class ChatServer {
   int port() const;
   std::string url() const;  // "http://127.0.0.1:8080"
 
+  // For another user of the same engine in this process (the desktop app's own chat while its
+  // "Local server" is on), so the two never run the model at once: null when a request holds
+  // the engine now; otherwise requests wait (429/503 as for any queue) until the returned hold
+  // is released. Non-blocking, so the caller can poll and honour its own Stop.
+  std::shared_ptr<void> TryHoldEngine();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -63,6 +63,7 @@ class ChatService {
   const Engine& engine() const { return *engine_; }
   void Shutdown() { queue_.Shutdown(); }
   int waiting() const { return queue_.waiting(); }
+  EngineQueue& queue() { return queue_; }  // ChatServer::TryHoldEngine
 
  private:
   struct Held {

@@ -33,6 +33,13 @@ EngineQueue::Turn EngineQueue::Acquire() {
   return Turn(this);
 }
 
+std::optional<EngineQueue::Turn> EngineQueue::TryAcquire() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shutdown_ || busy_) return std::nullopt;
+  busy_ = true;
+  return Turn(this);
+}
+
 void EngineQueue::Leave() {
   std::lock_guard<std::mutex> lock(mu_);
   busy_ = false;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 namespace glance::server {
 
@@ -39,6 +40,11 @@ class EngineQueue {
 
   // Blocks until it is this caller's turn; throws ApiError (429 queue full, 503 timeout/shutdown).
   Turn Acquire();
+  // Takes the engine at once if no request holds it now (ahead of waiting requests, which then
+  // wait for this turn as for any other); nullopt when it is busy or after Shutdown. For another
+  // user of the same engine that must not block, such as the desktop app's own chat while its
+  // local server runs: it polls, and can give up (Stop) between polls.
+  std::optional<Turn> TryAcquire();
   void Shutdown();
   int waiting() const;
 
