@@ -1,10 +1,13 @@
 // glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
-//                  [--only vision,prefill,decode,ttft] [--cpu native|avx2] [--json]:
+//                  [--only vision,prefill,decode,ttft] [--cpu native|avx2] [--json]
+//                  [--long-prompts 2048,8192,16384]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
@@ -14,6 +17,16 @@
 namespace {
 
 using glance::BenchStat;
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> parts;
+  for (size_t b = 0; b < s.size();) {
+    const size_t e = std::min(s.find(',', b), s.size());
+    if (e > b) parts.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return parts;
+}
 
 void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1.0) {
   if (s.samples.empty()) {
@@ -25,7 +38,7 @@ void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -36,11 +49,18 @@ int RunBenchCommand(const glance::cli::Args& args) {
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
   if (o.threads < 0) throw glance::Error("--threads must be >= 0");
   o.cpu = p.Get("cpu", "native");
-  const std::string only = p.Get("only", "");
-  for (size_t b = 0; b < only.size();) {
-    const size_t e = std::min(only.find(',', b), only.size());
-    if (e > b) o.only.push_back(only.substr(b, e - b));
-    b = e + 1;
+  o.only = SplitCommas(p.Get("only", ""));
+  for (const std::string& n : SplitCommas(p.Get("long-prompts", ""))) {
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(n, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != n.size() || v < 1)
+      throw glance::Error("--long-prompts: '" + n + "' is not a positive token count");
+    o.long_prompts.push_back(v);
   }
   const bool json = p.Has("json");
   if (o.model_dir.empty())
@@ -63,17 +83,21 @@ int RunBenchCommand(const glance::cli::Args& args) {
   Line("prefill @512", r.prefill_tokens_per_s_512, "tok/s");
   Line("decode", r.decode_tokens_per_s, "tok/s");
   Line("TTFT image+question", r.ttft_s, "s");
-  Line("memory bandwidth", r.bandwidth_gb_s, "GB/s");
+  for (const glance::BenchResult::LongPrefill& l : r.long_prefill)
+    Line(("prefill @" + std::to_string(l.tokens)).c_str(), l.tokens_per_s, "tok/s");
+  Line("memory read bandwidth", r.bandwidth_gb_s, "GB/s");
+  Line("triad bandwidth", r.triad_gb_s, "GB/s");
   Line("decode roofline", r.roofline_fraction, "%", 100.0);
   const double mib = double(1 << 20);
-  std::printf("  %-24s %10.1f MiB    (target <= %.0f MiB = 1.1 x %.0f MiB weights in use + 512 MiB)\n",
-              "peak RSS", static_cast<double>(r.peak_rss_bytes) / mib,
+  std::printf("  %-24s %10.1f MiB    (%s target <= %.0f MiB = 1.1 x %.0f MiB weights in use + 512 MiB)\n",
+              "peak RSS", static_cast<double>(r.peak_rss_bytes) / mib, r.rss_within_target() ? "within" : "OVER",
               static_cast<double>(r.rss_target_bytes) / mib,
               static_cast<double>(r.weight_bytes_in_use) / mib);
   std::printf("  %-24s %10.1f MiB weights + %.1f MiB DeltaNet state per token\n", "decode reads",
               static_cast<double>(r.decode_weight_bytes) / double(1 << 20),
               static_cast<double>(r.decode_state_bytes) / double(1 << 20));
-  std::printf("  (TTFT question: %d tokens)\n", r.ttft_prompt_words_tokens);
+  std::printf("  (TTFT question: %d tokens; roofline = decode bytes x tok/s / read bandwidth)\n",
+              r.ttft_prompt_words_tokens);
   return 0;
 }
 
@@ -81,6 +105,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
 
 static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
-    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--cpu native|avx2] [--json]",
+    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
+    "      [--long-prompts 2048,8192,16384]",
     "measure load, vision, prefill, decode, TTFT, peak RSS, bandwidth and roofline",
     RunBenchCommand);

@@ -3,7 +3,9 @@
 // way every time (issue: CPU speed). Several repetitions of each stage; median, min and max.
 //   load → vision 224×224 (fast) and 640×480 (detail) → prefill 64 and 512 random tokens on a
 //   fresh state → decode over `decode_tokens` → time to first token (image + ~20-token
-//   question through Session) → peak RSS → triad memory bandwidth → decode roofline fraction.
+//   question through Session) → optional long prompts → peak RSS → memory bandwidth (read-only,
+//   several streams as decode reads: the roofline's denominator; and the STREAM triad beside it)
+//   → decode roofline fraction.
 // Heavy by design: never call it from ctest except on the tiny demo model.
 #include <cstdint>
 #include <functional>
@@ -32,6 +34,11 @@ struct BenchOptions {
   // "native" or "avx2": run the kernels as on a lesser CPU (kernels/cpu/cpu_features.h).
   std::string cpu = "native";
   uint64_t bandwidth_array_bytes = 128ull << 20;  // each of the triad's three arrays
+  // (the read-only measurement reads one array of twice this)
+  int read_streams = 4;  // per thread, as the decode GEMVs read (kernels/cpu/gemv_int8.h)
+  // Prompt lengths for the long-prompt prefill (e.g. 2048, 8192, 16384); empty = none. Each
+  // runs once (they take minutes), in chunks of PrefillChunkRows as Session prefills.
+  std::vector<int64_t> long_prompts;
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
 };
 
@@ -50,7 +57,14 @@ struct BenchResult {
   std::string cpu_features;           // what the kernels ran with (CpuFeaturesInUse)
   BenchStat load_s, vision_s_224, vision_s_640x480;
   BenchStat prefill_tokens_per_s_64, prefill_tokens_per_s_512, decode_tokens_per_s, ttft_s;
-  BenchStat bandwidth_gb_s, roofline_fraction;
+  // bandwidth_gb_s: read-only, read_streams per thread (the roofline denominator); triad_gb_s:
+  // STREAM triad over three arrays, for comparison.
+  BenchStat bandwidth_gb_s, triad_gb_s, roofline_fraction;
+  struct LongPrefill {
+    int64_t tokens = 0;
+    BenchStat tokens_per_s;
+  };
+  std::vector<LongPrefill> long_prefill;  // one per BenchOptions::long_prompts
   int ttft_prompt_words_tokens = 0;   // tokens of the question text used for TTFT
   uint64_t peak_rss_bytes = 0;        // VmHWM before the bandwidth arrays are allocated
   uint64_t model_weight_bytes = 0;    // ModelInfo::weight_bytes (whole checkpoint)
@@ -62,6 +76,7 @@ struct BenchResult {
   // mapped checkpoint, so only the rows looked up are resident; it is not counted.)
   uint64_t weight_bytes_in_use = 0;
   uint64_t rss_target_bytes = 0;
+  bool rss_within_target() const { return peak_rss_bytes <= rss_target_bytes; }
 };
 
 // Throws glance::Error (bad folder, bad options) like Engine::Load.

@@ -21,7 +21,7 @@
 //
 // Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
 // the portable int16 Highway kernel (gemv_kernels.h GemvInt16Range). The scalar oracle for
-// these kernels is GemvQ4Int8Reference (same int8 activations, exact integer sums in double).
+// these kernels is MatmulInt8Reference (same int8 activations, exact integer sums in double).
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +59,10 @@ bool SelectInt8KernelIsa(const char* name);
 bool SetInt8KernelsEnabled(bool enabled);
 // Int8KernelsAvailable() and not disabled: what Matmul uses for Q4 below the GEMM size.
 bool Int8KernelsActive();
+// The instruction set the x86 integer kernels run with now (what Int8KernelName names); the
+// integer GEMM (gemm_int8.h) dispatches on the same choice.
+enum class Int8Isa { kNone, kAvx2, kAvxVnni, kAvx512Vnni };
+Int8Isa ActiveInt8Isa();
 
 // y[i][o] (+ bias[o]) for every input row i and o in [o_begin, o_end). w: Q4.
 // Requires Int8KernelsAvailable().
@@ -72,8 +76,10 @@ void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float*
 void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end);
 
-// Scalar oracle: the same int8 activations times the dequantized weights, summed in double.
-void GemvQ4Int8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+// Scalar oracle of every int8-activation kernel (this GEMV and the GEMM of gemm_int8.h): the
+// same int8 activations (either order) times the dequantized weights (any format, via
+// WeightRef::at), summed in double.
+void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y);
 
 }  // namespace glance::kernels

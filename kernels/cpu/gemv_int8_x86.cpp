@@ -81,7 +81,7 @@ namespace int8_avxvnni {
 
 namespace {
 
-enum class Isa { kNone, kAvx2, kAvxVnni, kAvx512Vnni };
+using Isa = Int8Isa;
 
 Isa DetectIsa() {
 #if GLANCE_INT8_X86
@@ -128,6 +128,8 @@ void QuantizeRowScalar(const float* x, int64_t cols, int8_t* q, float* scale, fl
 }  // namespace
 
 bool Int8KernelsAvailable() { return TheIsa() != Isa::kNone; }
+
+Int8Isa ActiveInt8Isa() { return TheIsa(); }
 
 const char* Int8KernelName() {
   switch (TheIsa()) {
@@ -237,7 +239,7 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
                "GemvQ8Int16Range");
 }
 
-void GemvQ4Int8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y) {
   const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
   for (int64_t i = 0; i < xa.n_rows; ++i)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemm_packed.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/gemv_kernels.h"
@@ -93,8 +94,34 @@ void GemvRange(const GemvActivations& xa, const float* x, int64_t n_rows, const 
   }
 }
 
-bool UsesPackedGemm(int64_t n_rows, const WeightRef& w) {
-  return n_rows >= (w.quantized() ? detail::kPackedGemmMinRowsQuantized : detail::kPackedGemmMinRows);
+// Which kernel family a call takes (kernels/cpu/README.md has the table).
+enum class Path { kGemv, kPackedF32, kInt8Gemm };
+
+Path ChoosePath(int64_t n_rows, const WeightRef& w) {
+  if (!w.quantized()) return n_rows >= detail::kPackedGemmMinRows ? Path::kPackedF32 : Path::kGemv;
+  if (Int8KernelsActive()) return n_rows >= Int8GemmMinRows() ? Path::kInt8Gemm : Path::kGemv;
+  return n_rows >= detail::kPackedGemmMinRowsQuantized ? Path::kPackedF32 : Path::kGemv;
+}
+
+// Compute-bound GEMMs (prefill, vision) split across the threads by contiguous runs of
+// 64-feature chunks (whole panels of every kernel).
+template <class Fn>
+void SplitFeatures(const WeightRef& w, ThreadPool* pool, const Fn& range) {
+  constexpr int64_t kChunk = 64;
+  const int64_t chunks = (w.rows + kChunk - 1) / kChunk;
+  ParallelFor(pool, static_cast<size_t>(chunks), [&](size_t begin, size_t end) {
+    range(static_cast<int64_t>(begin) * kChunk, std::min(static_cast<int64_t>(end) * kChunk, w.rows));
+  }, 1);
+}
+
+void PackedGemm(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
+                ThreadPool* pool) {
+  SplitFeatures(w, pool, [&](int64_t b, int64_t e) { detail::GemmPackedRange(x, n_rows, w, bias, y, b, e); });
+}
+
+void Int8Gemm(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+              ThreadPool* pool) {
+  SplitFeatures(w, pool, [&](int64_t b, int64_t e) { GemmInt8Range(xa, w, bias, y, b, e); });
 }
 
 }  // namespace
@@ -102,16 +129,27 @@ bool UsesPackedGemm(int64_t n_rows, const WeightRef& w) {
 void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size_t n_outs,
                   ThreadPool* pool) {
   if (n_rows <= 0) return;
-  // GEMM-sized ones are compute-bound: one at a time, each split across the threads.
+  // GEMM-sized ones are compute-bound: one at a time, each split across the threads; the
+  // integer GEMMs share one quantization of x.
   std::vector<const MatmulOutput*> gemv;
   GemvActivations xa;
+  Int8Activations xa_gemm;
+  bool has_xa_gemm = false;
   int64_t total = 0;
   for (size_t i = 0; i < n_outs; ++i) {
     const MatmulOutput& o = outs[i];
     if (o.w->rows <= 0) continue;
-    if (UsesPackedGemm(n_rows, *o.w)) {
-      Matmul(x, n_rows, *o.w, o.bias, o.y, pool);
-      continue;
+    switch (ChoosePath(n_rows, *o.w)) {
+      case Path::kPackedF32:
+        PackedGemm(x, n_rows, *o.w, o.bias, o.y, pool);
+        continue;
+      case Path::kInt8Gemm:
+        if (!has_xa_gemm) QuantizeActivationsInt8(x, n_rows, o.w->cols, /*q4_pair_order=*/false, &xa_gemm);
+        has_xa_gemm = true;
+        Int8Gemm(xa_gemm, *o.w, o.bias, o.y, pool);
+        continue;
+      case Path::kGemv:
+        break;
     }
     xa.Prepare(x, n_rows, *o.w);
     gemv.push_back(&o);
@@ -136,19 +174,6 @@ void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size
 void Matmul(const float* x, int64_t n_rows, const WeightRef& w, const float* bias, float* y,
             ThreadPool* pool) {
   if (n_rows <= 0 || w.rows <= 0) return;
-  if (UsesPackedGemm(n_rows, w)) {
-    // Compute-bound GEMM (prefill, vision): packed f32 panels for every weight type. Threads
-    // get contiguous runs of 64-feature chunks (whole panels on AVX2 and AVX-512).
-    constexpr int64_t kChunk = 64;
-    const int64_t chunks = (w.rows + kChunk - 1) / kChunk;
-    auto packed = [&](size_t begin, size_t end) {
-      detail::GemmPackedRange(x, n_rows, w, bias, y, static_cast<int64_t>(begin) * kChunk,
-                                std::min(static_cast<int64_t>(end) * kChunk, w.rows));
-    };
-    ParallelFor(pool, static_cast<size_t>(chunks), packed, 1);
-    return;
-  }
-  // Memory-bound GEMV: the one-weight case of MatmulShared.
   const MatmulOutput one{&w, bias, y};
   MatmulShared(x, n_rows, &one, 1, pool);
 }

@@ -6,19 +6,21 @@
 //                    compressed-tensors int4 checkpoint)
 //   y  [n_rows][out] f32
 // Accumulation is f32. bf16/f16 weights widen exactly to f32, so the result equals an f32
-// matmul over the same values up to summation order. For Q8/Q4 below 128 rows the activations
-// are quantized per block of 32 — Q4 on x86 with AVX2: to int8 (gemv_int8.h, error ≤ 1/254 of
-// the block's max |x|); otherwise to int16 (≤ 2^-16) — and the products are summed exactly in
-// int32 per block, so the result is the matmul over the *dequantized* weights up to that
-// activation rounding; from 128 rows the packed GEMM uses the f32 activations with weight
-// panels dequantized once.
+// matmul over the same values up to summation order. For Q8/Q4 the activations are quantized
+// per block of 32 — on x86 with AVX2 to int8 (gemv_int8.h; error ≤ 1/254 of the block's max
+// |x|) for Q4 at any row count and for Q8 from 8 rows (the integer GEMM, gemm_int8.h), else to
+// int16 (≤ 2^-16) — and the products are summed exactly in int32 per block, so the result is
+// the matmul over the *dequantized* weights up to that activation rounding; without the x86
+// kernels, from 128 rows the packed GEMM uses the f32 activations with weight panels
+// dequantized once.
 //
 // Kernels (which one runs for which rows and format: kernels/cpu/README.md): few rows take a
 // memory-bound GEMV (each weight byte read once, converted in registers; gemv_kernels.h and
-// the x86 integer kernels of gemv_int8.h); from 4 rows for float weights and 128 rows for
-// Q8/Q4 a register-blocked GEMM (gemm_packed.h: f32 panels, 6-row micro-kernel). All use
-// runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512 the CPU has; gemv_int8.h its own);
-// MatmulReference is the scalar oracle for all types.
+// the x86 integer kernels of gemv_int8.h); many rows a register-blocked GEMM (gemm_packed.h:
+// f32 panels, 6-row micro-kernel, from 4 rows for float weights; gemm_int8.h: int8 panels for
+// Q8/Q4 on x86 from 8 rows). All use runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512
+// the CPU has; the x86 integer kernels their own); MatmulReference is the scalar oracle for all
+// types.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,8 @@
 // Kernel throughput on 2B-shaped projections (LM hidden 2048, intermediate 6144; vision hidden
 // 1024, mlp 4096): GEMV GB/s of weight bytes streamed (decode) and GEMM GFLOP/s (prefill,
 // vision), per weight type, 1 and 2 threads.
-// Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm]   ("gemm": skip GEMV)
+// Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm] [int8_gemm_min_rows]
+//   ("gemm": skip GEMV; the last sets from how many rows Q8/Q4 take the integer GEMM)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/quant_formats.h"
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   const int64_t gemm_rows = argc > 1 ? std::atoll(argv[1]) : 128;
   const double budget = argc > 2 ? std::atof(argv[2]) : 0.4;
   const bool gemm_only = argc > 3 && std::string(argv[3]) == "gemm";
+  if (argc > 4) SetInt8GemmMinRows(std::atoll(argv[4]));
   struct Shape {
     int64_t out, in;
     const char* what;
@@ -63,11 +66,12 @@ int main(int argc, char** argv) {
     for (WeightType t : types) {
       const WeightRef w = t == WeightType::F32 ? src : QuantizeMatrix(src, t, &pool2);
       const double bytes = static_cast<double>(WeightBytes(t, s.out, s.in));
-      // Q4 runs twice: int8-activation kernels (gemv_int8.h) and the int16 ones.
-      for (int variant = 0; variant < (t == WeightType::Q4 && Int8KernelsAvailable() ? 2 : 1); ++variant)
+      // Q8/Q4 run twice: the x86 integer kernels (gemv_int8.h, gemm_int8.h) and the portable ones.
+      const bool quantized = t == WeightType::Q8 || t == WeightType::Q4;
+      for (int variant = 0; variant < (quantized && Int8KernelsAvailable() ? 2 : 1); ++variant)
       for (ThreadPool* pool : {&pool1, &pool2}) {
         SetInt8KernelsEnabled(variant == 0);
-        const char* act = t != WeightType::Q4 ? "" : Int8KernelsActive() ? "/i8" : "/i16";
+        const char* act = !quantized ? "" : Int8KernelsActive() ? "/x86" : "/port";
         const double gemv =
             gemm_only ? 0.0
                       : Time([&] { Matmul(x.data(), 1, w, nullptr, y.data(), pool); }, budget);

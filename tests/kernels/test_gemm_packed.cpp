@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm_packed.h"
+#include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
@@ -148,14 +149,16 @@ TEST(GemmPacked, ThroughMatmulWithThreads) {
   for (WeightType t : kTypes)
     for (const Shape& s : {Shape{64, 512, 200}, Shape{5, 1000, 130}, Shape{37, 2048, 64},
                            Shape{70, 1000, 130}, Shape{130, 300, 70}}) {
-      // Fewer rows take the integer kernels for Q8/Q4 (test_quant_kernels covers them).
-      const int64_t min_rows = (t == WeightType::Q8 || t == WeightType::Q4)
-                                   ? detail::kPackedGemmMinRowsQuantized
-                                   : detail::kPackedGemmMinRows;
+      // Fewer rows take the integer kernels for Q8/Q4 (test_quant_kernels covers them); with
+      // the x86 integer kernels on, so do more (test_gemm_int8): off here, as on other CPUs.
+      const bool quantized = t == WeightType::Q8 || t == WeightType::Q4;
+      const int64_t min_rows = quantized ? detail::kPackedGemmMinRowsQuantized : detail::kPackedGemmMinRows;
       if (s.rows < min_rows) continue;
       Fixture f = Make(s, t, 5);
       std::vector<float> y(static_cast<size_t>(s.rows * s.out), NAN);
+      const bool was = SetInt8KernelsEnabled(!quantized);
       Matmul(f.x.data(), s.rows, f.w, f.bias.data(), y.data(), &pool);
+      SetInt8KernelsEnabled(was);
       EXPECT_LE(WorstRatio(f.x, f.w, f.bias.data(), y, s.rows, 0, s.out), 1.0)
           << WeightTypeName(t) << " rows=" << s.rows;
     }

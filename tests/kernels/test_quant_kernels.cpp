@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
@@ -24,11 +25,13 @@ namespace {
 
 // f32 kernels: relative to Σ|x·w| (f32 accumulation over ≤ a few thousand terms).
 constexpr double kF32SumTol = 1e-5;
-// Q8/Q4 kernels quantize activations per 32-block, to int8 (Q4 on x86 with AVX2: gemv_int8.h)
-// or int16: each |x| error ≤ amax_b / (2·127) or amax_b / (2·32767), so the dot error ≤
-// Σ_b amax_b/(2·qmax) · Σ_{k∈b}|w_k| (exact bound; 1% slack for f32 scales).
-double ActQuantBound(WeightType t) {
-  return t == WeightType::Q4 && Int8KernelsActive() ? 1.01 / 254.0 : 1.01 / 65534.0;
+// Q8/Q4 kernels quantize activations per 32-block, to int8 (on x86 with AVX2: Q4 always,
+// gemv_int8.h; Q8 from the integer GEMM's row count, gemm_int8.h) or int16: each |x| error ≤
+// amax_b / (2·127) or amax_b / (2·32767), so the dot error ≤ Σ_b amax_b/(2·qmax) · Σ_{k∈b}|w_k|
+// (exact bound; 1% slack for f32 scales).
+double ActQuantBound(WeightType t, int64_t rows) {
+  const bool int8 = Int8KernelsActive() && (t == WeightType::Q4 || rows >= Int8GemmMinRows());
+  return int8 ? 1.01 / 254.0 : 1.01 / 65534.0;
 }
 // Mean error over a case must be well below the worst case.
 constexpr double kMeanFraction = 0.5;
@@ -67,7 +70,7 @@ Stats Compare(const std::vector<float>& x, const WeightRef& w, const std::vector
         qbound += amax * wsum;
       }
       double allowed = kF32SumTol * sumabs + 1e-30;
-      if (w.quantized()) allowed += ActQuantBound(w.type) * qbound;
+      if (w.quantized()) allowed += ActQuantBound(w.type, rows) * qbound;
       const double err = std::fabs(double(y[static_cast<size_t>(i * out + o)]) - exact);
       const double rel = err / allowed;
       st.max_rel = std::max(st.max_rel, rel);
@@ -290,7 +293,7 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
       QuantizeActivationsInt8(x.data(), c.rows, c.in, true, &xa);
       std::vector<float> y(static_cast<size_t>(c.rows * c.out)), ref(y.size());
       GemvQ4Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
-      GemvQ4Int8Reference(xa, wb.w, bias.data(), ref.data());
+      MatmulInt8Reference(xa, wb.w, bias.data(), ref.data());
       double worst = 0;
       for (int64_t i = 0; i < c.rows; ++i)
         for (int64_t o = 0; o < c.out; ++o) {
@@ -317,7 +320,7 @@ TEST(Int8Kernels, NegativeControlNaturalOrderActivationsAreWrongForQ4) {
   for (auto& v : x) v = nd(rng);
   Int8Activations xa;
   QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
-  GemvQ4Int8Reference(xa, wb.w, nullptr, ref.data());
+  MatmulInt8Reference(xa, wb.w, nullptr, ref.data());
   // Swap the halves back by hand but keep the flag: the kernel reads the wrong elements.
   for (int64_t b = 0; b + 1 < xa.blocks; b += 2)
     std::swap_ranges(xa.q.begin() + b * 32 + 16, xa.q.begin() + b * 32 + 32, xa.q.begin() + b * 32 + 32);

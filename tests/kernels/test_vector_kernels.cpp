@@ -9,6 +9,7 @@
 
 #include "kernels/cpu/attention.h"
 #include "kernels/cpu/bandwidth.h"
+#include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/delta_rule_simd.h"
 #include "kernels/cpu/vector_ops.h"
 
@@ -170,4 +171,27 @@ TEST(Bandwidth, TriadComputesAndMeasures) {
   ASSERT_EQ(r.gb_per_s.size(), 2u);
   for (double g : r.gb_per_s) EXPECT_GT(g, 0.1);  // any real machine streams > 0.1 GB/s
   EXPECT_THROW(gk::MeasureTriadBandwidth(0, 1, nullptr), std::exception);
+}
+
+TEST(Bandwidth, ReadStreamsReadsEveryWordOnceAndMeasures) {
+  // 37 lines: not a multiple of any stream count, so the leftover lines are read too.
+  std::vector<uint64_t> a(37 * 8);
+  uint64_t all = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = (i + 1) * 0x9E3779B97F4A7C15ull;
+    all ^= a[i];
+  }
+  for (int streams : {1, 2, 3, 4, 5}) EXPECT_EQ(gk::ReadStreams(a.data(), a.size() * 8, streams), all) << streams;
+  // Only the counted bytes are read: without the last line its words drop out of the checksum.
+  EXPECT_EQ(gk::ReadStreams(a.data(), 36 * 64, 4), all ^ a[36 * 8] ^ a[36 * 8 + 1] ^ a[36 * 8 + 2] ^
+                                                       a[36 * 8 + 3] ^ a[36 * 8 + 4] ^ a[36 * 8 + 5] ^
+                                                       a[36 * 8 + 6] ^ a[36 * 8 + 7]);
+  gk::ThreadPool pool(2);
+  for (int passes : {1, 2}) {
+    const gk::BandwidthResult r = gk::MeasureReadBandwidth(8u << 20, 4, passes, &pool);
+    ASSERT_EQ(r.gb_per_s.size(), size_t(passes));
+    for (double g : r.gb_per_s) EXPECT_GT(g, 0.0);
+  }
+  EXPECT_THROW(gk::MeasureReadBandwidth(0, 4, 1, nullptr), std::exception);
+  EXPECT_THROW(gk::MeasureReadBandwidth(1 << 20, 0, 1, nullptr), std::exception);
 }

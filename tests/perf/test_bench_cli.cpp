@@ -29,13 +29,14 @@ RunResult RunBench(const std::string& args) {
 }  // namespace
 
 TEST(BenchCli, DemoModelJsonHasEveryKey) {
-  const RunResult r = RunBench("--reps 1 --json --decode-tokens 8");
+  const RunResult r = RunBench("--reps 1 --json --decode-tokens 8 --long-prompts 300");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j.at("is_demo").get<bool>());
   for (const char* key : {"load_s", "vision_s_224", "vision_s_640x480", "prefill_tokens_per_s_64",
                           "prefill_tokens_per_s_512", "decode_tokens_per_s", "ttft_s",
-                          "bandwidth_gb_s", "roofline_fraction"}) {
+                          "bandwidth_gb_s", "triad_gb_s", "roofline_fraction",
+                          "prefill_tokens_per_s_300"}) {
     for (const std::string suffix : {"", "_min", "_max"}) {
       const std::string k = key + suffix;
       ASSERT_TRUE(j.contains(k)) << k;
@@ -46,6 +47,8 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
     EXPECT_GE(j[std::string(key) + "_max"].get<double>(), j[key].get<double>()) << key;
   }
   ASSERT_TRUE(j.contains("peak_rss_bytes"));
+  EXPECT_EQ(j["rss_within_target"].get<bool>(),
+            j["peak_rss_bytes"].get<double>() <= j["rss_target_bytes"].get<double>());
   EXPECT_GT(j["peak_rss_bytes"].get<double>(), 1e6);
   EXPECT_GE(j["ttft_question_tokens"].get<int>(), 20);
   EXPECT_GT(j["decode_weight_bytes"].get<double>(), 0.0);
@@ -61,4 +64,6 @@ TEST(BenchCli, BadOptionsFail) {
   EXPECT_NE(RunBench("--reps 0 --json").status, 0);
   EXPECT_NE(RunBench("--model /nonexistent/model --reps 1").status, 0);
   EXPECT_NE(RunBench("--bogus").status, 0);
+  EXPECT_NE(RunBench("--reps 1 --long-prompts 12x").status, 0);
+  EXPECT_NE(RunBench("--reps 1 --long-prompts 0").status, 0);
 }
