@@ -1,8 +1,10 @@
 #include "server/chat_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <atomic>
+#include <chrono>
 #include <ctime>
 #include <thread>
 
@@ -11,6 +13,8 @@
 #include "server/api_error.h"
 #include "server/chat_request.h"
 #include "server/chat_service.h"
+#include "server/client_connection.h"
+#include "server/connection_pool.h"
 #include "server/openai_json.h"
 
 namespace glance::server {
@@ -21,6 +25,30 @@ bool IsLoopbackHost(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
+// Hands one chat request's ServedRequest to ServerOptions::on_served when the last holder
+// (the handler, or a streamed response's content provider) lets go of it.
+struct ServedReport {
+  const std::function<void(const ServedRequest&)>& sink;
+  ServedRequest r;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  explicit ServedReport(const std::function<void(const ServedRequest&)>& s) : sink(s) {}
+  ServedReport(const ServedReport&) = delete;
+  ServedReport& operator=(const ServedReport&) = delete;
+  void Finished(const Completion& c) {
+    r.finish_reason = c.finish_reason;
+    r.prompt_tokens = c.prompt_tokens;
+    r.completion_tokens = c.completion_tokens;
+  }
+  ~ServedReport() {
+    if (!sink) return;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    try {
+      sink(r);
+    } catch (...) {  // a front end's logging must not take the server down
+    }
+  }
+};
+
 struct ChatServer::Impl {
   ServerOptions options;
   ChatService service;
@@ -28,6 +56,9 @@ struct ChatServer::Impl {
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<uint64_t> next_id{0};
+  // Connections accepted that wait for an HTTP worker (ConnectionPool counts them).
+  std::shared_ptr<std::atomic<int>> waiting_connections = std::make_shared<std::atomic<int>>(0);
+  int listen_fd = -1;
   int port = 0;
   bool started = false;
 
@@ -60,14 +91,28 @@ struct ChatServer::Impl {
     http.set_read_timeout(30, 0);
     http.set_write_timeout(30, 0);
     http.set_keep_alive_timeout(5);
-    // httplib closes a kept-alive connection after 5 requests by default; a client sending its
-    // next request as that close arrives sees no response at all (seen in the load test).
-    http.set_keep_alive_max_count(100000);
+    // A connection is closed after a response that says `Connection: close` (so the client
+    // never sends on a closing connection): when other connections wait for a worker (below),
+    // not after a fixed count (httplib's default is 5).
+    http.set_keep_alive_max_count(1000000);
     // Each SSE chunk is one small write: without TCP_NODELAY, Nagle's algorithm holds it back
     // waiting for the client's delayed ACK, adding tens of milliseconds per token.
     http.set_tcp_nodelay(true);
+    // The listening socket: SO_REUSEADDR (restart right after a stop) but not httplib's default
+    // SO_REUSEPORT, with which a second server on the same port would start and take half the
+    // connections; the socket is kept to raise its backlog once bound (Start).
+    http.set_socket_options([this](int sock) {
+      const int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+      listen_fd = sock;
+    });
     const int threads = std::max(2, options.threads);
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    http.new_task_queue = [this, threads] { return new ConnectionPool(static_cast<size_t>(threads), waiting_connections); };
+    http.set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
+      if (waiting_connections->load() <= 0) return;
+      res.headers.erase("Keep-Alive");
+      res.set_header("Connection", "close");  // this client reconnects behind the waiting ones
+    });
 
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (Authorized(req)) return httplib::Server::HandlerResponse::Unhandled;
@@ -105,24 +150,35 @@ struct ChatServer::Impl {
       res.set_content(ModelsJson(service.model_id(), 0).dump(), "application/json");
     });
     http.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      auto report = std::make_shared<ServedReport>(options.on_served);
       try {
-        Complete(req, res);
+        Complete(req, res, report);
       } catch (const ApiError& e) {
+        report->r.status = e.status();
         SendError(res, e);
       } catch (const Error& e) {
+        report->r.status = 400;
         SendError(res, BadRequest(e.what()));
       }
     });
   }
 
-  void Complete(const httplib::Request& req, httplib::Response& res) {
+  void Complete(const httplib::Request& req, httplib::Response& res, const std::shared_ptr<ServedReport>& report) {
     const ChatRequest request = ParseChatRequest(req.body, options.limits);
+    report->r.stream = request.stream;
+    // The client's socket, asked after every token whether the client is still there.
+    const ClientConnection conn =
+        ClientConnection::Find(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
     std::shared_ptr<ChatService::Job> job = service.Prepare(request);  // waits its turn; 4xx/503 before output
     const ResponseIds ids = NewIds();
     if (!request.stream) {
       CompletionCallbacks cb;
-      cb.client_alive = [this] { return !stopping.load(); };
+      cb.client_alive = [this, conn, report] {
+        if (conn.Closed()) report->r.client_gone = true;
+        return !report->r.client_gone && !stopping.load();
+      };
       const Completion c = job->Run(cb);
+      report->Finished(c);
       res.set_content(CompletionJson(ids, c, request.attention).dump(-1, ' ', false, json::error_handler_t::replace),
                       "application/json");
       return;
@@ -132,7 +188,7 @@ struct ChatServer::Impl {
     const bool attention = request.attention, include_usage = request.include_usage;
     res.set_chunked_content_provider(
         "text/event-stream",
-        [this, job, ids, attention, include_usage](size_t, httplib::DataSink& sink) mutable {
+        [this, job, ids, attention, include_usage, conn, report](size_t, httplib::DataSink& sink) mutable {
           bool ok = true;
           auto send = [&](const std::string& event) {
             if (ok && !sink.write(event.data(), event.size())) ok = false;
@@ -141,9 +197,13 @@ struct ChatServer::Impl {
           CompletionCallbacks cb;
           cb.on_delta = [&](const std::string& d) { send(SseEvent(ChunkJson(ids, {{"content", d}}, nullptr))); };
           // A client that closed its connection stops the generation before the next token.
-          cb.client_alive = [&] { return ok && !stopping.load() && sink.is_writable(); };
+          cb.client_alive = [&] {
+            if (!ok || conn.Closed()) report->r.client_gone = true;
+            return !report->r.client_gone && !stopping.load();
+          };
           try {
             const Completion c = job->Run(cb);
+            report->Finished(c);
             json last = ChunkJson(ids, json::object(), c.finish_reason);
             last["glance"] = GlanceJson(c, attention);
             send(SseEvent(last));
@@ -154,6 +214,7 @@ struct ChatServer::Impl {
               send(SseEvent(usage));
             }
           } catch (const ApiError& e) {
+            report->r.status = e.status();
             send("data: " + ErrorBody(e) + "\n\n");
           }
           send("data: [DONE]\n\n");
@@ -183,6 +244,11 @@ int ChatServer::Start() {
                   " (in use? try --port)");
     im.port = im.options.port;
   }
+  // Debian's cpp-httplib listens with a backlog of 5: when more clients connect at once than
+  // the listening thread has accepted, the kernel drops the rest's handshakes (ListenOverflows
+  // in /proc/net/netstat), and some of them got no response at all (about 1 request in 2,000
+  // in the 20-client load test). listen() again on a listening socket only sets its backlog.
+  if (im.listen_fd >= 0) ::listen(im.listen_fd, SOMAXCONN);
   im.started = true;
   im.thread = std::thread([&im] { im.http.listen_after_bind(); });
   return im.port;

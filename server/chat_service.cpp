@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <span>
 
 #include "core/engine/engine.h"
 #include "core/util/error.h"
@@ -108,6 +109,9 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
     job->held_ = {};
     throw BadRequest(std::string("cannot take up the conversation's history: ") + e.what(), "messages");
   }
+  // The session now holds exactly `history`: if this request fails below, it is held under
+  // that key (an empty key would hand the history to the next fresh conversation).
+  job->held_.key = history;
   job->key_ = history;
   job->key_.push_back(MessageKey(request.messages.back()));
   job->request_ = request;
@@ -153,14 +157,16 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   };
   StreamCallbacks scb;
   scb.cancel = &cancel;
+  // The client is asked after every token's forward pass (before it is sampled) and after
+  // every prompt chunk: a client gone stops the turn before the next forward pass.
+  scb.on_logits = [&](std::span<const float>) { alive(); };
+  scb.on_progress = [&](const Progress&) { alive(); };
   scb.on_text = [&](const std::string& piece) {
     const std::string out = stops.Push(piece);
     if (stops.stopped()) cancel = true;
     c.text += out;
     if (!out.empty() && cb.on_delta) cb.on_delta(out);
-    alive();
   };
-  if (request_.attention) scb.on_attention = [&](const AttentionMap&) { alive(); };
 
   GenerateOptions o;
   o.max_new_tokens = request_.max_tokens;
@@ -170,6 +176,13 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   Session& s = *held_.session;
   try {
     service_->engine_thread_.Run([&] { c.turn = s.Send(request_.messages.back().text, o, scb); });
+  } catch (const Cancelled&) {
+    // Gone during the prompt: nothing generated, the conversation kept as it was.
+    s.ClearPendingImages();
+    if (!s.turns().empty()) service_->Return(std::move(held_));
+    held_ = {};
+    c.finish_reason = "cancelled";
+    return c;
   } catch (const Error& e) {
     s.ClearPendingImages();
     if (!s.turns().empty()) service_->Return(std::move(held_));

@@ -45,7 +45,8 @@ struct Completion {
 struct CompletionCallbacks {
   // Answer text safe to show (stop sequences held back), as it is generated.
   std::function<void(const std::string& delta)> on_delta;
-  // Polled before every token; false cancels the generation (the client went away).
+  // Polled after every token's forward pass and every prompt chunk, on the engine thread;
+  // false cancels the generation before the next forward pass (the client went away).
   std::function<bool()> client_alive;
 };
 

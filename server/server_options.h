@@ -2,7 +2,10 @@
 // What `glance-cli serve` (and the GUI's local-server toggle) configure: where to listen, the
 // optional API key, and the limits every request is checked against before it costs anything.
 #include <cstdint>
+#include <functional>
 #include <string>
+
+#include "server/served_request.h"
 
 namespace glance::server {
 
@@ -23,6 +26,9 @@ struct ServerOptions {
   std::string api_key;             // empty = no key; else `Authorization: Bearer KEY` on every request
   ServerLimits limits;
   int threads = 8;                 // HTTP worker threads (requests beyond wait in the engine queue)
+  // Called once per chat request that passed the API-key check, when it has been answered or
+  // refused, on one of the server's worker threads (possibly several at once). Optional.
+  std::function<void(const ServedRequest&)> on_served;
 };
 
 }  // namespace glance::server

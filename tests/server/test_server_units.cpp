@@ -241,6 +241,29 @@ TEST(ServerService, ContinuesAHeldConversationWithoutPrefillingItAgain) {
   EXPECT_EQ(again.prompt_tokens, first.prompt_tokens);
 }
 
+// A request whose history the server does not hold, refused after that history was taken up
+// (here: its new image is not an image), leaves the history held under its own messages only:
+// a fresh conversation must not continue from it.
+TEST(ServerService, ARefusedRequestsHistoryIsNotHandedToTheNextConversation) {
+  auto engine = Engine::Load(DefaultDemoModelDir());
+  ChatService service(engine, ServerLimits{});
+  json m = json::array({{{"role", "user"}, {"content", "Describe this image."}},
+                        {{"role", "assistant"}, {"content", "A red star."}},
+                        {{"role", "user"},
+                         {"content", json::array({{{"type", "image_url"},
+                                                   {"image_url", {{"url", "data:image/png;base64," +
+                                                                              Base64(DemoImageBytes().substr(0, 100))}}}},
+                                                  {{"type", "text"}, {"text", "And this one?"}}})}}});
+  const ChatRequest bad = ParseChatRequest(json{{"messages", m}, {"max_tokens", 4}}.dump(), ServerLimits{});
+  EXPECT_EQ(StatusOf([&] { service.Prepare(bad); }), 400);
+  const Completion fresh = service.Prepare(Request({{"user", "hi"}}, false))->Run({});
+  EXPECT_EQ(fresh.reused_tokens, 0);
+  // Control: the held history is still continued by a request that extends it.
+  m[2]["content"] = "And the colours?";
+  const Completion extends = service.Prepare(ParseChatRequest(json{{"messages", m}, {"max_tokens", 4}}.dump(), {}))->Run({});
+  EXPECT_GT(extends.reused_tokens, 0);
+}
+
 TEST(ServerService, ClientGoneCancelsBeforeTheNextToken) {
   auto engine = Engine::Load(DefaultDemoModelDir());
   ChatService service(engine, ServerLimits{});
