@@ -14,20 +14,10 @@ namespace glance::checks {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-static json ReadJson(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw Error("cannot read " + p.string());
-  try {
-    return json::parse(in);
-  } catch (const json::exception& e) {
-    throw Error(p.string() + " is not valid JSON: " + e.what());
-  }
-}
-
 Measurement MeasureTokenizer(const std::string& dir, const Tokenizer& tok) {
   const fs::path p = fs::path(dir) / "tokenizer_cases.json";
   if (!fs::exists(p)) return Skipped("no tokenizer_cases.json");
-  const json cases = ReadJson(p).at("cases");
+  const json cases = ReadJsonFile(p.string(), "cannot read " + p.string()).at("cases");
   int ok = 0, n = 0;
   std::string first_bad;
   for (const auto& c : cases) {
@@ -73,7 +63,8 @@ Measurement MeasureTemplate(const std::string& dir, const Tokenizer& tok, const 
   if (!fs::exists(p)) return Skipped("no chat_template_renders.json");
   int ok = 0, n = 0, skipped = 0;
   std::string first_bad;
-  const json doc = ReadJson(p);  // kept alive: a range-for over a temporary's member dangles
+  // Kept alive: a range-for over a temporary's member dangles.
+  const json doc = ReadJsonFile(p.string(), "cannot read " + p.string());
   for (const auto& r : doc.at("renders")) {
     if (HasField(r, "tools")) {
       ++skipped;

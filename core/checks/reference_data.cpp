@@ -12,6 +12,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
 
@@ -24,12 +25,7 @@ ReferenceData::ReferenceData(const std::string& dir) : dir_(dir) {
   for (const char* f : {"golden.json", "golden.safetensors"})
     if (!fs::exists(d / f))
       throw Error(dir + " is not a reference folder: " + f + " is missing (see tests/data/tiny-a/README.md)");
-  try {
-    std::ifstream in(d / "golden.json");
-    meta_ = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error((d / "golden.json").string() + " is not valid JSON: " + e.what());
-  }
+  meta_ = ReadJsonFile((d / "golden.json").string(), "cannot read " + (d / "golden.json").string());
   store_ = TensorStore::OpenFiles({(d / "golden.safetensors").string()});
 }
 

@@ -17,13 +17,7 @@ using nlohmann::json;
 SamplingParams SamplingFromGenerationConfig(const std::string& path) {
   SamplingParams p;  // greedy
   if (!std::filesystem::is_regular_file(path)) return p;
-  const std::string text = ReadWholeFile(path, path + ": cannot read");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(path + " is not valid JSON: " + e.what());
-  }
+  json j = ReadJsonFile(path, path + ": cannot read");
   if (!j.is_object()) throw Error(path + " is not a JSON object");
   auto number = [&](const char* key, float fallback) { return OptionalField<float>(j, key, fallback, path); };
   if (j.contains("do_sample") && !j["do_sample"].is_boolean())

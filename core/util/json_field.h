@@ -1,5 +1,5 @@
 #pragma once
-// One way to read a typed field of a JSON object, with errors that name where the object came
+// One way to read a JSON file, and one way to read a typed field of a JSON object, with errors that name where the object came
 // from (a file, or "image JSON"), the field and what was wrong. Numbers are strict: `true` is not
 // a number here, although nlohmann's get<float>() would read it as 1.
 #include <nlohmann/json.hpp>
@@ -9,6 +9,10 @@
 #include "core/util/error.h"
 
 namespace glance {
+
+// The JSON document in the file `path`. Throws glance::Error(cannot_open) when the file cannot
+// be opened, and "<path> is not valid JSON: ..." when it does not parse.
+nlohmann::json ReadJsonFile(const std::string& path, const std::string& cannot_open);
 
 // Present and not null (Hugging Face writes `null` for an unset optional field).
 inline bool HasField(const nlohmann::json& obj, const char* key) {

@@ -2,6 +2,10 @@
 // messages that name the source, the field and (shortened) what was found.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -53,6 +57,18 @@ TEST(JsonField, AWrongValueIsShortenedInTheMessage) {
   const std::string m = Message([&] { RequiredField<std::string>(j, "big", "c"); });
   EXPECT_LT(m.size(), 140u) << m;
   EXPECT_NE(m.find("..."), std::string::npos) << m;
+}
+
+TEST(JsonField, ReadJsonFileNamesTheFileThatFails) {
+  const std::string dir = (std::filesystem::temp_directory_path() / ("glance-json-field-" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(dir);
+  const std::string good = dir + "/good.json", bad = dir + "/bad.json";
+  std::ofstream(good) << R"({"a": [1, 2]})";
+  std::ofstream(bad) << R"({"a": )";
+  EXPECT_EQ(ReadJsonFile(good, "cannot open").at("a").size(), 2u);
+  EXPECT_EQ(Message([&] { ReadJsonFile(dir + "/none.json", "cannot open none.json"); }), "cannot open none.json");
+  EXPECT_EQ(Message([&] { ReadJsonFile(bad, "x"); }).rfind(bad + " is not valid JSON: ", 0), 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
