@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -194,6 +195,31 @@ TEST(ServerQueue, FirstComeFirstServedAndBounded) {
   auto held = q.Acquire();
   EXPECT_EQ(StatusOf([&] { q.Acquire(); }), 503);  // waited max_wait_s
   EXPECT_EQ(q.waiting(), 0);
+}
+
+// The desktop app's chat takes the engine with TryAcquire (ChatServer::TryHoldEngine): never
+// while a request holds it, requests wait for its hold, and nothing after Shutdown.
+TEST(ServerQueue, TryAcquireTakesOnlyAFreeEngineAndRequestsWaitForIt) {
+  EngineQueue q(2, 5.0);
+  {
+    auto request = q.Acquire();
+    EXPECT_FALSE(q.TryAcquire().has_value());  // a request holds it
+  }
+  std::optional<EngineQueue::Turn> hold = q.TryAcquire();
+  ASSERT_TRUE(hold.has_value());
+  std::atomic<bool> served{false};
+  std::thread waiter([&] {
+    auto t = q.Acquire();
+    served = true;
+  });
+  while (q.waiting() < 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(served.load());  // the request waits for the hold
+  hold.reset();
+  waiter.join();
+  EXPECT_TRUE(served.load());
+  q.Shutdown();
+  EXPECT_FALSE(q.TryAcquire().has_value());
 }
 
 ChatRequest Request(const std::vector<std::pair<std::string, std::string>>& msgs, bool image) {
