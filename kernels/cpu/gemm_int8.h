@@ -21,8 +21,9 @@
 // weights) up to f32 accumulation order.
 //
 // x86-64 with AVX2 + FMA only (Int8KernelsAvailable()), on the instruction set the GEMV
-// kernels use (ActiveInt8Isa(), SelectInt8KernelIsa for tests); elsewhere Matmul keeps the
-// portable packed f32 GEMM (gemm_packed.h).
+// kernels use (SelectInt8KernelIsa for tests); elsewhere Matmul keeps the portable packed f32
+// GEMM (gemm_packed.h). Body: gemm_int8_body.inc, compiled and dispatched with the GEMVs'
+// bodies in gemv_int8_x86.cpp.
 #include <cstdint>
 
 #include "kernels/cpu/gemv_int8.h"

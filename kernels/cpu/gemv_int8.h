@@ -59,10 +59,6 @@ bool SelectInt8KernelIsa(const char* name);
 bool SetInt8KernelsEnabled(bool enabled);
 // Int8KernelsAvailable() and not disabled: what Matmul uses for Q4 below the GEMM size.
 bool Int8KernelsActive();
-// The instruction set the x86 integer kernels run with now (what Int8KernelName names); the
-// integer GEMM (gemm_int8.h) dispatches on the same choice.
-enum class Int8Isa { kNone, kAvx2, kAvxVnni, kAvx512Vnni };
-Int8Isa ActiveInt8Isa();
 
 // y[i][o] (+ bias[o]) for every input row i and o in [o_begin, o_end). w: Q4.
 // Requires Int8KernelsAvailable().

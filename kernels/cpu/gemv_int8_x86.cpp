@@ -1,12 +1,14 @@
-// x86 Q4/Q8 GEMV kernels (gemv_int8.h): runtime choice between AVX-512 VNNI, AVX-VNNI
-// and AVX2 bodies (gemv_int8_body.inc, compiled once per instruction set under
-// `#pragma GCC target`), a portable activation quantizer, and the scalar oracle.
+// x86 integer kernels: the Q4/Q8 GEMVs (gemv_int8.h) and the integer GEMM (gemm_int8.h), with
+// the runtime choice between AVX-512 VNNI, AVX-VNNI and AVX2 bodies (gemv_int8_body.inc and
+// gemm_int8_body.inc, compiled once per instruction set under `#pragma GCC target`), a portable
+// activation quantizer, and the scalar oracle.
 // Highway 1.0.3 has no u8×s8 multiply-add op, hence raw intrinsics for this one kernel family.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
 
+#include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
@@ -41,6 +43,21 @@ struct GemvJob {
 using Int8Job = GemvJob<int8_t>;
 using Q8Job = GemvJob<int16_t>;
 
+// The integer GEMM's job (gemm_int8_body.inc).
+struct GemmInt8Job {
+  const int8_t* xq;    // [n_rows][nb·32], natural order
+  const float* xs;     // [n_rows][nb]
+  const float* xoff;   // [n_rows][nb]: 8·Σq
+  int64_t n_rows, nb;
+  bool q4;             // else Q8
+  const void* wq;
+  const void* ws;
+  const float* bias;
+  float* y;
+  int64_t out;
+  int64_t o_begin, o_end;
+};
+
 }  // namespace
 
 #if GLANCE_INT8_X86
@@ -55,6 +72,7 @@ using Q8Job = GemvJob<int16_t>;
 namespace int8_avx2 {
 #define GLANCE_INT8_DOT 0
 #include "kernels/cpu/gemv_int8_body.inc"
+#include "kernels/cpu/gemm_int8_body.inc"
 #undef GLANCE_INT8_DOT
 }  // namespace int8_avx2
 #pragma GCC pop_options
@@ -64,6 +82,7 @@ namespace int8_avx2 {
 namespace int8_avx512vnni {
 #define GLANCE_INT8_DOT 1
 #include "kernels/cpu/gemv_int8_body.inc"
+#include "kernels/cpu/gemm_int8_body.inc"
 #undef GLANCE_INT8_DOT
 }  // namespace int8_avx512vnni
 #pragma GCC pop_options
@@ -73,6 +92,7 @@ namespace int8_avx512vnni {
 namespace int8_avxvnni {
 #define GLANCE_INT8_DOT 2
 #include "kernels/cpu/gemv_int8_body.inc"
+#include "kernels/cpu/gemm_int8_body.inc"
 #undef GLANCE_INT8_DOT
 }  // namespace int8_avxvnni
 #pragma GCC pop_options
@@ -81,7 +101,7 @@ namespace int8_avxvnni {
 
 namespace {
 
-using Isa = Int8Isa;
+enum class Isa { kNone, kAvx2, kAvxVnni, kAvx512Vnni };
 
 Isa DetectIsa() {
 #if GLANCE_INT8_X86
@@ -110,6 +130,7 @@ Isa TheIsa() {
 }
 
 std::atomic<bool> g_enabled{true};
+std::atomic<int64_t> g_gemm_min_rows{kInt8GemmMinRows};
 
 // The oracle of the AVX2 QuantizeRow (gemv_int8_body.inc): the same half-to-even rounding and
 // reciprocal, so the two agree bit for bit.
@@ -129,7 +150,6 @@ void QuantizeRowScalar(const float* x, int64_t cols, int8_t* q, float* scale, fl
 
 bool Int8KernelsAvailable() { return TheIsa() != Isa::kNone; }
 
-Int8Isa ActiveInt8Isa() { return TheIsa(); }
 
 const char* Int8KernelName() {
   switch (TheIsa()) {
@@ -163,6 +183,9 @@ bool SelectInt8KernelIsa(const char* name) {
 }
 
 bool SetInt8KernelsEnabled(bool enabled) { return g_enabled.exchange(enabled); }
+
+int64_t SetInt8GemmMinRows(int64_t rows) { return g_gemm_min_rows.exchange(rows); }
+int64_t Int8GemmMinRows() { return g_gemm_min_rows.load(std::memory_order_relaxed); }
 
 bool Int8KernelsActive() { return g_enabled.load(std::memory_order_relaxed) && Int8KernelsAvailable(); }
 
@@ -203,7 +226,7 @@ int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k) {
 
 namespace {
 
-// Runs a job (Int8Job or Q8Job) with the bodies compiled for the selected instruction set.
+// Runs a job (Int8Job, Q8Job or GemmInt8Job) with the bodies compiled for the selected instruction set.
 template <class Job>
 void RunOnThisCpu(const Job& job, const char* what) {
 #if GLANCE_INT8_X86
@@ -237,6 +260,16 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
   RunOnThisCpu(Q8Job{xa.q.data(), xa.s.data(), nullptr, xa.n_rows, xa.blocks, w.data, w.scales,
                      bias, y, w.rows, o_begin, o_end},
                "GemvQ8Int16Range");
+}
+
+void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+                   int64_t o_begin, int64_t o_end) {
+  if (!w.quantized()) throw Error("GemmInt8Range: Q8 or Q4 weights only");
+  if (xa.blocks != w.blocks() || xa.q4_pair_order)
+    throw Error("GemmInt8Range: activations not quantized (natural order) for these weights");
+  RunOnThisCpu(GemmInt8Job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
+                           w.type == WeightType::Q4, w.data, w.scales, bias, y, w.rows, o_begin, o_end},
+               "GemmInt8Range");
 }
 
 void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
