@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/util/error.h"
+#include "server/chat_server.h"
 
 namespace glance::ui {
 
@@ -11,6 +12,7 @@ EngineWorker::EngineWorker(QObject* parent) : QObject(parent) { RegisterEventTyp
 // The session must go before the engine it points into; both die on the worker thread
 // (the owner connects QThread::finished to deleteLater).
 EngineWorker::~EngineWorker() {
+  server_.reset();  // its requests use the engine too
   session_.reset();
   engine_.reset();
 }
@@ -23,10 +25,13 @@ void EngineWorker::loadModel(const QString& dir, const EngineOptions& options) {
       return !cancelLoad_.load();
     };
     std::shared_ptr<const Engine> engine = Engine::Load(dir.toStdString(), options, progress);
+    const bool serving = server_ != nullptr;
+    server_.reset();  // it serves the old engine
     session_.reset();  // a session belongs to one engine
     engine_ = std::move(engine);
     session_ = std::make_unique<Session>(engine_);
     Q_EMIT modelLoaded(engine_->info());
+    if (serving) restartServer();
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("load"), QString::fromUtf8(e.what()));
   }
@@ -39,6 +44,7 @@ void EngineWorker::attachImage(const QString& path) {
   }
   rearm();
   try {
+    const auto hold = holdEngine();
     Q_EMIT imageAttached(session_->AttachImage(path.toStdString(), imageMode_, callbacks()));
   } catch (const Cancelled&) {
     Q_EMIT cancelled(QStringLiteral("image"));
@@ -54,6 +60,7 @@ void EngineWorker::attachPixels(const QImage& image) {
   }
   rearm();
   try {
+    const auto hold = holdEngine();
     const QImage rgb = image.convertToFormat(QImage::Format_RGB888);
     Q_EMIT imageAttached(session_->AttachImageRgb(rgb.constBits(), rgb.width(), rgb.height(),
                                                   static_cast<int>(rgb.bytesPerLine()), imageMode_,
@@ -82,6 +89,7 @@ void EngineWorker::generate(Run&& run) {
   }
   Q_EMIT turnStarted();
   try {
+    const auto hold = holdEngine();
     Q_EMIT turnFinished(run(callbacks()));
   } catch (const Cancelled&) {
     Q_EMIT cancelled(QStringLiteral("generate"));
@@ -111,6 +119,7 @@ void EngineWorker::continueConversation(const SavedConversation& turns) {
   }
   rearm();
   try {
+    const auto hold = holdEngine();
     session_->Continue(turns, callbacks());
     Q_EMIT conversationContinued(static_cast<int>(session_->turns().size()), session_->context_tokens());
   } catch (const Cancelled&) {

@@ -18,6 +18,10 @@
 
 #include "ui/event_types.h"
 
+namespace glance::server {
+class ChatServer;
+}
+
 namespace glance::ui {
 
 class EngineWorker : public QObject {
@@ -58,6 +62,12 @@ class EngineWorker : public QObject {
   // In engine_worker_caption.cpp.
   void captionFolder(const QString& dir, const QString& out, const QString& prompt,
                      const glance::GenerateOptions& options);
+  // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
+  // free port, and a port in use falls back to any free one. It follows model switches. The
+  // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
+  // empty once stopped; a failure: error("server", why). In engine_worker_server.cpp.
+  void startServer(int port);
+  void stopServer();
 
  Q_SIGNALS:
   void loadProgress(double fraction, const QString& what);
@@ -79,6 +89,9 @@ class EngineWorker : public QObject {
   // One image handled: its caption (ok) or why it was skipped (!ok).
   void folderItem(const QString& file, const QString& text, bool ok);
   void folderFinished(int captioned, int alreadyDone, int skipped, bool stopped);
+  void serverChanged(const QString& url);
+  // A command waits because the local server is answering a request (Stop still works).
+  void waitingForServer();
   // A failed command; `during` says which ("load", "image", "generate", "settings").
   void error(const QString& during, const QString& message);
 
@@ -86,9 +99,15 @@ class EngineWorker : public QObject {
   template <typename Run>
   void generate(Run&& run);
   StreamCallbacks callbacks();
+  // While the local server runs: waits (polling, so Stop works: throws Cancelled) until no
+  // request is using the engine and holds it until the returned handle dies; null otherwise.
+  std::shared_ptr<void> holdEngine();
+  void restartServer();  // after a model switch, on the new engine
 
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;
+  std::unique_ptr<server::ChatServer> server_;
+  int serverPort_ = 0;  // the port asked for (restartServer)
   std::atomic<bool> cancel_{false};
   std::atomic<bool> cancelLoad_{false};
   ImageMode imageMode_ = ImageMode::kFast;

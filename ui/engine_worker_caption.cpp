@@ -21,6 +21,8 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
   // One session per image: each caption sees only its own image, as in the CLI. The stream's
   // cancel flag is Stop, so it takes effect inside an image, not only between images.
   auto captioner = [&](const std::string& path) {
+    // Held per image, so server requests can run between the images of a long folder.
+    const auto hold = holdEngine();
     Session session(engine_);
     StreamCallbacks cb;
     cb.cancel = &cancel_;

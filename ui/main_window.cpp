@@ -92,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationSto
   buildMenus();
   buildStatusBar();
   connectWorker();
+  connectTools();
   restoreLayout();
   applySettings();
   connect(settings_, &SettingsStore::valueChanged, this, &MainWindow::onSettingChanged);

@@ -84,6 +84,12 @@ class MainWindow : public QMainWindow {
   // Attaches and captions a held-out demo scene (core/engine/demo_scenes.h), a different one
   // each time; returns its path, or empty (the notice says why) when the scenes are missing.
   QString tryDemoScene();
+  // The "Local server" toggle: an OpenAI-compatible server (server/chat_server.h) on
+  // 127.0.0.1:`port` serving the loaded model (port 0 = any free port; a busy port falls back
+  // to one). The chat and the server take turns on the engine. localServerChanged() gives the
+  // URL, empty when off.
+  void setLocalServer(bool on, int port = 8080);
+  QString localServerUrl() const { return serverUrl_; }
   void openSettings();
   void openDownloads();
   void showModelInfo();
@@ -109,6 +115,9 @@ class MainWindow : public QMainWindow {
   void requestEdit(const QString& text, const glance::GenerateOptions& options);
   void requestReset();
   void requestContinue(const glance::SavedConversation& turns);
+  void requestStartServer(int port);
+  void requestStopServer();
+  void localServerChanged(const QString& url);
   void requestCaptionFolder(const QString& dir, const QString& out, const QString& prompt,
                             const glance::GenerateOptions& options);
   // For observers (tests, the conversation store), on the GUI thread.
@@ -133,6 +142,7 @@ class MainWindow : public QMainWindow {
   void buildModelMenu(QMenu* file);
   void buildConversationMenu(QMenu* file);
   void buildToolsMenu(QMenu* file);  // main_window_tools.cpp
+  void connectTools();               // after connectWorker()
   void applySettings();
   void onSettingChanged(const QString& key);
   void showNotice(const QString& text);
@@ -202,7 +212,10 @@ class MainWindow : public QMainWindow {
   double prefillTokensPerSecond_ = 0.0;
   QString loadingDir_;
   CaptionFolderDialog* captionFolder_ = nullptr;
-  quint64 demoSceneSeed_ = 0;  // the next "Try a demo scene" (random start, then in turn)
+  quint64 demoSceneSeed_ = 0;
+  QAction* serverAction_ = nullptr;
+  QLabel* serverLabel_ = nullptr;
+  QString serverUrl_;  // the next "Try a demo scene" (random start, then in turn)
 };
 
 }  // namespace glance::ui

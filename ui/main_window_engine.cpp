@@ -357,6 +357,8 @@ void MainWindow::onError(const QString& during, const QString& message) {
     }
   } else if (during == QStringLiteral("settings")) {
     showNotice(message);
+  } else if (during == QStringLiteral("server")) {
+    showNotice(tr("Local server: %1").arg(message));
   } else if (during == QStringLiteral("folder")) {
     if (captionFolder_) captionFolder_->onFailed(message);
   } else if (during == QStringLiteral("image")) {

@@ -1,12 +1,15 @@
-// MainWindow, the File menu's tools: Caption a folder… and Try a demo scene.
+// MainWindow, the File menu's tools: Caption a folder…, Try a demo scene and Local server.
 #include <QAction>
+#include <QLabel>
 #include <QMenu>
 #include <QRandomGenerator>
+#include <QSignalBlocker>
 #include <QStatusBar>
 
 #include "core/engine/demo_scenes.h"
 #include "core/util/error.h"
 #include "ui/caption_folder_dialog.h"
+#include "ui/chat_view.h"
 #include "ui/engine_worker.h"
 #include "ui/main_window.h"
 
@@ -15,6 +18,41 @@ namespace glance::ui {
 void MainWindow::buildToolsMenu(QMenu* file) {
   file->addAction(tr("Caption a &folder\u2026"), this, [this] { openCaptionFolder(); });
   file->addAction(tr("Try a &demo scene"), this, &MainWindow::tryDemoScene);
+  file->addSeparator();
+  serverAction_ = file->addAction(tr("&Local server"));
+  serverAction_->setCheckable(true);
+  serverAction_->setToolTip(tr("Serve the loaded model to this computer's programs through an "
+                               "OpenAI-compatible API"));
+  connect(serverAction_, &QAction::toggled, this, [this](bool on) { setLocalServer(on); });
+  serverLabel_ = new QLabel(this);
+  serverLabel_->setObjectName(QStringLiteral("serverLabel"));
+  serverLabel_->setOpenExternalLinks(true);
+  serverLabel_->setVisible(false);
+  statusBar()->addPermanentWidget(serverLabel_);
+}
+
+void MainWindow::connectTools() {
+  connect(this, &MainWindow::requestStartServer, worker_, &EngineWorker::startServer);
+  connect(this, &MainWindow::requestStopServer, worker_, &EngineWorker::stopServer);
+  connect(worker_, &EngineWorker::serverChanged, this, [this](const QString& url) {
+    serverUrl_ = url;
+    const QSignalBlocker block(serverAction_);
+    serverAction_->setChecked(!url.isEmpty());
+    serverLabel_->setVisible(!url.isEmpty());
+    serverLabel_->setText(tr("\u00B7 Serving at <a href=\"%1/v1/models\">%1</a>").arg(url.toHtmlEscaped()));
+    serverLabel_->setToolTip(tr("OpenAI-compatible API: %1/v1/chat/completions").arg(url));
+    Q_EMIT localServerChanged(url);
+  });
+  connect(worker_, &EngineWorker::waitingForServer, this, [this] {
+    chat_->setProgress(tr("Waiting for the local server to finish a request\u2026"), 0.0);
+  });
+}
+
+void MainWindow::setLocalServer(bool on, int port) {
+  if (on)
+    Q_EMIT requestStartServer(port);
+  else
+    Q_EMIT requestStopServer();
 }
 
 CaptionFolderDialog* MainWindow::openCaptionFolder() {

@@ -1,8 +1,14 @@
 // The File menu's tools with the bundled demo model (needs the engine): Caption a folder…
 // writes, resumes, skips bad files and keeps what it wrote when stopped; Try a demo scene
-// captions a held-out scene from the menu and from the drop area's button.
+// captions a held-out scene from the menu and from the drop area's button; Local server serves
+// the loaded model and takes turns with the window's own chat.
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QThread>
+#include <atomic>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -48,6 +54,19 @@ void LoadDemo(MainWindow& window) {
   window.loadDefaultModel();
   QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
   QCOMPARE(failed.count(), 0);
+}
+
+// Waits for `reply` and returns its HTTP status (0 when there was no HTTP answer at all).
+int StatusOf(QNetworkReply* reply, QByteArray* body = nullptr) {
+  if (!QTest::qWaitFor([reply] { return reply->isFinished(); }, kTimeoutMs)) return -1;
+  if (body) *body = reply->readAll();
+  return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
+QNetworkReply* PostChat(QNetworkAccessManager& net, const QString& url) {
+  QNetworkRequest request(QUrl(url + QStringLiteral("/v1/chat/completions")));
+  request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+  return net.post(request, QByteArrayLiteral(R"({"messages":[{"role":"user","content":"Hello"}],"max_tokens":4})"));
 }
 
 }  // namespace
@@ -147,6 +166,48 @@ class TestMainWindowTools : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+  }
+
+  void localServerServesAndTakesTurnsWithTheChat() {
+    MainWindow window;
+    LoadDemo(window);
+    QSignalSpy changed(&window, &MainWindow::localServerChanged);
+    window.setLocalServer(true, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kTimeoutMs);
+    const QString url = window.localServerUrl();
+    QVERIFY2(url.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(url));
+    auto* label = window.findChild<QLabel*>(QStringLiteral("serverLabel"));
+    QVERIFY(label != nullptr && label->text().contains(url));
+
+    QNetworkAccessManager net;
+    QCOMPARE(StatusOf(net.get(QNetworkRequest(QUrl(url + QStringLiteral("/health"))))), 200);
+    QByteArray body;
+    QCOMPARE(StatusOf(PostChat(net, url), &body), 200);
+    QVERIFY2(body.contains("\"choices\""), body.constData());
+
+    // The chat holds the engine for its whole turn: hold its first token for a second on the
+    // engine thread; a request sent meanwhile is answered only after the chat's turn ends.
+    std::atomic<bool> generating{false};
+    QObject::connect(window.worker(), &glance::ui::EngineWorker::textPiece, window.worker(),
+                     [&] {
+                       if (generating.exchange(true)) return;
+                       QThread::msleep(1000);
+                     },
+                     Qt::DirectConnection);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QVERIFY(!window.tryDemoScene().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(generating.load(), kTimeoutMs);
+    QNetworkReply* during = PostChat(net, url);
+    bool chatDoneFirst = false;
+    QObject::connect(during, &QNetworkReply::finished, this, [&] { chatDoneFirst = done.count() == 1; });
+    QCOMPARE(StatusOf(during), 200);
+    QVERIFY(chatDoneFirst);
+
+    window.setLocalServer(false);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, kTimeoutMs);
+    QVERIFY(window.localServerUrl().isEmpty());
+    QVERIFY(!label->isVisible());
+    QCOMPARE(StatusOf(net.get(QNetworkRequest(QUrl(url + QStringLiteral("/health"))))), 0);  // nobody listens
   }
 };
 

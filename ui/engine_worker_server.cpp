@@ -1,0 +1,63 @@
+// EngineWorker and the local server: start/stop it on the loaded engine, and take turns with
+// its requests (holdEngine), so the window's chat and the server never run the model at once.
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "core/util/error.h"
+#include "server/chat_server.h"
+#include "ui/engine_worker.h"
+
+namespace glance::ui {
+
+void EngineWorker::startServer(int port) {
+  serverPort_ = port;
+  if (!engine_) {
+    Q_EMIT error(QStringLiteral("server"), tr("Load a model first: the local server serves it."));
+    Q_EMIT serverChanged(QString());
+    return;
+  }
+  server_.reset();
+  server::ServerOptions options;  // loopback only, no key: this machine's other programs
+  options.port = port;
+  try {
+    auto s = std::make_unique<server::ChatServer>(engine_, options);
+    try {
+      s->Start();
+    } catch (const Error&) {
+      if (port == 0) throw;
+      // The port is taken (another server, a second window): any free one, and the status
+      // bar shows which.
+      options.port = 0;
+      s = std::make_unique<server::ChatServer>(engine_, options);
+      s->Start();
+    }
+    server_ = std::move(s);
+    Q_EMIT serverChanged(Q(server_->url()));
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("server"), QString::fromUtf8(e.what()));
+    Q_EMIT serverChanged(QString());
+  }
+}
+
+void EngineWorker::stopServer() {
+  server_.reset();  // ChatServer's destructor stops it: running requests end within a token
+  Q_EMIT serverChanged(QString());
+}
+
+void EngineWorker::restartServer() { startServer(serverPort_); }
+
+std::shared_ptr<void> EngineWorker::holdEngine() {
+  if (!server_) return nullptr;
+  bool told = false;
+  for (;;) {
+    if (std::shared_ptr<void> hold = server_->TryHoldEngine()) return hold;
+    if (cancel_.load()) throw Cancelled();
+    if (!told) Q_EMIT waitingForServer();
+    told = true;
+    // Polling keeps Stop working; a request ends within this much of its last token.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace glance::ui
