@@ -1,4 +1,5 @@
-// glance-cli bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32] [--threads N]
+// glance-cli bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32]
+//                              [--demo-precision f32|bf16|q8|q4] [--threads N]
 //                              [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N]:
 // the speculative-decoding figures of core/bench/speculative_bench.h as JSON: verify cost on a
 // big model (make-model --shape 2b; q4 and 2 threads by default), acceptance and measured
@@ -14,13 +15,18 @@
 namespace {
 
 int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"cost-model", "precision", "threads", "reps", "scenes", "draft-tokens", "max-new-tokens"},
+  glance::cli::ArgParser p(args, {"cost-model", "precision", "demo-precision", "threads", "reps", "scenes", "draft-tokens", "max-new-tokens"},
                            {});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --cost-model DIR)");
   glance::SpeculativeBenchOptions o;
   o.cost_model_dir = p.Get("cost-model", "");
   o.cost_precision = glance::cli::PrecisionFlag(p, glance::Precision::kQ4);
+  if (auto v = p.Get("demo-precision")) {
+    const auto parsed = glance::ParsePrecision(*v);
+    if (!parsed) throw glance::Error("--demo-precision: '" + *v + "' is not one of " + glance::PrecisionNames());
+    o.demo_precision = *parsed;
+  }
   o.threads = static_cast<int>(p.GetInt("threads", 2));
   o.reps = static_cast<int>(p.GetInt("reps", 5));
   o.demo_scenes = static_cast<int>(p.GetInt("scenes", 8));
@@ -40,7 +46,7 @@ int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
 
 static glance::cli::Register reg(
     "bench-speculative",
-    "bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32] [--threads N] [--reps N]\n"
-    "      [--scenes N] [--draft-tokens K] [--max-new-tokens N]",
+    "bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32] [--demo-precision P]\n"
+    "      [--threads N] [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N]",
     "measure speculative decoding with the MTP layer: verify cost, acceptance, speed-up (JSON)",
     RunSpeculativeBenchCommand);

@@ -121,7 +121,7 @@ void MeasureCosts(const SpeculativeBenchOptions& o, nlohmann::json& j) {
 
 // Greedy captions of the demo scenes, plain and speculative alternately; decode seconds summed.
 void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
-  auto engine = LoadEngine(o.demo_model_dir.empty() ? DefaultDemoModelDir() : o.demo_model_dir, Precision::kF32,
+  auto engine = LoadEngine(o.demo_model_dir.empty() ? DefaultDemoModelDir() : o.demo_model_dir, o.demo_precision,
                            o.threads);
   if (!engine->lm().has_mtp()) throw Error("speculative bench: the demo model has no MTP layer");
   const DemoScenes scenes = LoadDemoScenes(DefaultDemoScenesDir());
@@ -167,7 +167,7 @@ void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
   j["mtp_tokens_per_weight_pass"] = passes_spec > 0 ? static_cast<double>(passes_plain) / passes_spec : 0.0;
   j["demo"] = {{"scenes", n},       {"reps", o.reps},  {"draft_tokens", o.draft_tokens},
                {"tokens", tokens},  {"plain_decode_s", plain_s}, {"speculative_decode_s", spec_s},
-               {"threads", engine->info().threads}};
+               {"threads", engine->info().threads}, {"precision", std::string(Name(engine->info().precision))}};
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ struct SpeculativeBenchOptions {
   std::string cost_model_dir;  // empty: no verify-cost figures
   Precision cost_precision = Precision::kQ4;
   std::string demo_model_dir;  // empty: the bundled demo model
+  Precision demo_precision = Precision::kF32;
   int threads = 2;
   int reps = 5;                // repetitions of each cost measurement (>= 1)
   int prompt_tokens = 64;      // cache length the cost is measured at
