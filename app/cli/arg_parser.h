@@ -62,6 +62,11 @@ class ArgParser {
   }
 
   bool Has(const std::string& name) const { return flags_.count(name) > 0; }
+  // Two spellings of one option (an old name and the new one) given together are one option
+  // given twice: refused as such, naming both as typed.
+  void RefuseBoth(const std::string& a, const std::string& b) const {
+    if (Has(a) && Has(b)) throw Error("--" + a + " and --" + b + " are the same option, so it is given twice; give it once");
+  }
   std::optional<std::string> Get(const std::string& name) const {
     auto it = flags_.find(name);
     return it == flags_.end() ? std::nullopt : std::optional<std::string>(it->second);

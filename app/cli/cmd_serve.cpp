@@ -64,7 +64,7 @@ int Serve(const Args& args) {
 Register reg("serve",
              "serve [--model DIR] [--host 127.0.0.1] [--port 8080] [--api-key KEY] [--max-body-mb 32] "
              "[--max-image-mp 16] [--max-tokens-limit 4096] [--max-waiting 16] [--max-conversations 4] "
-             "[--threads N] [--precision P]",
+             "[--http-threads N] [--threads N] [--precision P]",
              "an OpenAI-compatible chat server (POST /v1/chat/completions, images as data: URLs)", Serve);
 
 }  // namespace

@@ -5,8 +5,9 @@
 // The flags are the settings registry's (core/settings/registry.h): the same keys, defaults
 // and validators as the desktop app's settings, so `--top-p 2` is refused with the message the
 // Settings dialog shows. Older flag names stay as aliases (--max-tokens = --max-new-tokens,
-// --mode = --image-mode, --greedy true|false = --sampling greedy|custom). Registry booleans
-// take a value here: --attention on.
+// --mode = --image-mode, --greedy true|false = --sampling greedy|custom); an alias and its
+// flag together are refused as a flag given twice. Registry booleans take a value here:
+// --attention on.
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -57,6 +58,8 @@ inline std::set<std::string> SessionValueFlags() {
 // The registry's values with the flags given on the command line applied (validated and
 // canonicalised; an error names the flag as typed).
 inline settings::Values SessionValues(const ArgParser& p) {
+  for (const auto& [alias, flag] : LegacyFlagAliases()) p.RefuseBoth(alias, flag);
+  p.RefuseBoth("greedy", "sampling");
   settings::Values values = settings::Defaults();
   auto apply = [&values](const settings::Key& key, const std::string& typed, const std::string& value) {
     if (auto err = settings::ValidationError(key, value)) throw Error("--" + typed + ": " + *err);

@@ -49,6 +49,34 @@ TEST(CliUsage, DuplicatedFlagIsRefusedNamingIt) {
   EXPECT_NE(b.err.find("--json"), std::string::npos) << b.err;
 }
 
+// An old flag name and its new one together are the same option given twice (issue 12): each
+// alias pair, in either order and with --name=value, on the commands that take them.
+TEST(CliUsage, AnAliasAndItsFlagTogetherAreRefusedNamingBoth) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"caption", "--max-tokens", "3", "--max-new-tokens", "4"},
+      {"chat", "--max-new-tokens=4", "--max-tokens=3"},
+      {"caption", "--mode", "fast", "--image-mode", "detail"},
+      {"serve", "--greedy", "true", "--sampling", "custom"},
+  };
+  for (const auto& args : cases) {
+    CliProcess p(args);
+    EXPECT_EQ(p.Wait(), 1) << args[1] << " " << p.err;
+    // One error line (caption's note about the demo image may come before it) naming both.
+    const size_t at = p.err.find("given twice");
+    ASSERT_NE(at, std::string::npos) << p.err;
+    const size_t begin = p.err.rfind('\n', at), end = p.err.find('\n', at);
+    const std::string line = p.err.substr(begin == std::string::npos ? 0 : begin + 1, end - begin);
+    for (const std::string& a : args)
+      if (a.rfind("--", 0) == 0) {
+        const std::string name = a.substr(0, a.find('='));
+        EXPECT_NE(line.find(name + " "), std::string::npos) << name << " not named: " << line;
+      }
+  }
+  // Control: each spelling alone is accepted (caption answers on the demo image).
+  CliProcess alone({"caption", "--max-tokens", "3", "--mode", "fast"});
+  EXPECT_EQ(alone.Wait(), 0) << alone.err;
+}
+
 TEST(CliUsage, SingleDashOptionIsRefused) {
   CliProcess p({"caption", "-x"});
   EXPECT_EQ(p.Wait(), 1);
