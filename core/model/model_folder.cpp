@@ -79,27 +79,20 @@ ModelFolderReport InspectModelFolder(const std::string& dir) {
     r.parameters += view->numel();
     r.bytes_by_dtype[DTypeName(view->dtype)] += view->nbytes;
   }
+  // The main model's tensors, and the MTP layer's (speculative decoding's drafter,
+  // core/lm/mtp.h) when the file has one.
+  std::vector<TensorSpec> specs = Qwen35TensorManifest(r.config);
+  r.has_mtp = store.Find("mtp.fc.weight") != nullptr;
+  if (r.has_mtp)
+    for (TensorSpec& spec : Qwen35MtpTensorManifest(r.config)) specs.push_back(std::move(spec));
   std::set<std::string> expected;
-  for (const TensorSpec& spec : Qwen35TensorManifest(r.config)) {
+  for (const TensorSpec& spec : specs) {
     expected.insert(spec.name);
     const TensorView* v = store.Find(spec.name);
     if (!v) {
       r.missing_tensors.push_back(spec.name);
     } else if (v->shape != spec.shape) {
       r.shape_mismatches.push_back(spec.name + ": file " + v->ShapeString() + ", config " + ShapeString(spec.shape));
-    }
-  }
-  // The MTP layer (speculative decoding's drafter, core/lm/mtp.h) when the file has one.
-  r.has_mtp = store.Find("mtp.fc.weight") != nullptr;
-  if (r.has_mtp) {
-    for (const TensorSpec& spec : Qwen35MtpTensorManifest(r.config)) {
-      expected.insert(spec.name);
-      const TensorView* v = store.Find(spec.name);
-      if (!v) {
-        r.missing_tensors.push_back(spec.name);
-      } else if (v->shape != spec.shape) {
-        r.shape_mismatches.push_back(spec.name + ": file " + v->ShapeString() + ", config " + ShapeString(spec.shape));
-      }
     }
   }
   for (const auto& [name, view] : store.all()) {
