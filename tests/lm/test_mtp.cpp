@@ -4,6 +4,7 @@
 // of a verify forward (LmState::KeepTokens).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -99,6 +100,7 @@ TEST(Mtp, MatchesTheTwin) {
   const std::vector<float> got = MtpRows(d, ids, 0);
   ASSERT_EQ(got.size(), want.size());
   const float diff = MaxAbsDiff(got.data(), want.data(), got.size());
+  std::printf("C++ MTP vs the twin: max |diff| %.2e over %zu values\n", static_cast<double>(diff), got.size());
   EXPECT_LT(diff, 2e-4f) << "C++ MTP vs the twin, max |diff| of the normed MTP outputs";
   // Negative control: pairing hidden t+1 with token t+1 (off by one) is far from the twin.
   const std::vector<float> wrong = MtpRows(d, ids, 1);
