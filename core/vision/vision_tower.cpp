@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/util/error.h"
 #include "core/vision/vision_position.h"
@@ -99,9 +102,38 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
 }
 
 // Per-Forward buffers, allocated once and reused by every block.
+namespace {
+
+// Leaves floats uninitialised on resize. The block scratch of a detail-mode image is hundreds of
+// MB, every element is written before it is read, and zero-filling it in one go (first block)
+// took 1.8 s on a loaded machine with no Stop check possible (issue 10: Stop within 0.5 s).
+// Uninitialised, its pages are touched by the projections themselves, in row blocks that check
+// Stop between them.
+template <typename T>
+struct NoInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <typename U>
+  NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;  // default-, not value-initialised
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using ScratchBuffer = std::vector<float, NoInitAllocator<float>>;
+
+}  // namespace
+
 struct VisionTower::Scratch {
-  std::vector<float> x, qkv, attn, y, mid;  // [n][H], [n][3H], [n][H], [n][H], [n][I]
-  std::vector<float> q, k, vt;              // per head: [nh][n][dh] ×2, [nh][frames][dh][frame_len]
+  ScratchBuffer x, qkv, attn, y, mid;  // [n][H], [n][3H], [n][H], [n][H], [n][I]
+  ScratchBuffer q, k, vt;              // per head: [nh][n][dh] ×2, [nh][frames][dh][frame_len]
 };
 
 namespace {
@@ -120,10 +152,29 @@ void ForEachTask(kernels::ThreadPool* pool, size_t tasks, const F& fn) {
   });
 }
 
+// y = x·Wᵀ + b in blocks of rows with Stop checked between them when `cancel` is given: one
+// projection of a detail-mode image (thousands of rows × 4096) takes about a second on a 2B
+// tower, longer than Stop may take (issue 10: 0.5 s). Rows are independent, so the result is
+// the same as one call. False when stopped (y then partly written).
+bool ProjectRows(const kernels::Compute& compute, const float* x, int64_t n, const kernels::WeightRef& w,
+                 const float* bias, float* y, const std::atomic<bool>* cancel) {
+  if (cancel == nullptr) {
+    compute.Project(x, n, w, bias, y);
+    return true;
+  }
+  constexpr int64_t kRows = 256;
+  for (int64_t r = 0; r < n; r += kRows) {
+    if (cancel->load(std::memory_order_relaxed)) return false;
+    compute.Project(x + r * w.cols, std::min(kRows, n - r), w, bias, y + r * w.rows);
+  }
+  return !cancel->load(std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void VisionTower::Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
-                            float* out, Scratch* s, kernels::ThreadPool* pool) const {
+                            float* out, Scratch* s, kernels::ThreadPool* pool,
+                            const std::atomic<bool>* cancel) const {
   const int H = static_cast<int>(config_.hidden_size), nh = config_.num_heads, dh = config_.head_dim();
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   const int frames = n / frame_len;
@@ -162,6 +213,8 @@ void VisionTower::Attention(const float* qkv, int n, int frame_len, const float*
   const int blocks_per_frame = (frame_len + block - 1) / block;
   const size_t tasks = size_t(nh) * size_t(frames) * size_t(blocks_per_frame);
   ForEachTask(pool, tasks, [&](size_t task) {
+    // Stop: the remaining tasks return at once (a detail-mode image has thousands of them).
+    if (cancel && cancel->load(std::memory_order_relaxed)) return;
     // Per thread and kept between calls: a fresh 0.5 MB buffer per task would be a fresh mmap.
     thread_local std::vector<float> sc, ob;
     sc.resize(size_t(block) * size_t(frame_len));
@@ -217,21 +270,19 @@ bool VisionTower::RunBlock(const Block& blk, int n, int frame_len, const float* 
   const kernels::Compute compute{backend_, pool};
   // h = h + proj(attn(norm1(h)))
   norm_rows(blk.norm1);
-  compute.Project(s->x.data(), n, blk.qkv.w, blk.qkv.b.data(), s->qkv.data());
+  if (!ProjectRows(compute, s->x.data(), n, blk.qkv.w, blk.qkv.b.data(), s->qkv.data(), cancel)) return false;
+  Attention(s->qkv.data(), n, frame_len, cos, sin, s->attn.data(), s, pool, cancel);
   if (stopped()) return false;
-  Attention(s->qkv.data(), n, frame_len, cos, sin, s->attn.data(), s, pool);
-  if (stopped()) return false;
-  compute.Project(s->attn.data(), n, blk.proj.w, blk.proj.b.data(), s->y.data());
+  if (!ProjectRows(compute, s->attn.data(), n, blk.proj.w, blk.proj.b.data(), s->y.data(), cancel)) return false;
   add_y();
   if (stopped()) return false;
   // h = h + fc2(gelu_tanh(fc1(norm2(h))))
   norm_rows(blk.norm2);
-  compute.Project(s->x.data(), n, blk.fc1.w, blk.fc1.b.data(), s->mid.data());
-  if (stopped()) return false;
+  if (!ProjectRows(compute, s->x.data(), n, blk.fc1.w, blk.fc1.b.data(), s->mid.data(), cancel)) return false;
   kernels::ParallelFor(pool, size_t(n), [&](size_t begin, size_t end) {
     kernels::GeluTanhInPlace(s->mid.data() + begin * size_t(I), int64_t(end - begin) * I);
   }, 16);
-  compute.Project(s->mid.data(), n, blk.fc2.w, blk.fc2.b.data(), s->y.data());
+  if (!ProjectRows(compute, s->mid.data(), n, blk.fc2.w, blk.fc2.b.data(), s->y.data(), cancel)) return false;
   add_y();
   return true;
 }
@@ -258,7 +309,9 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
 
   // Patch embedding + learned position table (the same for every frame).
   std::vector<float> h(size_t(n) * size_t(H));
-  kernels::Compute{backend_, pool}.Project(img.pixel_values.data(), n, patch_embed_.w, patch_embed_.b.data(), h.data());
+  if (!ProjectRows(kernels::Compute{backend_, pool}, img.pixel_values.data(), n, patch_embed_.w,
+                   patch_embed_.b.data(), h.data(), cancel))
+    return {};
   if (trace) trace->patch_embed = h;
   const std::vector<float> pos = InterpolatePosEmbed(pos_table_, pos_side_, img.grid_h, img.grid_w, m);
   if (!ablation.skip_pos_embed) {
@@ -298,13 +351,14 @@ std::vector<float> VisionTower::Forward(const PreprocessedImage& img, kernels::T
   }, 16);
   const int tokens = n / (m * m);
   std::vector<float> mid(size_t(tokens) * size_t(merger_fc1_.w.rows));
-  kernels::Compute{backend_, pool}.Project(x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data());
+  const kernels::Compute compute{backend_, pool};
+  if (!ProjectRows(compute, x.data(), tokens, merger_fc1_.w, merger_fc1_.b.data(), mid.data(), cancel)) return {};
   const int64_t mw = merger_fc1_.w.rows;
   kernels::ParallelFor(pool, size_t(tokens), [&](size_t begin, size_t end) {
     kernels::GeluErfInPlace(mid.data() + begin * size_t(mw), int64_t(end - begin) * mw);
   }, 4);
   std::vector<float> out(size_t(tokens) * size_t(config_.out_hidden_size));
-  kernels::Compute{backend_, pool}.Project(mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data());
+  if (!ProjectRows(compute, mid.data(), tokens, merger_fc2_.w, merger_fc2_.b.data(), out.data(), cancel)) return {};
   return out;
 }
 

@@ -53,8 +53,9 @@ class VisionTower {
   // Returns [image.tokens()][out_hidden_size] f32. pool may be null (single thread).
   // Throws glance::Error if the image does not fit this tower (patch size, merge size, sizes).
   // `on_block(done, depth)` runs before each block and after the last; when it returns false,
-  // or `cancel` is set (checked between the stages of every block too, since one block of a
-  // large image takes seconds), Forward stops and returns an empty vector (cancelled).
+  // or `cancel` is set (checked inside every block too: between blocks of 256 rows of each
+  // projection and between the attention's tasks, since one block of a detail-mode image takes
+  // seconds on a 2B tower), Forward stops and returns an empty vector (cancelled).
   std::vector<float> Forward(const PreprocessedImage& image, kernels::ThreadPool* pool,
                              VisionTrace* trace = nullptr, const VisionAblation& ablation = {},
                              const std::function<bool(int done, int depth)>& on_block = {},
@@ -89,7 +90,8 @@ class VisionTower {
                 std::vector<float>* h, Scratch* s, kernels::ThreadPool* pool,
                 const std::atomic<bool>* cancel = nullptr) const;
   void Attention(const float* qkv, int n, int frame_len, const float* cos, const float* sin,
-                 float* out, Scratch* s, kernels::ThreadPool* pool) const;
+                 float* out, Scratch* s, kernels::ThreadPool* pool,
+                 const std::atomic<bool>* cancel = nullptr) const;  // stopped: out is partial
 
   VisionConfig config_;
   int pos_side_ = 0;                 // learned table is pos_side_ × pos_side_

@@ -2,6 +2,8 @@
 // with negative controls (no rotary, no position table) showing the gate can fail.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "core/model/config.h"
 #include "core/vision/image_preprocessor.h"
 #include "core/vision/vision_tower.h"
@@ -137,6 +139,26 @@ TEST(VisionTower, LargeFrameSameOnThreads) {
   kernels::ThreadPool pool(2);
   const std::vector<float> serial = GetTiny().tower->Forward(p, nullptr);
   EXPECT_LE(test::MaxAbsDiff(GetTiny().tower->Forward(p, &pool), serial), 1e-6);
+}
+
+// With a Stop flag the projections run in blocks of 256 rows (so Stop is seen within one
+// block): the same result as one call; a set flag returns empty (cancelled).
+TEST(VisionTower, StopFlagGivesTheSameResultAndStops) {
+  RgbImage img;
+  img.height = 480;
+  img.width = 640;
+  img.pixels.resize(size_t(480) * 640 * 3);
+  for (size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = uint8_t((k * 40503u) >> 9);
+  const PreprocessedImage p = ImagePreprocessor().PreprocessImage(img, ImageMode::kDetail);
+  ASSERT_GT(p.n_patches(), 256);  // more than one row block
+  kernels::ThreadPool pool(2);
+  const std::vector<float> plain = GetTiny().tower->Forward(p, &pool);
+  std::atomic<bool> cancel{false};
+  const std::vector<float> with_flag = GetTiny().tower->Forward(p, &pool, nullptr, {}, {}, &cancel);
+  ASSERT_EQ(with_flag.size(), plain.size());
+  EXPECT_LE(test::MaxAbsDiff(with_flag, plain), 1e-6);
+  cancel = true;
+  EXPECT_TRUE(GetTiny().tower->Forward(p, &pool, nullptr, {}, {}, &cancel).empty());
 }
 
 TEST(VisionTower, BadInputsAndConfigs) {
