@@ -86,7 +86,7 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
   progress_->setTextVisible(true);
-  progress_->setMaximumWidth(fontMetrics().height() * 16);
+  progress_->setMaximumWidth(fontMetrics().height() * 30);
   progress_->setVisible(false);
   buttons->addWidget(progress_);
   for (QAction* a : {newChat_, edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));
@@ -227,6 +227,11 @@ void ChatView::setReadOnly(bool on, const QString& reason) {
 void ChatView::setProgress(const QString& what, double fraction) {
   progress_->setVisible(!what.isEmpty());
   progress_->setFormat(what);
+  progress_->setToolTip(what);
+  // As wide as its text ("Encoding the image: block 12 of 24 · 3 s left" was cut at a fixed
+  // width), up to the maximum; the tooltip has the rest.
+  const int em = fontMetrics().height();
+  progress_->setMinimumWidth(std::min(fontMetrics().horizontalAdvance(what) + em * 2, em * 30));
   progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
 }
 

@@ -169,6 +169,14 @@ class TestChatView : public QObject {
     QCOMPARE(bar->format(), QStringLiteral("Encoding the image: layer 3 of 24"));
     QCOMPARE(bar->value(), 125);
     QVERIFY(view.stopAction()->isEnabled());  // Stop works during the step
+    // The bar is wide enough for its text (it was cut at a fixed 16 em).
+    view.resize(1200, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString longText = QStringLiteral("Processing the prompt: 12000 of 16000 tokens \u00B7 4 s left");
+    view.setProgress(longText, 0.75);
+    QTRY_VERIFY(bar->width() >= bar->fontMetrics().horizontalAdvance(longText));
+    QCOMPARE(bar->toolTip(), longText);
     view.setBusy(false);
     QVERIFY(bar->isHidden());
   }
