@@ -56,14 +56,16 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   secondsAxis_ = new QValueAxis(stageChart_);
   secondsAxis_->setLabelFormat(QStringLiteral("%.2f"));
   secondsAxis_->setTickCount(3);  // few labels: they stay readable in a short dock
-  turnAxis_->setTitleText(tr("turn"));
+  // Qt Charts elides a category label to "…" when the axis gets less height than it wants (a
+  // short dock), even "1"; short labels are never worth eliding.
+  turnAxis_->setTruncateLabels(false);
   stageChart_->addAxis(turnAxis_, Qt::AlignBottom);
   stageChart_->addAxis(secondsAxis_, Qt::AlignLeft);
   stageSeries_->attachAxis(turnAxis_);
   stageSeries_->attachAxis(secondsAxis_);
   stageView_ = new QChartView(stageChart_, this);
   stageView_->setRenderHint(QPainter::Antialiasing);
-  stageView_->setMinimumHeight(fontMetrics().height() * 7);
+  stageView_->setMinimumHeight(fontMetrics().height() * 9);  // room for the turn labels
   layout->addWidget(stageView_, 1);
 
   latencyChart_ = MakeChart(tr("Per-token latency, latest turn (ms)"));
@@ -152,8 +154,8 @@ void TimingPanel::rebuildCharts() {
 
   stageSeries_->clear();
   QStringList categories;
-  // Numbers under an axis titled "turn": "Turn 1".."Turn 4" were elided to "…" at the
-  // default dock width.
+  // Plain numbers (the chart's title says "per turn"): "Turn 1".."Turn 4" were elided to "…"
+  // at the default dock size, and an axis title took the height the labels need.
   for (int i = 0; i < turnCount(); ++i) categories << QString::number(i + 1);
   double tallest = 0.0;
   for (const QString& stage : stages) {

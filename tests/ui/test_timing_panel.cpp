@@ -48,7 +48,7 @@ class TestTimingPanel : public QObject {
     panel.addTurn(MakeStats(2.0, true));  // a new stage appears in the second turn
     QCOMPARE(panel.turnCount(), 2);
     QCOMPARE(panel.chartStages().last(), QStringLiteral("sample"));
-    // Short turn labels under a "turn" title: "Turn 1" was elided to "…" in a narrow dock.
+    // Short turn labels (the chart title says "per turn"): "Turn 1" was elided to "…" in a narrow dock.
     QCOMPARE(panel.turnAxisCategories(), (QStringList{QStringLiteral("1"), QStringLiteral("2")}));
     QCOMPARE(panel.chartValue(1, QStringLiteral("prefill")), 0.6);
     QCOMPARE(panel.chartValue(0, QStringLiteral("sample")), 0.0);
