@@ -128,14 +128,20 @@ TEST(VisionTower, FramesAttendOnlyWithinTheirFrame) {
   EXPECT_GT(test::MaxAbsDiff(out_a, out_b), 1e-3);  // the frames really differ
 }
 
-// A frame longer than one attention query block (1200 patches), serial and on 2 threads.
-TEST(VisionTower, LargeFrameSameOnThreads) {
+// A 640×480 pseudo-random picture in detail mode: one frame of 1200 patches, longer than one
+// attention query block and than one 256-row projection block.
+PreprocessedImage LargeDetailFrame() {
   RgbImage img;
   img.height = 480;
   img.width = 640;
   img.pixels.resize(size_t(480) * 640 * 3);
   for (size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = uint8_t((k * 40503u) >> 9);
-  const PreprocessedImage p = ImagePreprocessor().PreprocessImage(img, ImageMode::kDetail);
+  return ImagePreprocessor().PreprocessImage(img, ImageMode::kDetail);
+}
+
+// A frame longer than one attention query block (1200 patches), serial and on 2 threads.
+TEST(VisionTower, LargeFrameSameOnThreads) {
+  const PreprocessedImage p = LargeDetailFrame();
   kernels::ThreadPool pool(2);
   const std::vector<float> serial = GetTiny().tower->Forward(p, nullptr);
   EXPECT_LE(test::MaxAbsDiff(GetTiny().tower->Forward(p, &pool), serial), 1e-6);
@@ -144,12 +150,7 @@ TEST(VisionTower, LargeFrameSameOnThreads) {
 // With a Stop flag the projections run in blocks of 256 rows (so Stop is seen within one
 // block): the same result as one call; a set flag returns empty (cancelled).
 TEST(VisionTower, StopFlagGivesTheSameResultAndStops) {
-  RgbImage img;
-  img.height = 480;
-  img.width = 640;
-  img.pixels.resize(size_t(480) * 640 * 3);
-  for (size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = uint8_t((k * 40503u) >> 9);
-  const PreprocessedImage p = ImagePreprocessor().PreprocessImage(img, ImageMode::kDetail);
+  const PreprocessedImage p = LargeDetailFrame();
   ASSERT_GT(p.n_patches(), 256);  // more than one row block
   kernels::ThreadPool pool(2);
   const std::vector<float> plain = GetTiny().tower->Forward(p, &pool);
