@@ -43,19 +43,10 @@ struct GemvJob {
 using Int8Job = GemvJob<int8_t>;
 using Q8Job = GemvJob<int16_t>;
 
-// The integer GEMM's job (gemm_int8_body.inc).
-struct GemmInt8Job {
-  const int8_t* xq;    // [n_rows][nb·32], natural order
-  const float* xs;     // [n_rows][nb]
-  const float* xoff;   // [n_rows][nb]: 8·Σq
-  int64_t n_rows, nb;
-  bool q4;             // else Q8
-  const void* wq;
-  const void* ws;
-  const float* bias;
-  float* y;
-  int64_t out;
-  int64_t o_begin, o_end;
+// The integer GEMM's job (gemm_int8_body.inc): the GEMV's fields (activations in natural
+// order) and the weight format.
+struct GemmInt8Job : Int8Job {
+  bool q4 = false;  // else Q8
 };
 
 }  // namespace
@@ -267,8 +258,9 @@ void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* b
   if (!w.quantized()) throw Error("GemmInt8Range: Q8 or Q4 weights only");
   if (xa.blocks != w.blocks() || xa.q4_pair_order)
     throw Error("GemmInt8Range: activations not quantized (natural order) for these weights");
-  RunOnThisCpu(GemmInt8Job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
-                           w.type == WeightType::Q4, w.data, w.scales, bias, y, w.rows, o_begin, o_end},
+  RunOnThisCpu(GemmInt8Job{{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
+                            w.data, w.scales, bias, y, w.rows, o_begin, o_end},
+                           w.type == WeightType::Q4},
                "GemmInt8Range");
 }
 
