@@ -16,14 +16,14 @@
 namespace glance::demo {
 namespace {
 
-// Measured on the committed checkpoint (step 560, README "The demo model"), gates a few points
-// below. The model is under-trained: it gets backgrounds, colours and counts mostly right and
-// shapes and positions mostly wrong; these gates hold that level, they do not claim more.
-constexpr double kMinShapesAndColours = 0.02;  // measured 4.3 %: scenes with exactly the right (shape, colour) pairs
-constexpr double kMinPositions = 0.0;          // measured 0.4 %: every object in its cell
-constexpr double kMinBackground = 0.90;        // measured 96.5 %: the background colour(s), in order
-const std::map<std::string, double> kMinAnswer = {  // per question type, measured 71 / 70 / 41 / 11 %
-    {"colour", 0.60}, {"count", 0.60}, {"exists", 0.30}, {"where", 0.05}};
+// Measured on the committed checkpoint (step 1280, README "The demo model"), gates a few points
+// below. It names shapes, colours, sizes and backgrounds mostly right; it does not yet say where
+// an object is (positions, "Where is the X?"): those gates hold today's level, they claim no more.
+constexpr double kMinShapesAndColours = 0.70;  // measured 75.8 %: scenes with exactly the right (shape, colour) pairs
+constexpr double kMinPositions = 0.02;         // measured 5.5 %: every object in its cell
+constexpr double kMinBackground = 0.95;        // measured 100 %: the background colour(s), in order
+const std::map<std::string, double> kMinAnswer = {  // per question type, measured 78 / 100 / 52 / 11 %
+    {"colour", 0.70}, {"count", 0.95}, {"exists", 0.45}, {"where", 0.05}};
 constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
@@ -144,16 +144,17 @@ struct Variant {
   BackendKind backend;
   int scenes;  // the NPU emulator is ~50x slower than the CPU path: fewer scenes keep CI short
   double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin); caption: identical to f32's
+  double min_right;  // captions with exactly the right (shape, colour) pairs (f32: 70.8 % of these 48 scenes)
 };
 
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      // measured: KL mean 8.7e-6, top-1 100 %, captions identical to f32's 100 %
-      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-5, 0.99, 0.95},
-      // measured: KL mean 2.9e-4, top-1 99.2 %, identical captions 79 %
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 1e-3, 0.97, 0.65},
-      // measured: KL mean 5.5e-5, top-1 100 %, identical captions 6/6
-      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 2e-4, 0.98, 0.8},
+      // measured: KL mean 7.3e-6 to 1.6e-5, top-1 99.4-99.5 %, captions identical to f32's 79-83 %, right 70.8 %
+      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-5, 0.98, 0.70, 0.60},
+      // measured: KL mean 8.1e-4, top-1 98.9 %, identical captions 65 %, right 75.0 %
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 2e-3, 0.97, 0.55, 0.60},
+      // measured: KL mean 6.0e-5, top-1 99.5 %, identical captions 5/6, right 4/6
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 2e-4, 0.98, 0.65, 0.50},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
@@ -161,22 +162,23 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   std::vector<std::vector<int32_t>> answers;
   std::vector<std::string> ref_text;
   std::vector<std::vector<float>> ref_logits;
-  int ref_ok = 0;
+  int ref_ok = 0, ref_right = 0;
   for (int i = 0; i < n; ++i) {
     const DemoScene& s = w.scenes[static_cast<size_t>(i)];
     const TurnResult r = Caption(ref, s, false);
     const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
     ref_ok += c.background;
+    ref_right += c.shapes_and_colours;
     answers.push_back(r.tokens);
     ref_text.push_back(r.text);
     ref_logits.push_back(AnswerLogits(*ref, s, r.tokens));
   }
-  std::printf("%-8s KL(f32||x) mean     max   top-1   background right   caption = f32's\n", "path");
-  std::printf("%-8s %9s %9s %7s   %5.1f%%\n", "f32", "-", "-", "-", 100 * Rate(ref_ok, n));
+  std::printf("%-8s KL(f32||x) mean     max   top-1   background right   shapes+colours right   caption = f32's\n", "path");
+  std::printf("%-8s %9s %9s %7s   %5.1f%%   %5.1f%%\n", "f32", "-", "-", "-", 100 * Rate(ref_ok, n), 100 * Rate(ref_right, n));
   for (const Variant& v : variants) {
     const auto engine = LoadDemoEngine(v.precision, v.backend);
     double kl_sum = 0, kl_max = 0;
-    int rows = 0, top1 = 0, ok = 0, same = 0;
+    int rows = 0, top1 = 0, ok = 0, right = 0, same = 0;
     const int nv = std::min(n, v.scenes);
     for (int i = 0; i < nv; ++i) {
       const DemoScene& s = w.scenes[static_cast<size_t>(i)];
@@ -206,14 +208,16 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
       const TurnResult r = Caption(engine, s, false);
       const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
       ok += c.background;
+      right += c.shapes_and_colours;
       same += r.text == ref_text[static_cast<size_t>(i)];
     }
-    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows,
-                kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(same, nv), rows, nv);
+    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows,
+                kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(right, nv), 100 * Rate(same, nv), rows, nv);
     std::fflush(stdout);
     EXPECT_LE(kl_sum / rows, v.max_mean_kl) << v.name;
     EXPECT_GE(Rate(top1, rows), v.min_top1) << v.name;
     EXPECT_GE(Rate(same, nv), v.min_caption) << v.name;
+    EXPECT_GE(Rate(right, nv), v.min_right) << v.name;
   }
 }
 

@@ -1,7 +1,11 @@
 """The shapes world: seeded 224x224 scenes of 1-3 coloured shapes, their captions and Q&A turns.
 
-A scene is a 3x3 grid of cells; each object sits in its own cell (jittered inside it), so every
-object has one well-defined position word. Shapes in a scene are distinct, so "the star" names
+A scene is a 3x3 grid of cells; each object sits in its own cell, centred on the image token
+(a 32-pixel square of the model's 7x7 token grid, after the vision tower's 2x2 merge) nearest the
+cell's centre and no wider than that token, so one token holds the whole object and every object
+has one well-defined position word. (With objects jittered across token borders the demo model's
+small vision tower could not tell the shapes apart within its training budget: a probe on its
+tokens stayed at chance.) Shapes in a scene are distinct, so "the star" names
 one object. Rendering tests pixel centres (no anti-aliasing): flat colours, small PNGs.
 Splits are disjoint by construction: scene (split, index) is seeded by the string "split:index".
 """
@@ -19,7 +23,8 @@ COLOURS = {  # name -> RGB
 }
 OBJECT_COLOURS = ["red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "white", "black"]
 BACKGROUNDS = ["white", "black", "grey", "blue", "green", "yellow"]
-SIZES = {"small": 13, "medium": 20, "large": 28}  # "radius" in pixels
+SIZES = {"small": 9, "medium": 12, "large": 15}  # "radius" in pixels; 2 * 15 fits a 32-pixel token
+TOKEN = 32  # pixels per image token (16-pixel patches, 2x2 merge)
 POSITIONS = [  # (row, col) -> phrase; row-major
     "in the top left corner", "at the top", "in the top right corner",
     "on the left", "in the centre", "on the right",
@@ -42,16 +47,18 @@ def scene(split, index):
     shapes = rng.sample(SHAPES, n)
     cells = sorted(rng.sample(range(9), n))
     objects = []
-    cell = SIZE / 3
     for shape, c in zip(shapes, cells):
         colour = rng.choice([x for x in OBJECT_COLOURS if x not in bg])
         size = rng.choice(list(SIZES))
-        r = SIZES[size]
-        room = max(0.0, cell / 2 - r - 3)
-        cx = (c % 3 + 0.5) * cell + rng.uniform(-room, room)
-        cy = (c // 3 + 0.5) * cell + rng.uniform(-room, room)
-        objects.append(dict(shape=shape, colour=colour, size=size, cell=c, cx=round(cx, 2), cy=round(cy, 2)))
+        cx, cy = _token_centre(c % 3), _token_centre(c // 3)
+        objects.append(dict(shape=shape, colour=colour, size=size, cell=c, cx=cx, cy=cy))
     return dict(split=split, index=index, background=bg, split_dir=split_dir, objects=objects)
+
+
+def _token_centre(k):
+    """Pixel centre of the image token nearest the centre of grid column/row k (0..2): tokens 1, 3, 5."""
+    cell_centre = (k + 0.5) * SIZE / 3
+    return (int(cell_centre // TOKEN) + 0.5) * TOKEN
 
 
 def _polygon_mask(xx, yy, pts):
@@ -198,6 +205,13 @@ def conversation(sc, rng):
     if u < 0.7:
         return [cap] + [(q, a) for _, q, a in qa[:rng.randint(1, 3)]]
     return [(q, a) for _, q, a in qa[:rng.randint(1, 4)]]
+
+
+def token_grid_cells(grid=7):
+    """The 3x3 grid cell (0..8, as POSITIONS) of each image token's centre, raster order."""
+    centre = (np.arange(grid) + 0.5) * SIZE / grid
+    rc = (centre // (SIZE / 3)).astype(np.int64)
+    return (rc[:, None] * 3 + rc[None, :]).reshape(-1)
 
 
 def token_labels(sc, grid=7):

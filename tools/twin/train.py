@@ -16,6 +16,7 @@ import shutil
 import sys
 import time
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -56,7 +57,7 @@ def make_batch(tok, split, indices, seed):
     for i in indices:
         sc = world.scene(split, i)
         shape, colour, size, img = world.token_labels(sc)
-        labels.append(torch.from_numpy(__import__("numpy").stack([shape, colour, size])))
+        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
         pv, _, _ = patchify(img)
         pix.append(pv)
         turns = world.conversation(sc, random.Random(f"{seed}:{split}:{i}"))
@@ -85,10 +86,26 @@ class AuxProbe(torch.nn.Module):
         self.shape = torch.nn.Linear(dim, len(world.SHAPES) + 1)
         self.colour = torch.nn.Linear(dim, len(world.COLOURS))
         self.size = torch.nn.Linear(dim, len(world.SIZES) + 1)
+        # Where each token is (its 3x3 grid cell): the tower's output otherwise keeps too little
+        # of its position embedding for the language model to say where an object is (a linear
+        # read-out of the cell from an object's token was at chance, 11 %, without this probe).
+        self.cell = torch.nn.Linear(dim, len(world.POSITIONS))
+        self.register_buffer("token_cell", torch.from_numpy(world.token_grid_cells()), persistent=False)
 
     def forward(self, img, labels):
-        return sum(F.cross_entropy(head(img).flatten(0, 1), labels[:, k].flatten())
-                   for k, head in enumerate((self.shape, self.colour, self.size)))
+        every = sum(F.cross_entropy(head(img).flatten(0, 1), labels[:, k].flatten())
+                    for k, head in enumerate((self.shape, self.colour, self.size)))
+        # Most tokens are background; the object's own token (one per object: shapes_world puts
+        # each object inside one token) gets its shape and size asked again, so their gradient
+        # is not diluted by the background.
+        obj = labels[:, 0] > 0
+        where = F.cross_entropy(self.cell(img).flatten(0, 1), self.token_cell.repeat(img.shape[0]))
+        return every + where + sum(F.cross_entropy(head(img[obj]), labels[:, k][obj])
+                                   for k, head in ((0, self.shape), (2, self.size)))
+
+    def shape_accuracy(self, img, labels):
+        obj = labels[:, 0] > 0
+        return (self.shape(img[obj]).argmax(-1) == labels[:, 0][obj]).float().mean()
 
 
 def losses(model, probe, batch):
@@ -117,10 +134,61 @@ def lr_at(step, total, peak, warmup=100):
     return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * f)))
 
 
-def save_state(path, model, probe, opt, step, elapsed):
+def save_state(path, model, probe, opt, counters):
     tmp = path + ".tmp"
-    torch.save(dict(model=model.state_dict(), probe=probe.state_dict(), opt=opt.state_dict(), step=step, elapsed=elapsed, config=model.config), tmp)
+    torch.save(dict(model=model.state_dict(), probe=probe.state_dict(), opt=opt.state_dict(), config=model.config, **counters), tmp)
     os.replace(tmp, path)
+
+
+def vision_batch(indices):
+    """Pixels and per-token labels only (the vision-only phase)."""
+    pix, labels = [], []
+    for i in indices:
+        shape, colour, size, img = world.token_labels(world.scene("train", i))
+        pix.append(patchify(img)[0])
+        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
+    return torch.stack(pix), torch.stack(labels)
+
+
+def take_step(opt, params, loss, c, counter, t0, p0):
+    """One optimiser step on `loss`, counted in c[counter], with the wall and CPU time since t0, p0."""
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    c[counter] += 1
+    c["elapsed"] += time.time() - t0
+    c["cpu_seconds"] += time.process_time() - p0
+
+
+# The vision-only phase draws its scenes from here on in the train split, apart from the joint phase's.
+VISION_OFFSET = 10_000_000
+
+
+def train_vision(model, probe, opt, params, a, c, state_path):
+    """--vision-only: the vision tower and the probes alone (no language model: ~10x cheaper a
+    scene), so the tower learns to tell the shapes before the language model must name them."""
+    vis = model.model.visual
+    t_save = t_start = time.time()
+    while c["vision_step"] < a.steps:
+        t0, p0 = time.time(), time.process_time()
+        s = c["vision_step"]
+        pix, labels = vision_batch(range(VISION_OFFSET + s * a.batch, VISION_OFFSET + (s + 1) * a.batch))
+        for grp in opt.param_groups:
+            grp["lr"] = lr_at(s, a.steps, a.lr, warmup=20)
+        img = vis(pix, 14, 14)
+        loss = probe(img, labels)
+        take_step(opt, params, loss, c, "vision_step", t0, p0)
+        if c["vision_step"] % 20 == 0:
+            print(f"vision step {c['vision_step']} aux {loss.item():.3f} shape acc {probe.shape_accuracy(img, labels).item():.3f} "
+                  f"{c['elapsed'] / 60:.1f} min", flush=True)
+        if time.time() - t_save > a.save_minutes * 60 or c["vision_step"] == a.steps:
+            save_state(state_path, model, probe, opt, c)
+            t_save = time.time()
+        if a.stop_after_minutes and time.time() - t_start > a.stop_after_minutes * 60:
+            save_state(state_path, model, probe, opt, c)
+            print(f"stopping at vision step {c['vision_step']} (time limit); rerun to resume", flush=True)
+            break
 
 
 def main():
@@ -135,6 +203,8 @@ def main():
     ap.add_argument("--save-minutes", type=float, default=4.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop-after-minutes", type=float, default=0, help="stop (resumably) after this long")
+    ap.add_argument("--vision-only", action="store_true",
+                    help="train only the vision tower and its probes, to --steps vision steps (a phase of its own)")
     ap.add_argument("--export", help="write the checkpoint folder (HF format) from the run's state and exit")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
@@ -146,36 +216,43 @@ def main():
     init_weights(model, a.seed)
     probe = AuxProbe(config["vision_config"]["out_hidden_size"])
     params = list(model.parameters()) + list(probe.parameters())
-    opt = torch.optim.AdamW(params, lr=a.lr, betas=(0.9, 0.98), weight_decay=0.01)
-    step, elapsed = 0, 0.0
+    later = list(probe.cell.parameters())  # added after the first 560 steps: a group of its own
+    first = [p for p in params if all(p is not q for q in later)]
+    opt = torch.optim.AdamW([dict(params=first), dict(params=later)], lr=a.lr, betas=(0.9, 0.98), weight_decay=0.01)
+    # step: joint steps; vision_step: vision-only steps; elapsed: wall seconds; cpu_seconds: this
+    # process's CPU time (the same as wall on an idle machine, less on a shared one).
+    c = dict(step=0, vision_step=0, elapsed=0.0, cpu_seconds=0.0)
     if os.path.exists(state_path):
         st = torch.load(state_path)
         model.load_state_dict(st["model"])
-        probe.load_state_dict(st["probe"])
-        opt.load_state_dict(st["opt"])
-        step, elapsed = st["step"], st["elapsed"]
-        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)", flush=True)
+        probe.load_state_dict(st["probe"], strict=False)  # a state from before the cell probe lacks it
+        saved = st["opt"]
+        if len(saved["param_groups"]) < len(opt.param_groups):  # ditto: the cell probe starts fresh
+            saved["param_groups"].append(opt.state_dict()["param_groups"][1])
+        opt.load_state_dict(saved)
+        c.update({k: st[k] for k in c if k in st})
+        print(f"resumed at step {c['step']}, vision step {c['vision_step']} ({c['elapsed'] / 60:.1f} min trained)", flush=True)
     if a.export:
-        export(model, a.export, step, elapsed, a)
+        export(model, a.export, c, a)
         return
+    if a.vision_only:
+        train_vision(model, probe, opt, params, a, c, state_path)
+        return
+    step = c["step"]
     tok = Tokenizer(os.path.join(TINY_A, "tokenizer.json"))
     log = open(os.path.join(a.run, "log.txt"), "a")
     t_save = time.time()
     t_start = time.time()
     model.train()
     while step < a.steps:
-        t0 = time.time()
+        t0, p0 = time.time(), time.process_time()
         batch = make_batch(tok, "train", range(step * a.batch, (step + 1) * a.batch), a.seed)
         for grp in opt.param_groups:
             grp["lr"] = lr_at(step, a.steps, a.lr)
         main_loss, mtp_loss, aux_loss, acc, macc = losses(model, probe, batch)
         loss = main_loss + a.mtp_weight * mtp_loss + a.aux_weight * aux_loss
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        step += 1
-        elapsed += time.time() - t0
+        take_step(opt, params, loss, c, "step", t0, p0)
+        step, elapsed = c["step"], c["elapsed"]
         if step % 10 == 0 or step == 1:
             line = (f"step {step} loss {main_loss.item():.4f} acc {acc.item():.3f} mtp {mtp_loss.item():.4f} "
                     f"mtp_acc {macc.item():.3f} aux {aux_loss.item():.3f} lr {lr_at(step, a.steps, a.lr):.2e} {elapsed / 60:.1f} min "
@@ -184,10 +261,10 @@ def main():
             log.write(line + "\n")
             log.flush()
         if time.time() - t_save > a.save_minutes * 60 or step == a.steps:
-            save_state(state_path, model, probe, opt, step, elapsed)
+            save_state(state_path, model, probe, opt, c)
             t_save = time.time()
         if a.stop_after_minutes and time.time() - t_start > a.stop_after_minutes * 60:
-            save_state(state_path, model, probe, opt, step, elapsed)
+            save_state(state_path, model, probe, opt, c)
             print(f"stopping at step {step} (time limit); rerun to resume", flush=True)
             break
 
@@ -204,7 +281,7 @@ NON_THINKING_DEFAULT = ("    {%- if enable_thinking is defined and enable_thinki
                         "    {%- endif %}")
 
 
-def export(model, folder, step, elapsed, a):
+def export(model, folder, c, a):
     save_model(model, folder)
     for f in ("tokenizer.json", "tokenizer_config.json", "preprocessor_config.json", "generation_config.json"):
         shutil.copy(os.path.join(TINY_A, f), os.path.join(folder, f))
@@ -217,10 +294,11 @@ def export(model, folder, step, elapsed, a):
     with open(os.path.join(folder, "chat_template.jinja"), "w") as f:
         f.write(tpl.replace(THINKING_DEFAULT, NON_THINKING_DEFAULT))
     with open(os.path.join(folder, "training.json"), "w") as f:
-        json.dump(dict(step=step, minutes=round(elapsed / 60, 1), seed=a.seed, batch=a.batch, lr=a.lr,
+        json.dump(dict(step=c["step"], vision_step=c["vision_step"], minutes=round(c["elapsed"] / 60, 1),
+                       cpu_minutes=round(c["cpu_seconds"] / 60, 1), seed=a.seed, batch=a.batch, lr=a.lr,
                        steps_planned=a.steps, mtp_weight=a.mtp_weight), f, indent=2)
         f.write("\n")
-    print(f"wrote {folder} (step {step}, {elapsed / 60:.1f} min of training)")
+    print(f"wrote {folder} (step {c['step']}, vision step {c['vision_step']}, {c['elapsed'] / 60:.1f} min of training)")
 
 
 if __name__ == "__main__":
