@@ -31,8 +31,8 @@ Sampler::Sampler(const SamplingParams& params, int64_t valid_vocab, uint64_t see
   params_.Validate();
 }
 
-int32_t Sampler::Sample(std::span<float> logits, std::span<const int32_t> context,
-                        std::span<const int32_t> generated) {
+int64_t Sampler::ApplyPenalties(std::span<float> logits, std::span<const int32_t> context,
+                                std::span<const int32_t> generated) const {
   const int64_t n = std::min<int64_t>(static_cast<int64_t>(logits.size()), valid_vocab_);
   if (n <= 0) throw Error("sampling: empty vocabulary");
   // Penalties (HF RepetitionPenaltyLogitsProcessor; OpenAI-style presence), once per distinct id.
@@ -49,8 +49,10 @@ int32_t Sampler::Sample(std::span<float> logits, std::span<const int32_t> contex
     for (int32_t id : seen)
       if (id >= 0 && id < n) logits[static_cast<size_t>(id)] -= params_.presence_penalty;
   }
-  if (params_.greedy) return Argmax(logits.data(), n);
+  return n;
+}
 
+double Sampler::Candidates(std::span<const float> logits, int64_t n) {
   // Candidates sorted by logit; top-k first keeps the sort small on 248k-entry rows.
   const float inv_t = 1.0f / params_.temperature;
   int64_t k = params_.top_k > 0 ? std::min<int64_t>(params_.top_k, n) : n;
@@ -85,6 +87,14 @@ int32_t Sampler::Sample(std::span<float> logits, std::span<const int32_t> contex
   }
   double mass = 0.0;
   for (const auto& c : scratch_) mass += static_cast<double>(c.first);
+  return mass;
+}
+
+int32_t Sampler::Sample(std::span<float> logits, std::span<const int32_t> context,
+                        std::span<const int32_t> generated) {
+  const int64_t n = ApplyPenalties(logits, context, generated);
+  if (params_.greedy) return Argmax(logits.data(), n);
+  const double mass = Candidates(logits, n);
   std::uniform_real_distribution<double> u(0.0, mass);
   double r = u(rng_);
   for (const auto& c : scratch_) {
@@ -92,6 +102,33 @@ int32_t Sampler::Sample(std::span<float> logits, std::span<const int32_t> contex
     if (r <= 0.0) return c.second;
   }
   return scratch_.back().second;
+}
+
+std::vector<float> Sampler::Distribution(std::span<float> logits, std::span<const int32_t> context,
+                                         std::span<const int32_t> generated) {
+  const int64_t n = ApplyPenalties(logits, context, generated);
+  std::vector<float> p(logits.size(), 0.0f);
+  if (params_.greedy) {
+    p[static_cast<size_t>(Argmax(logits.data(), n))] = 1.0f;
+    return p;
+  }
+  const double mass = Candidates(logits, n);
+  for (const auto& [prob, id] : scratch_) p[static_cast<size_t>(id)] = static_cast<float>(static_cast<double>(prob) / mass);
+  return p;
+}
+
+int32_t Sampler::Draw(std::span<const float> probs) {
+  double mass = 0.0;
+  for (float v : probs) mass += static_cast<double>(v);
+  double r = std::uniform_real_distribution<double>(0.0, mass)(rng_);
+  int32_t last = 0;
+  for (size_t i = 0; i < probs.size(); ++i) {
+    if (probs[i] <= 0.0f) continue;
+    last = static_cast<int32_t>(i);
+    r -= static_cast<double>(probs[i]);
+    if (r <= 0.0) return last;
+  }
+  return last;
 }
 
 }  // namespace glance

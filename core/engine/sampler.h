@@ -39,7 +39,22 @@ class Sampler {
 
   const SamplingParams& params() const { return params_; }
 
+  // Speculative sampling (core/engine/speculative_sampling.h): the distribution Sample draws
+  // from for these inputs, dense over the logits' size (zero outside the candidates; a one-hot
+  // at the argmax when greedy), and a draw from such a distribution with this sampler's stream.
+  std::vector<float> Distribution(std::span<float> logits, std::span<const int32_t> context,
+                                  std::span<const int32_t> generated);
+  int32_t Draw(std::span<const float> probs);
+  std::mt19937_64& rng() { return rng_; }
+
  private:
+  // Penalties in place; returns the usable vocabulary size.
+  int64_t ApplyPenalties(std::span<float> logits, std::span<const int32_t> context,
+                         std::span<const int32_t> generated) const;
+  // scratch_ = the candidates with their probabilities (temperature, top-k, min-p, top-p);
+  // returns their total mass.
+  double Candidates(std::span<const float> logits, int64_t n);
+
   SamplingParams params_;
   int64_t valid_vocab_;
   std::mt19937_64 rng_;

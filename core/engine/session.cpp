@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
 #include "core/engine/speculative.h"
+#include "core/engine/speculative_sampling.h"
 #include "core/engine/timing.h"
 #include "core/lm/language_model.h"
 #include "core/text/chat_template.h"
@@ -126,10 +127,10 @@ struct SessionImpl {
   // Generates the answer of the last turn from the after-user snapshot.
   TurnResult Generate(const PromptStream& stream, const GenerateOptions& options, const StreamCallbacks& cb,
                       Clock::time_point t0, Timing timing, int new_image_tokens, int prompt_tokens);
-  // Drafts per speculative step for this turn: 0 (plain decoding) unless asked for, greedy,
-  // and the checkpoint has an MTP layer; at most 3.
-  int SpeculativeDrafts(const GenerateOptions& options, const SamplingParams& sampling) const {
-    if (options.speculative_draft_tokens <= 0 || !sampling.greedy || !engine->lm().has_mtp()) return 0;
+  // Drafts per speculative step for this turn: 0 (plain decoding) unless asked for and the
+  // checkpoint has an MTP layer; at most 3.
+  int SpeculativeDrafts(const GenerateOptions& options) const {
+    if (options.speculative_draft_tokens <= 0 || !engine->lm().has_mtp()) return 0;
     return std::min(options.speculative_draft_tokens, 3);
   }
   // Fills r.stats from the turn's timing (the one place turn statistics are computed).
@@ -250,7 +251,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   lm::LmState state = after_user.state;
   Capture capture = SetupCapture(stream, options);
   const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
-  const int draft_k = SpeculativeDrafts(options, sampling);
+  const int draft_k = SpeculativeDrafts(options);
   if (draft_k > 0) {
     engine->lm().EnableMtp(state);  // no-op when the snapshot already keeps the MTP cache
   } else {
@@ -279,8 +280,18 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   VerifyBatch batch;
   bool in_batch = false;  // batch has rows not yet used
   const int64_t valid_vocab = static_cast<int64_t>(tok().size());
-  const auto pick_draft = [valid_vocab](std::span<float> l) -> int64_t {
-    return Argmax(l.data(), std::min<int64_t>(valid_vocab, static_cast<int64_t>(l.size())));
+  // Drafts: the MTP's argmax when greedy; when sampling, a draw from its distribution q as the
+  // sampler shapes it (penalties counting the drafts so far), kept for the acceptance rule.
+  Sampler draft_sampler(sampling, valid_vocab, r.stats.seed.value_or(0) ^ 0x9E3779B97F4A7C15ull);
+  std::vector<std::vector<float>> draft_q;
+  std::vector<int32_t> draft_context, draft_generated;
+  const auto pick_draft = [&](std::span<float> l) -> int64_t {
+    if (sampling.greedy) return Argmax(l.data(), std::min<int64_t>(valid_vocab, static_cast<int64_t>(l.size())));
+    draft_q.push_back(draft_sampler.Distribution(l, draft_context, draft_generated));
+    const int32_t d = draft_sampler.Draw(draft_q.back());
+    draft_context.push_back(d);
+    draft_generated.push_back(d);
+    return d;
   };
   r.stats.draft_tokens = draft_k;
   r.stop_reason = "max_tokens";
@@ -308,6 +319,9 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
         const int k = static_cast<int>(std::min<int64_t>(
             {draft_k, options.max_new_tokens - step - 1, context_limit() - n_cached - 2}));
         ++r.stats.weight_passes;
+        draft_q.clear();
+        draft_context = context;
+        draft_generated = r.tokens;
         if (k > 0 && DraftAndVerify(engine->lm(), state, id, k, pick_draft, capture.maps != nullptr,
                                     engine->pool(), batch)) {
           in_batch = true;
@@ -325,12 +339,21 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
     }
     if (cb.on_logits) cb.on_logits(std::span<const float>(logits, static_cast<size_t>(out.vocab)));
     int32_t next;
+    const bool draft_follows = in_batch && batch.used < batch.rows.size();
     {
       ScopedStage s(timing, "sample");
       std::vector<float> row(logits, logits + out.vocab);
-      next = sampler.Sample(row, context, r.tokens);
+      if (draft_follows && !sampling.greedy) {
+        // Speculative sampling: keep the draft with probability min(1, p/q), else draw from the
+        // residual (never the draft itself), so `next` is distributed as plain sampling's.
+        const std::vector<float> p = sampler.Distribution(row, context, r.tokens);
+        next = AcceptOrResample(p, draft_q[batch.used - 1], static_cast<int32_t>(batch.rows[batch.used]),
+                                sampler.rng()).token;
+      } else {
+        next = sampler.Sample(row, context, r.tokens);
+      }
     }
-    if (in_batch && batch.used < batch.rows.size()) {
+    if (draft_follows) {
       // The next verify row was fed draft rows[used]: usable only if that is what was chosen.
       if (next == batch.rows[batch.used]) {
         ++r.stats.accepted;

@@ -48,8 +48,9 @@ struct GenerateOptions {
   bool capture_attention = true;
   std::optional<bool> enable_thinking;  // unset = the checkpoint's template default
   // Self-speculative decoding with the checkpoint's MTP layer (core/engine/speculative.h):
-  // 1..3 drafts a step, verified in one forward; 0 = off. Only for greedy decoding (sampling
-  // decodes plainly) and checkpoints with an MTP layer (else ignored: Engine::lm().has_mtp()).
+  // 1..3 drafts a step, verified in one forward; 0 = off. Greedy: the plain answer; sampling:
+  // the plain answer's distribution (speculative_sampling.h), not its draws for a seed.
+  // Ignored for checkpoints without an MTP layer (Engine::lm().has_mtp()).
   int speculative_draft_tokens = 0;
 };
 

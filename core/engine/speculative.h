@@ -6,7 +6,8 @@
 //   2. verify [last, d1..dk] in one (k+1)-row forward of the main model: its rows share one
 //      pass over the weights (the multi-row GEMV/GEMM), and row i's logits are what plain
 //      decoding would compute after accepting d1..di;
-//   3. the caller takes row 0's logits, then row i+1's only while its choice equals d(i+1);
+//   3. the caller takes row 0's logits, then row i+1's only while its choice equals d(i+1)
+//      (greedy: the argmax; sampling: the acceptance rule of speculative_sampling.h);
 //   4. KeepRows rolls the state back to the rows used: Gated DeltaNet states from the
 //      per-row copies the verify kept (they cannot be rewound), attention caches truncated.
 //

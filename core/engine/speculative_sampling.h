@@ -5,9 +5,9 @@
 // otherwise draw from the residual norm(max(0, p - q)). The token returned is distributed
 // exactly as p, whatever q is, so sampling with drafts leaves the output distribution as it was.
 //
-// Not yet used by Session, which decodes plainly when sampling (core/engine/speculative.h); the
-// rule is here, tested statistically (tests/engine/test_speculative_sampling.cpp), for when the
-// sampler exposes its processed distribution (temperature, top-k/p, min-p, penalties).
+// Session applies it when sampling with speculation on: p and q are the Sampler's processed
+// distributions (penalties, temperature, top-k/p, min-p) of the verify row and of the MTP's
+// logits. Tested statistically in tests/engine/test_speculative_sampling.cpp.
 #include <cstdint>
 #include <random>
 #include <span>

@@ -143,9 +143,9 @@ std::vector<Key> BuildRegistry() {
            "thinking", "Generation"),
       Enum("speculative", go.speculative_draft_tokens > 0 ? "mtp" : "off", {"off", "mtp"}, "Speculative decoding",
            "mtp = draft the next token with the checkpoint's own multi-token-prediction layer and "
-           "check it in the same pass over the weights as the current one: the same answer as "
-           "off with greedy decoding, fewer passes over the weights when drafts are accepted. "
-           "Needs a checkpoint with an MTP layer; sampling decodes plainly.",
+           "check it in the same pass over the weights as the current one. Greedy answers are the "
+           "same as with off, sampled ones follow the same distribution; fewer passes over the "
+           "weights when drafts are accepted. Needs a checkpoint with an MTP layer.",
            "speculative", "Generation"),
       Bool("capture_attention", go.capture_attention, "Capture attention",
            "Record where each generated token looks in the image (for the attention panel). "

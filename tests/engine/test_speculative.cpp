@@ -204,15 +204,38 @@ TEST(Speculative, StopMidAnswerGivesThePlainPrefixAndTheSessionGoesOn) {
   }
 }
 
-TEST(Speculative, SamplingAndCheckpointsWithoutMtpDecodePlainly) {
-  Session s(Demo());
-  GenerateOptions o = Greedy(8, 2);
-  o.sampling = SamplingParams{};
-  o.sampling->greedy = false;
-  o.seed = 3;
-  const TurnResult r = s.Send("Hi", o);
-  EXPECT_EQ(r.stats.draft_tokens, 0);
-  EXPECT_EQ(r.stats.drafted, 0);
+TEST(Speculative, SamplingUsesTheAcceptanceRule) {
+  auto e = Demo();
+  const DemoScenes scenes = LoadDemoScenes(DefaultDemoScenesDir());
+  // top-k 1 makes p and q one-hot: the rule must then give exactly the greedy answer.
+  GenerateOptions one = Greedy(48, 2);
+  one.sampling = SamplingParams{};
+  one.sampling->greedy = false;
+  one.sampling->top_k = 1;
+  one.seed = 5;
+  Session plain(e), spec(e);
+  plain.AttachImage(scenes.scenes[0].image_path);
+  spec.AttachImage(scenes.scenes[0].image_path);
+  const TurnRun a = Send(plain, "Describe this image.", Greedy(48, 0));
+  const TurnRun b = Send(spec, "Describe this image.", one);
+  EXPECT_EQ(a.r.tokens, b.r.tokens);
+  EXPECT_EQ(b.r.stats.draft_tokens, 2);
+  EXPECT_GT(b.r.stats.acceptance_rate(), 0.4);
+  // Real sampling (temperature 1): drafts are drawn from q and mostly kept on this model.
+  GenerateOptions t1 = one;
+  t1.sampling->top_k = 0;
+  t1.sampling->temperature = 1.0f;
+  t1.speculative_draft_tokens = 1;
+  Session s(e);
+  s.AttachImage(scenes.scenes[1].image_path);
+  const TurnResult r = s.Send("Describe this image.", t1);
+  EXPECT_FALSE(r.tokens.empty());
+  EXPECT_GT(r.stats.drafted, 0);
+  EXPECT_GT(r.stats.accepted, 0);
+  std::printf("sampling t=1 k=1: %d/%d drafts accepted\n", r.stats.accepted, r.stats.drafted);
+}
+
+TEST(Speculative, CheckpointsWithoutMtpDecodePlainly) {
   auto tiny_a = Load(std::string(GLANCE_TEST_DATA) + "/tiny-a");
   ASSERT_FALSE(tiny_a->lm().has_mtp());
   Session t(tiny_a);
