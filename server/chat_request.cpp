@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_field.h"
 #include "core/util/sha256.h"
 #include "core/vision/image_header.h"
 #include "server/api_error.h"
@@ -25,8 +26,6 @@ double Number(const json& body, const char* name, double lo, double hi) {
     throw BadRequest(std::string(name) + " must be between " + json(lo).dump() + " and " + json(hi).dump(), name);
   return x;
 }
-
-bool Has(const json& body, const char* name) { return body.contains(name) && !body.at(name).is_null(); }
 
 // The image's size from its header, before anything decodes it (core/vision/image_header.h).
 void CheckImageSize(const RequestImage& img, const ServerLimits& limits) {
@@ -112,7 +111,7 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
   if (j.is_discarded()) throw BadRequest("the request body is not valid JSON");
   if (!j.is_object()) throw BadRequest("the request body must be a JSON object");
   ChatRequest r;
-  if (Has(j, "model")) {
+  if (HasField(j, "model")) {
     if (!j["model"].is_string()) throw BadRequest("model must be a string", "model");
     r.model = j["model"].get<std::string>();
   }
@@ -136,32 +135,32 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
   if (r.messages.back().role != "user" || r.messages.size() == first)
     throw BadRequest("the last message must be the user's", "messages");
 
-  const char* max_name = Has(j, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
-  if (Has(j, max_name)) {
+  const char* max_name = HasField(j, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
+  if (HasField(j, max_name)) {
     const json& v = j[max_name];
     if (!v.is_number_integer() || v.get<int64_t>() < 1) throw BadRequest(std::string(max_name) + " must be a positive integer", max_name);
     if (v.get<int64_t>() > limits.max_tokens)
       throw BadRequest(std::string(max_name) + " is above this server's limit of " + std::to_string(limits.max_tokens), max_name);
     r.max_tokens = static_cast<int>(v.get<int64_t>());
   }
-  if (Has(j, "stream")) {
+  if (HasField(j, "stream")) {
     if (!j["stream"].is_boolean()) throw BadRequest("stream must be true or false", "stream");
     r.stream = j["stream"].get<bool>();
   }
-  if (Has(j, "stream_options") && j["stream_options"].is_object() && j["stream_options"].contains("include_usage"))
+  if (HasField(j, "stream_options") && j["stream_options"].is_object() && j["stream_options"].contains("include_usage"))
     r.include_usage = j["stream_options"]["include_usage"].is_boolean() && j["stream_options"]["include_usage"].get<bool>();
-  if (Has(j, "temperature")) r.temperature = static_cast<float>(Number(j, "temperature", 0.0, 2.0));
-  if (Has(j, "top_p")) r.top_p = static_cast<float>(Number(j, "top_p", 0.0, 1.0));
+  if (HasField(j, "temperature")) r.temperature = static_cast<float>(Number(j, "temperature", 0.0, 2.0));
+  if (HasField(j, "top_p")) r.top_p = static_cast<float>(Number(j, "top_p", 0.0, 1.0));
   if (r.top_p && *r.top_p == 0.0f) throw BadRequest("top_p must be above 0", "top_p");
-  if (Has(j, "top_k")) r.top_k = static_cast<int>(Number(j, "top_k", 0, 1e6));
-  if (Has(j, "presence_penalty")) r.presence_penalty = static_cast<float>(Number(j, "presence_penalty", -2.0, 2.0));
-  if (Has(j, "seed")) {
+  if (HasField(j, "top_k")) r.top_k = static_cast<int>(Number(j, "top_k", 0, 1e6));
+  if (HasField(j, "presence_penalty")) r.presence_penalty = static_cast<float>(Number(j, "presence_penalty", -2.0, 2.0));
+  if (HasField(j, "seed")) {
     if (!j["seed"].is_number_integer()) throw BadRequest("seed must be an integer", "seed");
     r.seed = j["seed"].is_number_unsigned() ? j["seed"].get<uint64_t>() : static_cast<uint64_t>(j["seed"].get<int64_t>());
   }
-  if (Has(j, "n") && !(j["n"].is_number_integer() && j["n"].get<int64_t>() == 1))
+  if (HasField(j, "n") && !(j["n"].is_number_integer() && j["n"].get<int64_t>() == 1))
     throw BadRequest("only n = 1 is supported", "n");
-  if (Has(j, "stop")) {
+  if (HasField(j, "stop")) {
     const json& s = j["stop"];
     if (s.is_string()) r.stop.push_back(s.get<std::string>());
     else if (s.is_array() && s.size() <= 4 && std::all_of(s.begin(), s.end(), [](const json& x) { return x.is_string(); }))
@@ -169,7 +168,7 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     else throw BadRequest("stop must be a string or an array of up to 4 strings", "stop");
     std::erase(r.stop, std::string());
   }
-  if (Has(j, "glance")) {
+  if (HasField(j, "glance")) {
     const json& g = j["glance"];
     if (!g.is_object()) throw BadRequest("glance must be an object", "glance");
     if (g.contains("attention")) {
