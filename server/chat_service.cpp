@@ -128,20 +128,21 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
       }
     });
   } catch (const Error& e) {
-    s.ClearPendingImages();
-    if (s.turns().empty()) job->held_ = {};
-    else Return(std::move(job->held_));
+    job->KeepConversationAsItWas();
     throw BadRequest(e.what(), request.messages.back().images.empty() ? "" : "messages");
   }
   return job;
 }
 
 ChatService::Job::~Job() {
-  // A job that never ran leaves its conversation as it found it.
-  if (held_.session && !ran_) {
-    held_.session->ClearPendingImages();
-    if (!held_.session->turns().empty()) service_->Return(std::move(held_));
-  }
+  if (!ran_) KeepConversationAsItWas();  // a job that never ran leaves it as it found it
+}
+
+void ChatService::Job::KeepConversationAsItWas() {
+  if (!held_.session) return;
+  held_.session->ClearPendingImages();
+  if (!held_.session->turns().empty()) service_->Return(std::move(held_));
+  held_ = {};
 }
 
 Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
@@ -178,15 +179,11 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     service_->engine_thread_.Run([&] { c.turn = s.Send(request_.messages.back().text, o, scb); });
   } catch (const Cancelled&) {
     // Gone during the prompt: nothing generated, the conversation kept as it was.
-    s.ClearPendingImages();
-    if (!s.turns().empty()) service_->Return(std::move(held_));
-    held_ = {};
+    KeepConversationAsItWas();
     c.finish_reason = "cancelled";
     return c;
   } catch (const Error& e) {
-    s.ClearPendingImages();
-    if (!s.turns().empty()) service_->Return(std::move(held_));
-    held_ = {};
+    KeepConversationAsItWas();
     throw ApiError(400, "context_length_exceeded", e.what(), "messages");
   }
   const std::string tail = stops.Flush();

@@ -95,6 +95,9 @@ class ChatService::Job {
  private:
   friend class ChatService;
   Job() = default;
+  // Drops the images this request attached and returns the conversation to the held ones
+  // (a session without turns is not worth holding); the job holds none afterwards.
+  void KeepConversationAsItWas();
   ChatService* service_ = nullptr;
   EngineQueue::Turn turn_;
   Held held_;

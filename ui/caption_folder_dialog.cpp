@@ -70,10 +70,10 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
   auto* buttons = new QDialogButtonBox(this);
   start_ = buttons->addButton(tr("&Start"), QDialogButtonBox::ActionRole);
   stop_ = buttons->addButton(tr("S&top"), QDialogButtonBox::ActionRole);
-  close_ = buttons->addButton(QDialogButtonBox::Close);
+  QPushButton* closeButton = buttons->addButton(QDialogButtonBox::Close);
   connect(start_, &QPushButton::clicked, this, &CaptionFolderDialog::start);
   connect(stop_, &QPushButton::clicked, this, &CaptionFolderDialog::stop);
-  connect(close_, &QPushButton::clicked, this, &CaptionFolderDialog::reject);
+  connect(closeButton, &QPushButton::clicked, this, &CaptionFolderDialog::reject);
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);

@@ -59,7 +59,6 @@ class CaptionFolderDialog : public QDialog {
   QPlainTextEdit* log_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
-  QPushButton* close_ = nullptr;
   bool running_ = false;
 };
 

@@ -92,7 +92,8 @@ class EngineWorker : public QObject {
   void serverChanged(const QString& url);
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
-  // A failed command; `during` says which ("load", "image", "generate", "settings").
+  // A failed command; `during` says which ("load", "image", "generate", "continue", "settings",
+  // "server", "folder").
   void error(const QString& during, const QString& message);
 
  private:

@@ -212,10 +212,10 @@ class MainWindow : public QMainWindow {
   double prefillTokensPerSecond_ = 0.0;
   QString loadingDir_;
   CaptionFolderDialog* captionFolder_ = nullptr;
-  quint64 demoSceneSeed_ = 0;
+  quint64 demoSceneSeed_ = 0;  // the next "Try a demo scene" (random start, then in turn)
   QAction* serverAction_ = nullptr;
   QLabel* serverLabel_ = nullptr;
-  QString serverUrl_;  // the next "Try a demo scene" (random start, then in turn)
+  QString serverUrl_;  // the local server's, empty when it is off
 };
 
 }  // namespace glance::ui

@@ -22,11 +22,7 @@ int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
   glance::SpeculativeBenchOptions o;
   o.cost_model_dir = p.Get("cost-model", "");
   o.cost_precision = glance::cli::PrecisionFlag(p, glance::Precision::kQ4);
-  if (auto v = p.Get("demo-precision")) {
-    const auto parsed = glance::ParsePrecision(*v);
-    if (!parsed) throw glance::Error("--demo-precision: '" + *v + "' is not one of " + glance::PrecisionNames());
-    o.demo_precision = *parsed;
-  }
+  o.demo_precision = glance::cli::PrecisionFlag(p, o.demo_precision, "demo-precision");
   o.threads = static_cast<int>(p.GetInt("threads", 2));
   o.reps = static_cast<int>(p.GetInt("reps", 5));
   o.demo_scenes = static_cast<int>(p.GetInt("scenes", 8));

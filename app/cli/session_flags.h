@@ -22,12 +22,13 @@
 
 namespace glance::cli {
 
-// --precision / --backend for the commands outside the registry's flag set (check, bench).
-inline Precision PrecisionFlag(const ArgParser& p, Precision fallback) {
-  const auto v = p.Get("precision");
+// --precision / --backend for the commands outside the registry's flag set (check, bench);
+// `flag` names another precision flag (bench-speculative's --demo-precision).
+inline Precision PrecisionFlag(const ArgParser& p, Precision fallback, const std::string& flag = "precision") {
+  const auto v = p.Get(flag);
   if (!v) return fallback;
   const auto parsed = ParsePrecision(*v);
-  if (!parsed) throw Error("--precision: '" + *v + "' is not one of " + PrecisionNames());
+  if (!parsed) throw Error("--" + flag + ": '" + *v + "' is not one of " + PrecisionNames());
   return *parsed;
 }
 inline BackendKind BackendFlag(const ArgParser& p, BackendKind fallback) {

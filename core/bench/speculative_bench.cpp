@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/bench.h"
 #include "core/engine/demo_scenes.h"
 #include "core/engine/engine.h"
 #include "core/engine/sampler.h"
@@ -24,13 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::string LoadAverage() {
   std::ifstream f("/proc/loadavg");
@@ -104,12 +98,12 @@ void MeasureCosts(const SpeculativeBenchOptions& o, nlohmann::json& j) {
       }
     }
   }
-  const double plain_s = Median(plain);
+  const double plain_s = Summarise(plain).median;
   j["decode_step_ms"] = 1e3 * plain_s;
   for (int k = 1; k <= 3; ++k) {
     const std::string s = std::to_string(k);
-    const double vr = Median(verify[static_cast<size_t>(k - 1)]) / plain_s;
-    const double sr = Median(step[static_cast<size_t>(k - 1)]) / plain_s;
+    const double vr = Summarise(verify[static_cast<size_t>(k - 1)]).median / plain_s;
+    const double sr = Summarise(step[static_cast<size_t>(k - 1)]).median / plain_s;
     j["verify_cost_ratio_k" + s] = vr;
     j["step_cost_ratio_k" + s] = sr;
     for (int a : {50, 70, 90})

@@ -1,6 +1,5 @@
 // Reference-check gates for the tokenizer and the chat template.
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/checks/check_gates.h"

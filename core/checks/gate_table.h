@@ -4,6 +4,7 @@
 // gate); whether that passes, and what "passing" reads as, is decided here from the table alone,
 // so that a threshold is written once, next to where it was measured.
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -60,7 +61,8 @@ struct GateRow {
 std::span<const GateRow> GateTable();
 
 // One gate's measurement. A quantity that could not be measured (outputs of different sizes)
-// is recorded as NaN, which fails every test.
+// is recorded as kUnmeasured (NaN), which fails every test.
+inline constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN();
 struct Measurement {
   std::string figure;  // the measured numbers as the report shows them
   std::vector<std::pair<Quantity, double>> values;

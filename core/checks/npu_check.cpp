@@ -4,7 +4,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 
 #include "core/checks/check_gates.h"
 #include "core/checks/check_run.h"
@@ -34,7 +33,6 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
 
   // ---- every output, computed once
   const CheckRun run = RunCheck(ref, *engine);
-  constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN();
 
   // ---- vision embeddings
   const std::vector<float>& features = run.images.features;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/checks/check_gates.h"
 #include "core/checks/check_run.h"
 #include "core/checks/gate_table.h"
 #include "core/checks/reference_data.h"

@@ -5,7 +5,6 @@
 #include <map>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 
 #include "core/checks/check_gates.h"
 #include "core/checks/check_run.h"
@@ -87,7 +86,6 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
   };
   const CheckRun run = RunCheck(ref, *engine, hooks);
   const ReferenceImages& images = run.images;
-  constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN();
 
   // ---- pixel values and vision embeddings, image by image
   {

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "core/checks/check_gates.h"
 #include "core/checks/reference_check.h"

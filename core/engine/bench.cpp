@@ -82,25 +82,12 @@ std::vector<int64_t> RandomIds(int64_t n, int64_t vocab, uint32_t seed) {
   return ids;
 }
 
-// Tokens per second of one text-only prefill of n random ids on a fresh state.
-double PrefillRate(const Engine& engine, int64_t n, uint32_t seed) {
+// Tokens per second of one text-only prefill of n random ids on a fresh state, fed `chunk` rows
+// per forward (n: one forward; PrefillChunkRows: as Session feeds a long prompt, bounded
+// activation memory).
+double PrefillRate(const Engine& engine, int64_t n, int64_t chunk, uint32_t seed) {
   const lm::LanguageModel& model = engine.lm();
   const std::vector<int64_t> ids = RandomIds(n, model.config().vocab_size, seed);
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
-  lm::ForwardInput in;
-  in.ids = ids;
-  const auto t0 = Clock::now();
-  model.Forward(in, state, out, engine.pool());
-  return static_cast<double>(n) / std::max(Since(t0), 1e-9);
-}
-
-// Tokens per second of one text-only prefill of n random ids on a fresh state, fed in chunks of
-// PrefillChunkRows as Session feeds a long prompt (bounded activation memory).
-double ChunkedPrefillRate(const Engine& engine, int64_t n, uint32_t seed) {
-  const lm::LanguageModel& model = engine.lm();
-  const std::vector<int64_t> ids = RandomIds(n, model.config().vocab_size, seed);
-  const int64_t chunk = PrefillChunkRows(engine);
   lm::LmState state = model.NewState();
   lm::ForwardOutput out;
   const auto t0 = Clock::now();
@@ -262,8 +249,8 @@ BenchResult RunBench(const BenchOptions& o) {
   }
   if (wanted("prefill")) stage("prefill");
   for (int i = 0; i < o.reps && wanted("prefill"); ++i) {
-    p64.push_back(PrefillRate(*engine, 64, 100u + static_cast<uint32_t>(i)));
-    p512.push_back(PrefillRate(*engine, 512, 200u + static_cast<uint32_t>(i)));
+    p64.push_back(PrefillRate(*engine, 64, 64, 100u + static_cast<uint32_t>(i)));
+    p512.push_back(PrefillRate(*engine, 512, 512, 200u + static_cast<uint32_t>(i)));
   }
   if (wanted("decode")) stage("decode");
   for (int i = 0; i < o.reps && wanted("decode"); ++i)
@@ -283,7 +270,7 @@ BenchResult RunBench(const BenchOptions& o) {
   }
   if (!o.long_prompts.empty()) stage("long prompts");
   for (int64_t n : o.long_prompts)
-    r.long_prefill.push_back({n, Summarise({ChunkedPrefillRate(*engine, n, 400u)})});
+    r.long_prefill.push_back({n, Summarise({PrefillRate(*engine, n, PrefillChunkRows(*engine), 400u)})});
   r.vision_s_224 = Summarise(v224);
   r.vision_s_640x480 = Summarise(v640);
   r.prefill_tokens_per_s_64 = Summarise(p64);

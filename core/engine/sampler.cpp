@@ -120,15 +120,7 @@ std::vector<float> Sampler::Distribution(std::span<float> logits, std::span<cons
 int32_t Sampler::Draw(std::span<const float> probs) {
   double mass = 0.0;
   for (float v : probs) mass += static_cast<double>(v);
-  double r = std::uniform_real_distribution<double>(0.0, mass)(rng_);
-  int32_t last = 0;
-  for (size_t i = 0; i < probs.size(); ++i) {
-    if (probs[i] <= 0.0f) continue;
-    last = static_cast<int32_t>(i);
-    r -= static_cast<double>(probs[i]);
-    if (r <= 0.0) return last;
-  }
-  return last;
+  return DrawIndex(probs, mass, rng_);
 }
 
 }  // namespace glance

@@ -74,4 +74,19 @@ uint64_t FreshSeed();
 // First index of the maximum over logits[0, n) (torch.argmax tie-breaking).
 int32_t Argmax(const float* logits, int64_t n);
 
+// An index drawn with probability weight[i] / total (weights >= 0, total their sum); the last
+// positive index when rounding carries the draw past the end.
+template <class T>
+int32_t DrawIndex(std::span<const T> weight, double total, std::mt19937_64& rng) {
+  double r = std::uniform_real_distribution<double>(0.0, total)(rng);
+  int32_t last = 0;
+  for (size_t i = 0; i < weight.size(); ++i) {
+    if (weight[i] <= T(0)) continue;
+    last = static_cast<int32_t>(i);
+    r -= static_cast<double>(weight[i]);
+    if (r <= 0.0) return last;
+  }
+  return last;
+}
+
 }  // namespace glance

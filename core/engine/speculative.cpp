@@ -28,8 +28,7 @@ void VerifyAttention::AddRow(AttentionCapture& capture, int64_t row) const {
 bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k,
                     const std::function<int64_t(std::span<float>)>& pick, bool capture_attention,
                     kernels::ThreadPool* pool, VerifyBatch& batch) {
-  batch.draft_logits.clear();
-  const std::vector<int64_t> drafts = lm.Draft(state, last, k, pick, &batch.draft_logits, pool);
+  const std::vector<int64_t> drafts = lm.Draft(state, last, k, pick, /*draft_logits=*/nullptr, pool);
   if (drafts.empty()) return false;
   batch.rows.assign(1, last);
   batch.rows.insert(batch.rows.end(), drafts.begin(), drafts.end());

@@ -55,7 +55,6 @@ struct VerifyBatch {
   int64_t n_before = 0;           // state.n_tokens before the verify forward
   lm::ForwardOutput out;          // logits [k+1][vocab], hidden [k+1][H]
   lm::RowStates row_states;
-  std::vector<float> draft_logits;  // [k][vocab] the MTP's raw logits of each draft
   VerifyAttention attention;
   size_t used = 0;                // rows whose logits were handed out
 

@@ -3,32 +3,16 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/engine/sampler.h"
+
 namespace glance {
-namespace {
-
-// Index drawn with probability weight[i] / sum(weight); the last positive index on rounding.
-int32_t Draw(const std::vector<double>& weight, double sum, std::mt19937_64& rng) {
-  double u = std::uniform_real_distribution<double>(0.0, sum)(rng);
-  int32_t last = 0;
-  for (size_t i = 0; i < weight.size(); ++i) {
-    if (weight[i] <= 0.0) continue;
-    last = static_cast<int32_t>(i);
-    if (u < weight[i]) return last;
-    u -= weight[i];
-  }
-  return last;
-}
-
-}  // namespace
 
 SpeculativeChoice AcceptOrResample(std::span<const float> p, std::span<const float> q, int32_t draft,
                                    std::mt19937_64& rng) {
   const size_t d = static_cast<size_t>(draft);
   const double pd = p[d], qd = q[d];
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-  if (qd <= 0.0 || u < std::min(1.0, pd / qd)) {
-    if (qd > 0.0) return {draft, true};
-  }
+  if (qd > 0.0 && u < std::min(1.0, pd / qd)) return {draft, true};
   // Rejected: the residual max(0, p - q), renormalised (p itself if rounding left nothing).
   std::vector<double> residual(p.size());
   double sum = 0.0;
@@ -36,7 +20,7 @@ SpeculativeChoice AcceptOrResample(std::span<const float> p, std::span<const flo
   if (sum <= 0.0) {
     for (size_t i = 0; i < p.size(); ++i) sum += residual[i] = p[i];
   }
-  return {Draw(residual, sum, rng), false};
+  return {DrawIndex<double>(residual, sum, rng), false};
 }
 
 }  // namespace glance

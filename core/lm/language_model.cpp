@@ -95,9 +95,11 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
   const int n_layers = cfg_.num_hidden_layers;
   if (in.trace) in.trace->layer_out_last.assign(static_cast<size_t>(n_layers * H), 0.0f);
   if (in.row_states) {
-    in.row_states->rows.assign(static_cast<size_t>(T - 1), std::vector<LinearLayerState>(static_cast<size_t>(n_layers)));
+    // Resized, not reassigned: the verify of every speculative step reuses the last one's buffers.
+    in.row_states->layers.resize(static_cast<size_t>(n_layers));
+    for (std::vector<LinearLayerState>& rows : in.row_states->layers)
+      rows.resize(static_cast<size_t>(std::max<int64_t>(T - 1, 0)));
   }
-  std::vector<LinearLayerState> after(static_cast<size_t>(std::max<int64_t>(T - 1, 0)));
   std::vector<float> h(static_cast<size_t>(T * H)), y(h.size());
   for (int li = 0; li < n_layers; ++li) {
     if (in.on_layer && !in.on_layer(li, n_layers)) {
@@ -117,15 +119,12 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
     if (linear) {
       ctx.linear = &state.linear[static_cast<size_t>(li)];
       ctx.linear_trace = in.trace && in.trace->linear_layer == li ? &in.trace->linear : nullptr;
-      if (in.row_states && T > 1) ctx.linear_after_rows = after.data();
+      if (in.row_states && T > 1) ctx.linear_after_rows = in.row_states->layers[static_cast<size_t>(li)].data();
     } else {
       ctx.kv = &state.kv[static_cast<size_t>(li)];
       ctx.attn_trace = in.trace && in.trace->attn_layer == li ? &in.trace->attn : nullptr;
     }
     DecoderLayerForward(L, cfg_, x.data(), T, ctx, h.data(), y.data(), cx);
-    if (ctx.linear_after_rows)
-      for (int64_t t = 0; t + 1 < T; ++t)
-        in.row_states->rows[static_cast<size_t>(t)][static_cast<size_t>(li)] = std::move(after[static_cast<size_t>(t)]);
     if (in.trace)
       std::copy_n(x.data() + (T - 1) * H, H, in.trace->layer_out_last.data() + li * H);
   }

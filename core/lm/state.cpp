@@ -56,7 +56,7 @@ void LmState::KeepTokens(int64_t n, int64_t n_before, const RowStates& row_state
   if (dropped == 0) return;
   const size_t row = static_cast<size_t>(n - n_before - 1);
   for (size_t li = 0; li < linear.size(); ++li)
-    if (!linear[li].recurrent.empty()) linear[li] = row_states.rows[row][li];
+    if (!linear[li].recurrent.empty()) linear[li] = row_states.layers[li][row];
   n_tokens = n;  // KV rows past n_tokens are unused (the next forward overwrites them)
   if (mtp.active) {
     mtp.n_rows = std::max<int64_t>(0, mtp.n_rows - dropped);

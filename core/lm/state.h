@@ -46,9 +46,10 @@ struct MtpState {
 };
 
 // Gated DeltaNet states after each row of one forward (ForwardInput::row_states), for rolling
-// a verify forward back to any of its rows: rows[r][layer] is the state after row r.
+// a verify forward back to any of its rows: layers[layer][r] is the state after row r (left
+// empty for full-attention layers). Per layer, so GatedDeltaNetForward fills a layer's rows in place.
 struct RowStates {
-  std::vector<std::vector<LinearLayerState>> rows;
+  std::vector<std::vector<LinearLayerState>> layers;
 };
 
 struct LmState {

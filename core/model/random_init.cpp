@@ -42,8 +42,8 @@ InitRule InitRuleFor(const TensorSpec& spec, int conv_kernel) {
   if (Contains(n, "model.visual.") && (Contains(n, ".norm1.") || Contains(n, ".norm2.") || Contains(n, "merger.norm.")))
     return EndsWith(n, ".weight") ? normal(1.0, 0.2) : normal(0.0, 0.1);  // LayerNorm w, b
   if (EndsWith(n, "layernorm.weight") || EndsWith(n, "q_norm.weight") || EndsWith(n, "k_norm.weight") ||
-      n == "model.language_model.norm.weight")
-    return normal(0.0, 0.2);  // zero-centred RMSNorm, applied as 1 + w (qwen35.md §2.3)
+      n == "model.language_model.norm.weight" || n == "mtp.norm.weight" || Contains(n, "mtp.pre_fc_norm_"))
+    return normal(0.0, 0.2);  // zero-centred RMSNorm, applied as 1 + w (qwen35.md §2.3; the MTP's too)
   if (EndsWith(n, ".bias")) return normal(0.0, 0.1);
   if (EndsWith(n, "pos_embed.weight")) return normal(0.0, 0.5);
   if (EndsWith(n, "embed_tokens.weight")) return normal(0.0, 1.0);

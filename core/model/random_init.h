@@ -20,8 +20,9 @@ struct InitRule {
   double lo = 0.0, hi = 1.0;
 };
 
-// The rule for one tensor of Qwen35TensorManifest (projections N(0, 1/sqrt(fan_in)), zero-centred
-// RMSNorm weights N(0, 0.2), gated-norm and LayerNorm weights 1 + N(0, 0.2), biases N(0, 0.1), ...).
+// The rule for one tensor of Qwen35TensorManifest or Qwen35MtpTensorManifest (projections
+// N(0, 1/sqrt(fan_in)), zero-centred RMSNorm weights N(0, 0.2), gated-norm and LayerNorm weights
+// 1 + N(0, 0.2), biases N(0, 0.1), ...).
 InitRule InitRuleFor(const TensorSpec& spec, int conv_kernel);
 
 // Fills out[0..n) with values of element index [first, first + n) of a tensor whose stream is

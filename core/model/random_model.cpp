@@ -153,21 +153,6 @@ void WriteTensor(SafetensorsWriter& w, const TensorSpec& spec, const InitRule& r
   }
 }
 
-// The MTP's own norms (mtp.norm, mtp.pre_fc_norm_*) are zero-centred RMSNorms like the main
-// model's (applied as 1 + w); the rest of mtp.* follows the main model's rules. Each tensor's
-// values depend only on the seed and its name, so adding mtp.* leaves the others as they were.
-InitRule MtpAwareInitRule(const TensorSpec& spec, int conv_kernel) {
-  const std::string& n = spec.name;
-  if (n.rfind("mtp.", 0) == 0 && spec.shape.size() == 1 && n.find("norm") != std::string::npos) {
-    InitRule r;
-    r.kind = InitKind::kNormal;
-    r.mean = 0.0;
-    r.std = 0.2;
-    return r;
-  }
-  return InitRuleFor(spec, conv_kernel);
-}
-
 }  // namespace
 
 ModelShape ParseModelShape(const std::string& name) {
@@ -370,7 +355,7 @@ MakeModelResult MakeRandomModel(const MakeModelOptions& o) {
   SafetensorsWriter w(r.weights_path, std::move(specs), {{"format", "pt"}});
   uint64_t done = 0;
   for (const TensorSpec& s : w.order()) {
-    WriteTensor(w, s, MtpAwareInitRule(s, config.text.linear_conv_kernel_dim), o.seed, pool, f32, bytes);
+    WriteTensor(w, s, InitRuleFor(s, config.text.linear_conv_kernel_dim), o.seed, pool, f32, bytes);
     done += s.nbytes();
     if (o.progress) o.progress(s.name, payload ? static_cast<double>(done) / static_cast<double>(payload) : 1.0);
   }

@@ -41,9 +41,22 @@ void AddVision(const VisionConfig& v, std::vector<TensorSpec>& out) {
   add("merger.linear_fc2.bias", {v.out_hidden_size});
 }
 
+// What every decoder layer has under prefix `l` besides its mixer: the two RMSNorms and the MLP.
+void AddNormsAndMlp(const TextConfig& t, const std::string& l, std::vector<TensorSpec>& out) {
+  const int64_t h = t.hidden_size, inter = t.intermediate_size;
+  auto add = [&](const std::string& name, std::vector<int64_t> shape) {
+    out.push_back({l + name, DType::BF16, std::move(shape)});
+  };
+  add("input_layernorm.weight", {h});
+  add("post_attention_layernorm.weight", {h});
+  add("mlp.gate_proj.weight", {inter, h});
+  add("mlp.up_proj.weight", {inter, h});
+  add("mlp.down_proj.weight", {h, inter});
+}
+
 // One full-attention decoder layer under prefix `l` (self_attn, norms, MLP).
 void AddFullAttentionLayer(const TextConfig& t, const std::string& l, std::vector<TensorSpec>& out) {
-  const int64_t h = t.hidden_size, inter = t.intermediate_size, d = t.head_dim;
+  const int64_t h = t.hidden_size, d = t.head_dim;
   const int64_t nq = t.num_attention_heads, nkv = t.num_key_value_heads;
   auto add = [&](const std::string& name, std::vector<int64_t> shape) {
     out.push_back({l + name, DType::BF16, std::move(shape)});
@@ -54,16 +67,12 @@ void AddFullAttentionLayer(const TextConfig& t, const std::string& l, std::vecto
   add("self_attn.o_proj.weight", {h, nq * d});
   add("self_attn.q_norm.weight", {d});
   add("self_attn.k_norm.weight", {d});
-  add("input_layernorm.weight", {h});
-  add("post_attention_layernorm.weight", {h});
-  add("mlp.gate_proj.weight", {inter, h});
-  add("mlp.up_proj.weight", {inter, h});
-  add("mlp.down_proj.weight", {h, inter});
+  AddNormsAndMlp(t, l, out);
 }
 
 void AddText(const TextConfig& t, std::vector<TensorSpec>& out) {
   const std::string p = "model.language_model.";
-  const int64_t h = t.hidden_size, inter = t.intermediate_size, nv = t.linear_num_value_heads;
+  const int64_t h = t.hidden_size, nv = t.linear_num_value_heads;
   auto add = [&](const std::string& name, std::vector<int64_t> shape, DType dtype = DType::BF16) {
     out.push_back({p + name, dtype, std::move(shape)});
   };
@@ -74,24 +83,18 @@ void AddText(const TextConfig& t, std::vector<TensorSpec>& out) {
       AddFullAttentionLayer(t, p + l, out);
       continue;
     }
-    {
-      const std::string a = l + "linear_attn.";
-      add(a + "in_proj_qkv.weight", {t.conv_dim(), h});
-      add(a + "in_proj_z.weight", {t.linear_value_dim(), h});
-      add(a + "in_proj_b.weight", {nv, h});
-      add(a + "in_proj_a.weight", {nv, h});
-      add(a + "conv1d.weight", {t.conv_dim(), 1, t.linear_conv_kernel_dim});
-      // Released checkpoints keep A_log in F32 (qwen35.md §1.5 "Stored dtypes").
-      add(a + "A_log", {nv}, DType::F32);
-      add(a + "dt_bias", {nv});
-      add(a + "norm.weight", {t.linear_value_head_dim});
-      add(a + "out_proj.weight", {h, t.linear_value_dim()});
-    }
-    add(l + "input_layernorm.weight", {h});
-    add(l + "post_attention_layernorm.weight", {h});
-    add(l + "mlp.gate_proj.weight", {inter, h});
-    add(l + "mlp.up_proj.weight", {inter, h});
-    add(l + "mlp.down_proj.weight", {h, inter});
+    const std::string a = l + "linear_attn.";
+    add(a + "in_proj_qkv.weight", {t.conv_dim(), h});
+    add(a + "in_proj_z.weight", {t.linear_value_dim(), h});
+    add(a + "in_proj_b.weight", {nv, h});
+    add(a + "in_proj_a.weight", {nv, h});
+    add(a + "conv1d.weight", {t.conv_dim(), 1, t.linear_conv_kernel_dim});
+    // Released checkpoints keep A_log in F32 (qwen35.md §1.5 "Stored dtypes").
+    add(a + "A_log", {nv}, DType::F32);
+    add(a + "dt_bias", {nv});
+    add(a + "norm.weight", {t.linear_value_head_dim});
+    add(a + "out_proj.weight", {h, t.linear_value_dim()});
+    AddNormsAndMlp(t, p + l, out);
   }
   add("norm.weight", {h});
 }

@@ -3,13 +3,12 @@
 #include "core/text/chat_template.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/text/jinja_generation_prompt.h"
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "core/util/read_file.h"
 
 namespace glance {
@@ -88,8 +87,6 @@ std::string RenderContent(const ChatMessage& m, bool is_system, const ChatTempla
   return out;
 }
 
-std::string ReadTextFile(const std::string& path) { return ReadWholeFile(path, path + ": cannot open"); }
-
 }  // namespace
 
 ChatTemplate ChatTemplate::FromText(const std::string& jinja_text, const std::string& source_name) {
@@ -114,16 +111,11 @@ ChatTemplate ChatTemplate::FromText(const std::string& jinja_text, const std::st
 ChatTemplate ChatTemplate::FromModelDir(const std::string& model_dir) {
   namespace fs = std::filesystem;
   const fs::path jinja = fs::path(model_dir) / "chat_template.jinja";
-  if (fs::exists(jinja)) return FromText(ReadTextFile(jinja.string()), jinja.string());
+  if (fs::exists(jinja)) return FromText(ReadWholeFile(jinja.string(), jinja.string() + ": cannot open"), jinja.string());
   const fs::path config = fs::path(model_dir) / "tokenizer_config.json";
   if (!fs::exists(config))
     throw Error(model_dir + ": no chat_template.jinja and no tokenizer_config.json with a chat_template");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(ReadTextFile(config.string()));
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(config.string() + ": not valid JSON: " + e.what());
-  }
+  const nlohmann::json j = ReadJsonFile(config.string(), config.string() + ": cannot open");
   if (j.is_object() && j.contains("chat_template")) {
     const auto& ct = j["chat_template"];
     if (ct.is_string()) return FromText(ct.get<std::string>(), config.string() + " chat_template");

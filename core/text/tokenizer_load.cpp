@@ -2,8 +2,6 @@
 // Only the pipeline Qwen3.5 uses is accepted; anything else is refused with the field named,
 // because silently tokenizing differently from the model's training would corrupt every answer.
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 

@@ -20,6 +20,21 @@ namespace {
 // 16-byte vectors of the compiler's generic vector extension: SSE2 / NEON loads without
 // depending on the build's -march, and XOR is associative, so nothing serialises the loads.
 typedef uint64_t U64x2 __attribute__((vector_size(16)));
+
+// GB/s of `passes` (at least 1) timed runs of `pass`, after one untimed warm-up run, counting
+// `bytes_per_pass` each.
+template <class Pass>
+std::vector<double> TimePasses(int passes, double bytes_per_pass, const Pass& pass) {
+  pass();  // warm-up
+  std::vector<double> gb_per_s;
+  for (int p = 0; p < std::max(passes, 1); ++p) {
+    const auto t0 = std::chrono::steady_clock::now();
+    pass();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    gb_per_s.push_back(bytes_per_pass / std::max(s, 1e-9) / 1e9);
+  }
+  return gb_per_s;
+}
 }  // namespace
 
 uint64_t ReadStreams(const uint64_t* p, size_t n_bytes, int streams) {
@@ -59,15 +74,9 @@ BandwidthResult MeasureReadBandwidth(size_t array_bytes, int streams, int passes
   const auto read = [&](size_t begin, size_t end) {
     sum.fetch_xor(ReadStreams(a.get() + begin, (end - begin) * 8, streams));
   };
-  run(read);  // warm-up
   BandwidthResult r;
   r.array_bytes = words * 8;
-  for (int p = 0; p < std::max(passes, 1); ++p) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run(read);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.gb_per_s.push_back(static_cast<double>(r.array_bytes) / std::max(s, 1e-9) / 1e9);
-  }
+  r.gb_per_s = TimePasses(passes, static_cast<double>(r.array_bytes), [&] { run(read); });
   // Keep the reads observable so the passes cannot be optimised away: XOR of 0..words-1 read
   // an odd number of times (warm-up + passes) or an even number.
   uint64_t expect = 0;
@@ -91,15 +100,9 @@ BandwidthResult MeasureTriadBandwidth(size_t array_bytes, int passes, ThreadPool
   const auto triad = [&](size_t begin, size_t end) {
     Triad(a.get() + begin, b.get() + begin, c.get() + begin, 3.0f, end - begin);
   };
-  run(triad);  // warm-up
   BandwidthResult r;
   r.array_bytes = n * sizeof(float);
-  for (int p = 0; p < std::max(passes, 1); ++p) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run(triad);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.gb_per_s.push_back(3.0 * static_cast<double>(r.array_bytes) / std::max(s, 1e-9) / 1e9);
-  }
+  r.gb_per_s = TimePasses(passes, 3.0 * static_cast<double>(r.array_bytes), [&] { run(triad); });
   // Keep the result observable so the passes cannot be optimised away.
   if (a[n / 2] != 7.0f) throw Error("bandwidth: triad produced a wrong value");
   return r;

@@ -36,11 +36,15 @@ TEST(DemoModel, CaptionsNameEveryObject) {
   const DemoScenes& w = Scenes();
   const int n = std::min<int>(kCaptionScenes, static_cast<int>(w.scenes.size()));
   int sc = 0, pos = 0, size = 0, bg = 0, shown = 0;
+  std::map<size_t, std::pair<int, int>> by_objects;  // objects in the scene -> (shapes+colours right, scenes)
   for (int i = 0; i < n; ++i) {
     const DemoScene& s = w.scenes[static_cast<size_t>(i)];
     const TurnResult r = Caption(engine, s, false);
     const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
     sc += c.shapes_and_colours;
+    auto& [right, scenes] = by_objects[s.objects.size()];
+    right += c.shapes_and_colours;
+    ++scenes;
     pos += c.positions;
     size += c.sizes;
     bg += c.background;
@@ -49,6 +53,8 @@ TEST(DemoModel, CaptionsNameEveryObject) {
   }
   std::printf("captions of %d held-out scenes (f32): shapes+colours %.1f%%, positions %.1f%%, sizes %.1f%%, background %.1f%%\n",
               n, 100 * Rate(sc, n), 100 * Rate(pos, n), 100 * Rate(size, n), 100 * Rate(bg, n));
+  for (const auto& [objects, rs] : by_objects)
+    std::printf("  scenes with %zu object(s): shapes+colours right in %d of %d\n", objects, rs.first, rs.second);
   EXPECT_GE(Rate(sc, n), kMinShapesAndColours);
   EXPECT_GE(Rate(pos, n), kMinPositions);
   EXPECT_GE(Rate(bg, n), kMinBackground);

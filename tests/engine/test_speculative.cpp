@@ -71,17 +71,17 @@ struct TurnRun {
   std::vector<std::vector<float>> logits;  // per generated step
 };
 
-TurnRun Send(Session& s, const std::string& text, const GenerateOptions& o, const std::atomic<bool>* cancel = nullptr,
-         int cancel_after = -1) {
+// With `cancel`: set after the `cancel_after`-th piece of text (a stop mid-answer).
+TurnRun Send(Session& s, const std::string& text, const GenerateOptions& o, std::atomic<bool>* cancel = nullptr,
+             int cancel_after = -1) {
   TurnRun run;
   StreamCallbacks cb;
   cb.on_logits = [&](std::span<const float> l) { run.logits.emplace_back(l.begin(), l.end()); };
-  std::atomic<bool>* flag = const_cast<std::atomic<bool>*>(cancel);
   int pieces = 0;
   if (cancel) {
     cb.cancel = cancel;
     cb.on_text = [&](const std::string&) {
-      if (++pieces == cancel_after) flag->store(true);
+      if (++pieces == cancel_after) cancel->store(true);
     };
   }
   run.r = s.Send(text, o, cb);

@@ -16,17 +16,20 @@ namespace glance::lm::testing {
 
 inline std::string TinyDir() { return std::string(GLANCE_TEST_DATA) + "/tiny-a"; }
 
+// Tensor `name` of `store`, stored as I64.
+inline std::vector<int64_t> ReadI64(const TensorStore& store, const std::string& name) {
+  const TensorView& t = store.Get(name);
+  EXPECT_EQ(t.dtype, DType::I64) << name;
+  std::vector<int64_t> v(static_cast<size_t>(t.numel()));
+  std::memcpy(v.data(), t.data, v.size() * sizeof(int64_t));
+  return v;
+}
+
 struct Golden {
   TensorStore store = TensorStore::OpenFiles({TinyDir() + "/golden.safetensors"});
 
   std::vector<float> F32(const std::string& name) const { return store.Get(name).ToF32(); }
-  std::vector<int64_t> I64(const std::string& name) const {
-    const TensorView& t = store.Get(name);
-    EXPECT_EQ(t.dtype, DType::I64) << name;
-    std::vector<int64_t> v(static_cast<size_t>(t.numel()));
-    std::memcpy(v.data(), t.data, v.size() * sizeof(int64_t));
-    return v;
-  }
+  std::vector<int64_t> I64(const std::string& name) const { return ReadI64(store, name); }
   std::vector<int64_t> Shape(const std::string& name) const { return store.Get(name).shape; }
 };
 

@@ -12,13 +12,12 @@ file whenever the demo model is retrained).
 A text-only prompt at text positions 0..T-1 on all three M-RoPE axes: MTP row t (main hidden t,
 token t+1, at position t+1) predicts token t+2.
 """
+import hashlib
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "twin"))
-import hashlib  # noqa: E402
-
 import deps  # noqa: E402
 
 deps.require()

@@ -19,13 +19,14 @@
 #include "core/engine/sampler.h"
 #include "core/util/error.h"
 #include "core/util/sha256.h"
+#include "golden.h"
 
 namespace glance::lm {
 namespace {
 
-// GLANCE_TEST_DEMO_MODEL: another copy of the demo model (e.g. the committed one while it is
-// being retrained in the working tree).
-const std::string kDemo = std::getenv("GLANCE_TEST_DEMO_MODEL") ? std::getenv("GLANCE_TEST_DEMO_MODEL")
+// GLANCE_DEMO_TEST_MODEL (as in tests/demo): another copy of the demo model (e.g. the committed
+// one while it is being retrained in the working tree).
+const std::string kDemo = std::getenv("GLANCE_DEMO_TEST_MODEL") ? std::getenv("GLANCE_DEMO_TEST_MODEL")
                                                                 : std::string(GLANCE_TEST_DATA) + "/../../resources/demo-model";
 const std::string kReference = std::string(GLANCE_TEST_DATA) + "/../lm/data/mtp_reference.safetensors";
 
@@ -41,12 +42,7 @@ const Demo& GetDemo() {
 
 struct Reference {
   TensorStore store = TensorStore::OpenFiles({kReference});
-  std::vector<int64_t> I64(const std::string& name) const {
-    const TensorView& t = store.Get(name);
-    std::vector<int64_t> v(static_cast<size_t>(t.numel()));
-    std::memcpy(v.data(), t.data, v.size() * sizeof(int64_t));
-    return v;
-  }
+  std::vector<int64_t> I64(const std::string& name) const { return testing::ReadI64(store, name); }
   std::vector<float> F32(const std::string& name) const { return store.Get(name).ToF32(); }
   // The reference was computed for this demo model (else the demo model was retrained since:
   // run tests/lm/make_mtp_reference.py and commit its output with the model).
@@ -66,11 +62,7 @@ struct Reference {
   GTEST_SKIP() << "tests/lm/data/mtp_reference.safetensors was computed for another demo model; "   \
                   "regenerate it: /usr/bin/python3 tests/lm/make_mtp_reference.py"
 
-float MaxAbsDiff(const float* a, const float* b, size_t n) {
-  float m = 0.0f;
-  for (size_t i = 0; i < n; ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
-}
+using testing::MaxAbsDiff;
 
 // The C++ MTP over rows t = 0..T-2 (main hidden t, token t+1, at position t+1), with the
 // main hidden rows shifted by `shift` (0 = right; 1 = a wrong pairing, the negative control).
@@ -201,7 +193,8 @@ TEST(Mtp, KeepTokensRollsAVerifyForwardBack) {
     v.row_states = &rs;
     ForwardOutput vout;
     d.model.Forward(v, verify, vout, nullptr);
-    ASSERT_EQ(rs.rows.size(), rows.size() - 1);
+    ASSERT_EQ(rs.layers.size(), static_cast<size_t>(d.cfg.text.num_hidden_layers));
+    for (const auto& layer : rs.layers) ASSERT_EQ(layer.size(), rows.size() - 1);
     const int64_t H = d.cfg.text.hidden_size;
     verify.KeepTokens(base.n_tokens + keep, base.n_tokens, rs, vout.hidden.data() + (keep - 1) * H);
 

@@ -51,16 +51,22 @@ def init_weights(model, seed):
                 p.normal_(0.0, 0.02, generator=g)
 
 
+def vision_batch(split, indices):
+    """Pixels and per-token (shape, colour, size) labels of the scenes `indices` of `split`."""
+    pix, labels = [], []
+    for i in indices:
+        shape, colour, size, img = world.token_labels(world.scene(split, i))
+        pix.append(patchify(img)[0])
+        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
+    return torch.stack(pix), torch.stack(labels)
+
+
 def make_batch(tok, split, indices, seed):
     """-> dict of tensors for the scenes `indices` of `split` (conversation rng from seed)."""
-    pix, seqs, masks, labels = [], [], [], []
+    pixels, labels = vision_batch(split, indices)
+    seqs, masks = [], []
     for i in indices:
-        sc = world.scene(split, i)
-        shape, colour, size, img = world.token_labels(sc)
-        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
-        pv, _, _ = patchify(img)
-        pix.append(pv)
-        turns = world.conversation(sc, random.Random(f"{seed}:{split}:{i}"))
+        turns = world.conversation(world.scene(split, i), random.Random(f"{seed}:{split}:{i}"))
         ids, mask = encode_conversation(tok, turns, N_IMG)
         seqs.append(ids)
         masks.append(mask)
@@ -74,7 +80,7 @@ def make_batch(tok, split, indices, seed):
         tgt[b, :len(s)] = torch.tensor(m)
         p, _ = mrope_positions(s + [pad] * (T - len(s)), tok.special["<|image_pad|>"], [GRID])
         pos[b] = p
-    return dict(pixels=torch.stack(pix), ids=ids, target=tgt, positions=pos, labels=torch.stack(labels))
+    return dict(pixels=pixels, ids=ids, target=tgt, positions=pos, labels=labels)
 
 
 class AuxProbe(torch.nn.Module):
@@ -140,16 +146,6 @@ def save_state(path, model, probe, opt, counters):
     os.replace(tmp, path)
 
 
-def vision_batch(indices):
-    """Pixels and per-token labels only (the vision-only phase)."""
-    pix, labels = [], []
-    for i in indices:
-        shape, colour, size, img = world.token_labels(world.scene("train", i))
-        pix.append(patchify(img)[0])
-        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
-    return torch.stack(pix), torch.stack(labels)
-
-
 def take_step(opt, params, loss, c, counter, t0, p0):
     """One optimiser step on `loss`, counted in c[counter], with the wall and CPU time since t0, p0."""
     opt.zero_grad()
@@ -161,6 +157,27 @@ def take_step(opt, params, loss, c, counter, t0, p0):
     c["cpu_seconds"] += time.process_time() - p0
 
 
+class Checkpoints:
+    """Writes the run's state every --save-minutes and after the last step, and ends the run
+    (resumably, state written) once --stop-after-minutes have passed."""
+
+    def __init__(self, a, state_path, model, probe, opt, c):
+        self.a, self.state_path, self.parts, self.c = a, state_path, (model, probe, opt), c
+        self.t_save = self.t_start = time.time()
+
+    def stop_after_step(self, counter):
+        """Call after each step counted in c[counter] ("step" or "vision_step"); True: stop now."""
+        a, c = self.a, self.c
+        if time.time() - self.t_save > a.save_minutes * 60 or c[counter] == a.steps:
+            save_state(self.state_path, *self.parts, c)
+            self.t_save = time.time()
+        if a.stop_after_minutes and time.time() - self.t_start > a.stop_after_minutes * 60:
+            save_state(self.state_path, *self.parts, c)
+            print(f"stopping at {counter.replace('_', ' ')} {c[counter]} (time limit); rerun to resume", flush=True)
+            return True
+        return False
+
+
 # The vision-only phase draws its scenes from here on in the train split, apart from the joint phase's.
 VISION_OFFSET = 10_000_000
 
@@ -169,11 +186,11 @@ def train_vision(model, probe, opt, params, a, c, state_path):
     """--vision-only: the vision tower and the probes alone (no language model: ~10x cheaper a
     scene), so the tower learns to tell the shapes before the language model must name them."""
     vis = model.model.visual
-    t_save = t_start = time.time()
+    checkpoints = Checkpoints(a, state_path, model, probe, opt, c)
     while c["vision_step"] < a.steps:
         t0, p0 = time.time(), time.process_time()
         s = c["vision_step"]
-        pix, labels = vision_batch(range(VISION_OFFSET + s * a.batch, VISION_OFFSET + (s + 1) * a.batch))
+        pix, labels = vision_batch("train", range(VISION_OFFSET + s * a.batch, VISION_OFFSET + (s + 1) * a.batch))
         for grp in opt.param_groups:
             grp["lr"] = lr_at(s, a.steps, a.lr, warmup=20)
         img = vis(pix, 14, 14)
@@ -182,12 +199,7 @@ def train_vision(model, probe, opt, params, a, c, state_path):
         if c["vision_step"] % 20 == 0:
             print(f"vision step {c['vision_step']} aux {loss.item():.3f} shape acc {probe.shape_accuracy(img, labels).item():.3f} "
                   f"{c['elapsed'] / 60:.1f} min", flush=True)
-        if time.time() - t_save > a.save_minutes * 60 or c["vision_step"] == a.steps:
-            save_state(state_path, model, probe, opt, c)
-            t_save = time.time()
-        if a.stop_after_minutes and time.time() - t_start > a.stop_after_minutes * 60:
-            save_state(state_path, model, probe, opt, c)
-            print(f"stopping at vision step {c['vision_step']} (time limit); rerun to resume", flush=True)
+        if checkpoints.stop_after_step("vision_step"):
             break
 
 
@@ -241,8 +253,7 @@ def main():
     step = c["step"]
     tok = Tokenizer(os.path.join(TINY_A, "tokenizer.json"))
     log = open(os.path.join(a.run, "log.txt"), "a")
-    t_save = time.time()
-    t_start = time.time()
+    checkpoints = Checkpoints(a, state_path, model, probe, opt, c)
     model.train()
     while step < a.steps:
         t0, p0 = time.time(), time.process_time()
@@ -260,12 +271,7 @@ def main():
             print(line, flush=True)
             log.write(line + "\n")
             log.flush()
-        if time.time() - t_save > a.save_minutes * 60 or step == a.steps:
-            save_state(state_path, model, probe, opt, c)
-            t_save = time.time()
-        if a.stop_after_minutes and time.time() - t_start > a.stop_after_minutes * 60:
-            save_state(state_path, model, probe, opt, c)
-            print(f"stopping at step {step} (time limit); rerun to resume", flush=True)
+        if checkpoints.stop_after_step("step"):
             break
 
 
