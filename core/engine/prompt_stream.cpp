@@ -1,6 +1,7 @@
 #include "core/engine/prompt_stream.h"
 
 #include <algorithm>
+#include <string>
 
 #include "core/engine/engine.h"
 #include "core/text/chat_template.h"
@@ -16,13 +17,53 @@ std::vector<int64_t> PromptStream::ImageRows(size_t k) const {
   return rows;
 }
 
+namespace {
+
+// The strings of the tokens that place images. The tokenizer matches added tokens anywhere in the
+// render (as Hugging Face's does), so one of these inside text would shift every image after it;
+// Hugging Face's processor fails there too ("Image features and image tokens do not match").
+std::vector<std::string> ImageMarkers(const Engine& engine) {
+  const ModelConfig& c = engine.config();
+  std::vector<std::string> m;
+  for (int64_t id : {c.vision_start_token_id, c.vision_end_token_id, c.image_token_id, c.video_token_id})
+    if (id >= 0 && static_cast<size_t>(id) < engine.tokenizer().size())
+      m.push_back(engine.tokenizer().TokenBytes(static_cast<int32_t>(id)));
+  return m;
+}
+
+void EraseAll(std::string& text, const std::string& marker) {
+  for (size_t at = text.find(marker); at != std::string::npos; at = text.find(marker, at)) text.erase(at, marker.size());
+}
+
+// `messages` with image markers removed from assistant text; throws for one in any other text.
+std::vector<ChatMessage> WithoutImageMarkersInText(const Engine& engine, const std::vector<ChatMessage>& messages) {
+  std::vector<ChatMessage> out = messages;
+  for (const std::string& marker : ImageMarkers(engine)) {
+    if (marker.empty()) continue;
+    for (ChatMessage& m : out) {
+      const bool assistant = m.role == "assistant";
+      for (ContentPart& part : m.content) {
+        if (part.kind != ContentPart::kText || part.text.find(marker) == std::string::npos) continue;
+        if (!assistant)
+          throw Error("the " + m.role + " message contains " + marker +
+                      ", which is reserved for placing images; remove it from the text");
+        EraseAll(part.text, marker);
+      }
+      if (assistant && m.reasoning_content) EraseAll(*m.reasoning_content, marker);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 PromptStream BuildPromptStream(const Engine& engine, const std::vector<ChatMessage>& messages,
                                std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids) {
   ChatTemplateOptions o;
   o.add_generation_prompt = true;
   o.enable_thinking = enable_thinking;
   const Tokenizer& tok = engine.tokenizer();
-  const std::vector<int32_t> ids = tok.Encode(engine.chat_template().Render(messages, o));
+  const std::vector<int32_t> ids = tok.Encode(engine.chat_template().Render(WithoutImageMarkersInText(engine, messages), o));
   // Each <|image_pad|> becomes its image's token count; images are in conversation order.
   const int32_t pad = static_cast<int32_t>(engine.config().image_token_id);
   const size_t n_pads = static_cast<size_t>(std::count(ids.begin(), ids.end(), pad));

@@ -40,7 +40,10 @@ struct PromptStream {
 };
 
 // The chat template's render of `messages` with the generation prompt (thinking as asked),
-// tokenized, pads expanded with `grids` (the conversation's images, in order). Throws
+// tokenized, pads expanded with `grids` (the conversation's images, in order). The image
+// markers (<|vision_start|>, <|vision_end|>, <|image_pad|>, <|video_pad|>) come only from image
+// parts: they are removed from assistant text (an answer saved before answers were decoded
+// without special tokens) and refused, naming the marker, in system and user text. Throws
 // glance::Error when the render holds more image placeholders than there are grids.
 PromptStream BuildPromptStream(const Engine& engine, const std::vector<ChatMessage>& messages,
                                std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids);

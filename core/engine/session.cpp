@@ -272,7 +272,11 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   // the next unused row of a speculative verify (core/engine/speculative.h).
   if (!sampling.greedy) r.stats.seed = options.seed.value_or(FreshSeed());
   Sampler sampler(sampling, static_cast<int64_t>(tok().size()), r.stats.seed.value_or(0));
-  StreamDecoder decoder(tok(), /*skip_special=*/false);
+  // The answer's text leaves out special tokens, as Hugging Face's reference decode does
+  // (skip_special_tokens=True; the golden's text_skip_special) and vLLM by default: a sampled
+  // <|image_pad|> kept in the text would come back as an image placeholder in the next turn's
+  // render. <think> and <tool_call> are not special, so reasoning and tool calls stay.
+  StreamDecoder decoder(tok(), /*skip_special=*/true);
   std::vector<int32_t> context(stream.ids.begin(), stream.ids.end());
   const auto& stops = engine->stop_ids();
   Clock::time_point first_token_time{};

@@ -2,6 +2,7 @@
 // run of the template's render, regenerate/edit restore snapshots, stop and limits hold.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -356,4 +357,70 @@ TEST(Session, TurnTimingIncludesTheBackendsKernels) {
   // The CPU backend adds no kernel stages.
   Session cpu(DemoEngine());
   for (const auto& st : cpu.Send("Hello.", Greedy(2)).stats.stages) EXPECT_NE(st.name.rfind("npu:", 0), 0u);
+}
+
+// A chat whose answer holds an image marker must still continue: the answer's text leaves out
+// special tokens, a saved answer that still holds one has it removed from the render, and a user
+// message holding one is refused with the marker named, losing nothing.
+TEST(Session, ImageMarkersInTextNeverBreakAConversation) {
+  auto e = DemoEngine();
+  const Tokenizer& tok = e->tokenizer();
+  const std::string pad = tok.TokenBytes(static_cast<int32_t>(e->config().image_token_id));
+  const std::string end = tok.TokenBytes(static_cast<int32_t>(e->config().vision_end_token_id));
+
+  // 1. Sampled answers: find one that drew a special token; its text has none and it continues.
+  GenerateOptions sampled = Greedy(24);
+  sampled.sampling = SamplingParams{};
+  sampled.sampling->greedy = false;
+  bool found = false;
+  for (uint64_t seed = 1; seed <= 200 && !found; ++seed) {
+    Session s(e);
+    s.AttachImage(DefaultDemoImagePath());
+    sampled.seed = seed;
+    const TurnResult r = s.Send("Describe this image.", sampled);
+    EXPECT_EQ(r.text, tok.Decode(r.tokens, /*skip_special=*/true));
+    const bool drew_special = std::any_of(r.tokens.begin(), r.tokens.end(), [&](int32_t t) { return tok.IsSpecial(t); });
+    if (!drew_special) continue;
+    found = true;
+    EXPECT_EQ(r.text.find("<|"), std::string::npos) << r.text;
+    EXPECT_NO_THROW(s.Send("And then?", Greedy(4))) << "answer: " << r.text;
+  }
+  ASSERT_TRUE(found) << "no seed in 1..200 drew a special token (the test needs one)";
+
+  // 2. A saved answer holding markers continues as if they were not there.
+  Session live(e);
+  live.AttachImage(DefaultDemoImagePath());
+  live.Send("Describe this image.", Greedy(4));
+  const ImageInfo& info = live.images()[0];
+  const std::vector<SavedTurn> plain = {{"Describe this image.", {{info.path, info.sha256, info.mode}}, "A red square."}};
+  std::vector<SavedTurn> marked = plain;
+  marked[0].answer = "A red " + pad + end + "square." + pad;
+  auto first_logits = [&](const std::vector<SavedTurn>& saved) {
+    Session s(e);
+    s.Continue(saved);
+    std::vector<float> first;
+    StreamCallbacks cb;
+    cb.on_logits = [&](std::span<const float> l) {
+      if (first.empty()) first.assign(l.begin(), l.end());
+    };
+    s.Send("Anything else?", Greedy(2), cb);
+    return first;
+  };
+  const std::vector<float> a = first_logits(plain), b = first_logits(marked);
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+
+  // 3. A user message holding a marker: refused, naming it; the session and the image kept.
+  Session s(e);
+  s.Send("Hi.", Greedy(2));
+  s.AttachImage(DefaultDemoImagePath());
+  try {
+    s.Send("What is " + pad + " here?", Greedy(2));
+    FAIL() << "accepted a user message holding " << pad;
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find(pad), std::string::npos) << err.what();
+  }
+  EXPECT_EQ(s.turns().size(), 1u);
+  EXPECT_NO_THROW(s.Send("What is here?", Greedy(2)));
+  EXPECT_EQ(s.turns().back().image_indices.size(), 1u);  // the pending image went with it
 }
