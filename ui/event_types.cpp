@@ -47,6 +47,12 @@ QString ThreadCount(int threads) {
   return threads == 1 ? QStringLiteral("1 thread") : QStringLiteral("%1 threads").arg(threads);
 }
 
+QString SpeculativeSummary(const TurnStats& s) {
+  return QStringLiteral("MTP %1% of drafts accepted, %2 tok/pass")
+      .arg(100.0 * s.acceptance_rate(), 0, 'f', 0)
+      .arg(s.tokens_per_weight_pass(), 0, 'f', 2);
+}
+
 QString DescribeStats(const TurnStats& s) {
   const QString dot = QStringLiteral(" \u00B7 ");
   QStringList parts;
@@ -55,6 +61,7 @@ QString DescribeStats(const TurnStats& s) {
   parts << QStringLiteral("prefill %1 tok/s").arg(s.prefill_tokens_per_s, 0, 'f', 0);
   parts << QStringLiteral("decode %1 tok/s").arg(s.decode_tokens_per_s, 0, 'f', 1);
   parts << QStringLiteral("%1 tok").arg(s.generated_tokens);
+  if (s.draft_tokens > 0) parts << SpeculativeSummary(s);
   parts << Q(s.backend) + QLatin1Char(' ') + Q(std::string(Name(s.precision)));
   return parts.join(dot);
 }

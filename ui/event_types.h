@@ -41,7 +41,11 @@ double TtftWithImages(const TurnStats& stats);
 // "1 thread", "4 threads".
 QString ThreadCount(int threads);
 
-// "prompt 57 tok · TTFT 0.12 s · prefill 480 tok/s · decode 35.1 tok/s · 12 tok · cpu q8"
+// "MTP 87% of drafts accepted, 1.74 tok/pass" (for a turn decoded speculatively).
+QString SpeculativeSummary(const TurnStats& stats);
+
+// "prompt 57 tok · TTFT 0.12 s · prefill 480 tok/s · decode 35.1 tok/s · 12 tok · cpu q8",
+// with SpeculativeSummary before the backend when the turn was decoded speculatively.
 QString DescribeStats(const TurnStats& stats);
 
 }  // namespace glance::ui

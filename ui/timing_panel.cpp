@@ -213,8 +213,9 @@ QString TimingPanel::summaryText() const {
   const double image = ImageSeconds(s);
   const QString ttft = image > 0.0 ? tr("%1 s (image %2 s)").arg(TtftWithImages(s), 0, 'f', 3).arg(image, 0, 'f', 3)
                                    : tr("%1 s").arg(s.ttft_s, 0, 'f', 3);
+  const QString speculative = s.draft_tokens > 0 ? QStringLiteral(" \u00B7 ") + SpeculativeSummary(s) : QString();
   return tr("Turn %1: TTFT %2 \u00B7 total %3 s \u00B7 prompt %4 tok (%5 image) at %6 tok/s "
-            "\u00B7 %7 tok generated at %8 tok/s \u00B7 %9")
+            "\u00B7 %7 tok generated at %8 tok/s%9 \u00B7 %10")
       .arg(turnCount())
       .arg(ttft)
       .arg(s.total_s + image, 0, 'f', 2)
@@ -223,6 +224,7 @@ QString TimingPanel::summaryText() const {
       .arg(s.prefill_tokens_per_s, 0, 'f', 0)
       .arg(s.generated_tokens)
       .arg(s.decode_tokens_per_s, 0, 'f', 1)
+      .arg(speculative)
       .arg(ThreadCount(s.threads));
 }
 
@@ -258,6 +260,12 @@ QByteArray TimingPanel::toCsv() const {
     metric("prefill_tokens_per_s", s.prefill_tokens_per_s);
     metric("decode_tokens_per_s", s.decode_tokens_per_s);
     metric("total_s", s.total_s);
+    if (s.draft_tokens > 0) {
+      metric("draft_tokens", s.draft_tokens);
+      metric("drafts_accepted", s.accepted);
+      metric("drafts_verified", s.drafted);
+      metric("weight_passes", s.weight_passes);
+    }
     for (const StageTime& st : s.stages)
       out << turn << ",stage," << CsvField(QString::fromStdString(st.name)) << ','
           << QString::number(st.seconds, 'g', 9) << ',' << st.calls << '\n';

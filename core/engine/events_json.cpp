@@ -125,6 +125,9 @@ json ToJson(const TurnStats& v) {
           {"precision", Name(v.precision)}, {"threads", v.threads},
           {"stages", stages}, {"token_latencies_s", v.token_latencies_s}};
   if (v.seed) j["seed"] = *v.seed;
+  if (v.draft_tokens > 0)  // speculative decoding was on for this turn
+    j["speculative"] = {{"draft_tokens", v.draft_tokens}, {"drafted", v.drafted}, {"accepted", v.accepted},
+                        {"weight_passes", v.weight_passes}};
   return j;
 }
 
@@ -153,6 +156,16 @@ TurnStats TurnStatsFromJson(const json& j) {
     v.precision = *parsed;
   }
   if (HasField(j, "seed")) v.seed = RequiredField<uint64_t>(j, "seed", w);
+  if (HasField(j, "speculative")) {
+    const json& sp = RequiredField<json>(j, "speculative", w);
+    const char* ws = "stats JSON 'speculative'";
+    v.draft_tokens = RequiredField<int>(sp, "draft_tokens", ws);
+    v.drafted = RequiredField<int>(sp, "drafted", ws);
+    v.accepted = RequiredField<int>(sp, "accepted", ws);
+    v.weight_passes = RequiredField<int>(sp, "weight_passes", ws);
+    if (v.draft_tokens <= 0 || v.accepted < 0 || v.accepted > v.drafted || v.weight_passes < 0)
+      throw Error("stats JSON field 'speculative' has inconsistent counts");
+  }
   for (const auto& s : RequiredField<json>(j, "stages", w))
     v.stages.push_back({RequiredField<std::string>(s, "name", "stage JSON"), RequiredField<double>(s, "seconds", "stage JSON"),
                         RequiredField<int64_t>(s, "calls", "stage JSON")});

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 
 namespace glance {
 namespace {
@@ -148,6 +149,19 @@ TEST(EventsJson, ImageInfoAndStatsRoundTrip) {
   EXPECT_EQ(TurnStatsFromJson(old).precision, Precision::kF32);
   old["precision"] = "fp8";
   EXPECT_THROW(TurnStatsFromJson(old), Error);
+  // Speculative counts round-trip (absent for a plain turn); inconsistent ones are refused.
+  EXPECT_FALSE(HasField(ToJson(s), "speculative"));
+  s.draft_tokens = 2;
+  s.drafted = 10;
+  s.accepted = 7;
+  s.weight_passes = 6;
+  const TurnStats ss = TurnStatsFromJson(nlohmann::json::parse(ToJson(s).dump()));
+  EXPECT_EQ(ToJson(ss), ToJson(s));
+  EXPECT_EQ(ss.accepted, 7);
+  EXPECT_EQ(ss.weight_passes, 6);
+  nlohmann::json bad_counts = ToJson(s);
+  bad_counts["speculative"]["accepted"] = 11;
+  EXPECT_THROW(TurnStatsFromJson(bad_counts), Error);
   nlohmann::json bad_mode = ToJson(info);
   bad_mode["mode"] = "sideways";
   EXPECT_THROW(ImageInfoFromJson(bad_mode), Error);

@@ -71,6 +71,25 @@ class TestTimingPanel : public QObject {
     QVERIFY(lines.contains(QStringLiteral("1,summary,ttft_s,0.25,")));
     QCOMPARE(lines.size(), 1 + 7 + 5 + 4);
   }
+
+  // A speculative turn shows its acceptance and tokens per weight pass; a plain one does not.
+  void speculativeTurnShowsAcceptance() {
+    TimingPanel panel;
+    TurnStats s = MakeStats(1.0, false);
+    panel.addTurn(s);
+    QVERIFY2(!panel.summaryText().contains(QStringLiteral("MTP")), qPrintable(panel.summaryText()));
+    s.generated_tokens = 11;
+    s.draft_tokens = 1;
+    s.drafted = 6;
+    s.accepted = 4;
+    s.weight_passes = 6;  // 10 tokens after the first in 6 passes
+    panel.addTurn(s);
+    QVERIFY2(panel.summaryText().contains(QStringLiteral("MTP 67% of drafts accepted, 1.67 tok/pass")),
+             qPrintable(panel.summaryText()));
+    const QString csv = QString::fromUtf8(panel.toCsv());
+    QVERIFY2(csv.contains(QStringLiteral("2,summary,drafts_accepted,4,")), qPrintable(csv));
+    QVERIFY(!csv.contains(QStringLiteral("1,summary,drafts_accepted")));
+  }
 };
 
 QTEST_MAIN(TestTimingPanel)
