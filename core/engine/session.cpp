@@ -601,9 +601,12 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   for (const PromptStream& stream : streams)
     if (!next.PrefillUser(stream, timing, progress)) throw Cancelled();
   next.context_tokens = static_cast<int>(streams.back().user_end);
+  // Images attached but not yet sent go with the next message, after the saved ones (the GUI
+  // attaches to a reopened chat before the history is re-read at the first Send).
+  for (int i : im.pending) next.Attach(std::move(im.images[static_cast<size_t>(i)]));
   im.images = std::move(next.images);
   im.image_infos = std::move(next.image_infos);
-  im.pending.clear();
+  im.pending = std::move(next.pending);
   im.turns = std::move(next.turns);
   im.before_user = std::move(next.before_user);
   im.after_user = std::move(next.after_user);

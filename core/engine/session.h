@@ -146,7 +146,8 @@ class Session {
   // conversation with `turns`, encodes their images (found by path, refused when the file's
   // sha256 differs from the saved one) and processes the history, reporting progress, so the
   // state equals what chatting it live would have left: the next Send continues it exactly.
-  // A last turn without an answer is left for Regenerate to answer. Throws glance::Error
+  // A last turn without an answer is left for Regenerate to answer. Images attached and not
+  // yet sent stay attached, for the next Send. Throws glance::Error
   // naming the image or the problem, Cancelled when stopped; either way the session is as
   // before the call.
   void Continue(const SavedConversation& turns, const StreamCallbacks& callbacks = {});

@@ -424,3 +424,23 @@ TEST(Session, ImageMarkersInTextNeverBreakAConversation) {
   EXPECT_NO_THROW(s.Send("What is here?", Greedy(2)));
   EXPECT_EQ(s.turns().back().image_indices.size(), 1u);  // the pending image went with it
 }
+
+// An image attached before a saved conversation is taken up goes with the next message (the
+// GUI attaches to a reopened chat, then re-reads the history at Send): it was dropped.
+TEST(Session, ContinueKeepsImagesAttachedForTheNextMessage) {
+  auto e = DemoEngine();
+  Session s(e);
+  const ImageInfo info = s.AttachImage(DefaultDemoImagePath());
+  s.Continue({{"Hi.", {}, "Hello."}});
+  const TurnResult r = s.Send("What is in this image?", Greedy(2));
+  ASSERT_EQ(s.turns().size(), 2u);
+  ASSERT_EQ(s.turns().back().image_indices.size(), 1u);
+  EXPECT_EQ(s.images()[static_cast<size_t>(s.turns().back().image_indices[0])].sha256, info.sha256);
+  EXPECT_EQ(r.stats.image_tokens, info.tokens());
+
+  // The same as attaching it after the history was taken up.
+  Session t(e);
+  t.Continue({{"Hi.", {}, "Hello."}});
+  t.AttachImage(DefaultDemoImagePath());
+  EXPECT_EQ(t.Send("What is in this image?", Greedy(2)).tokens, r.tokens);
+}
