@@ -37,22 +37,11 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   auto* layout = new QVBoxLayout(this);
 
-  heatmap_ = new HeatmapWidget(this);
-  heatmap_->setInteractive(true);
-  heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
-  layout->addWidget(heatmap_, 1);  // all the space the dock gives: the panel is about this
+  // The word chips come first: the heatmap takes the dock's width as its height, so anything
+  // placed below it is scrolled out of view at the default window size.
   caption_ = new QLabel(kIdleCaption(), this);
   caption_->setWordWrap(true);
   layout->addWidget(caption_);
-  cellInfo_ = new QLabel(this);
-  cellInfo_->setObjectName(QStringLiteral("cellInfo"));
-  cellInfo_->setForegroundRole(QPalette::PlaceholderText);
-  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
-  layout->addWidget(cellInfo_);
-  connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
-    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms.") : text);
-  });
-
   auto* chipScroll = new QScrollArea(this);
   chipScroll->setWidgetResizable(true);
   chipScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -65,6 +54,20 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   chipScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
   chipScroll->setFixedHeight(fontMetrics().height() * 3);
   layout->addWidget(chipScroll);
+
+  heatmap_ = new HeatmapWidget(this);
+  heatmap_->setInteractive(true);
+  heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
+  layout->addWidget(heatmap_, 1);  // all the space the dock gives: the panel is about this
+  cellInfo_ = new QLabel(this);
+  cellInfo_->setObjectName(QStringLiteral("cellInfo"));
+  cellInfo_->setForegroundRole(QPalette::PlaceholderText);
+  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
+  layout->addWidget(cellInfo_);
+  connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
+    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms.") : text);
+  });
+
   chipGroup_ = new QButtonGroup(this);
   chipGroup_->setExclusive(true);
   connect(chipGroup_, &QButtonGroup::idClicked, this, &AttentionPanel::selectWord);

@@ -38,6 +38,9 @@ ConversationSidebar::ConversationSidebar(ConversationStore* store, QWidget* pare
   search_->setClearButtonEnabled(true);
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("conversationList"));
+  // Long titles end in "…" (the tooltip has all of it) rather than a sideways scroll bar.
+  list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  list_->setTextElideMode(Qt::ElideRight);
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setVisible(false);

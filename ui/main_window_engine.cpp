@@ -209,10 +209,9 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   modelLabel_->setToolTip(tr("%1\n%2 parameters \u00B7 %3").arg(Q(info.dir)).arg(info.parameters).arg(Q(info.dtypes)));
   // "· cpu · q8 weights": the precision that is running, whatever Settings asked for.
   const QString precision = Q(std::string(Name(info.precision)));
+  // Why this backend (e.g. no NPU device node) is a sentence: it goes in the tooltip and in
+  // Settings, not in the status bar, where it pushed the precision and the server's URL out.
   backendLabel_->setText(tr("\u00B7 %1 \u00B7 %2 weights").arg(Q(info.backend), precision));
-  if (!info.backend_reason.empty())
-    backendLabel_->setText(tr("\u00B7 %1 (%2) \u00B7 %3 weights")
-                               .arg(Q(info.backend), Q(info.backend_reason), precision));
   backendLabel_->setToolTip(
       info.precision_reason.empty()
           ? Q(info.backend_reason)

@@ -30,6 +30,16 @@ QString CsvField(const QString& s) {
   return QStringLiteral("\"%1\"").arg(quoted);
 }
 
+// Token numbers 1..points (at least 1..5) with ticks on whole tokens: a "%d" label on a tick at
+// a fractional position printed "0 0 0 0 1" on the empty chart and "9" for token 9.75.
+void SetTokenAxis(QValueAxis* axis, int points) {
+  const int last = std::max(points, 5);
+  axis->setRange(1.0, last);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(1.0);
+  axis->setTickInterval(std::max(1, (last - 1 + 3) / 4));  // at most 5 labels
+}
+
 QChart* MakeChart(const QString& title) {
   auto* chart = new QChart;
   chart->setTitle(title);
@@ -74,6 +84,7 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   latencyChart_->addSeries(latencySeries_);
   tokenAxis_ = new QValueAxis(latencyChart_);
   tokenAxis_->setLabelFormat(QStringLiteral("%d"));
+  SetTokenAxis(tokenAxis_, 0);
   msAxis_ = new QValueAxis(latencyChart_);
   msAxis_->setLabelFormat(QStringLiteral("%.1f"));
   msAxis_->setTickCount(3);
@@ -191,7 +202,7 @@ void TimingPanel::rebuildCharts() {
     }
     points = static_cast<int>(lat.size());
   }
-  tokenAxis_->setRange(1.0, std::max(2, points));
+  SetTokenAxis(tokenAxis_, points);
   msAxis_->setRange(0.0, slowest > 0.0 ? slowest * 1.1 : 1.0);
 
   QStringList kernelLines;
@@ -238,6 +249,10 @@ double TimingPanel::chartValue(int turn, const QString& stage) const {
   for (QBarSet* set : stageSeries_->barSets())
     if (set->label() == stage && turn >= 0 && turn < set->count()) return set->at(turn);
   return -1.0;
+}
+
+QString TimingPanel::tokenAxisTicks() const {
+  return QStringLiteral("%1..%2 every %3").arg(tokenAxis_->min()).arg(tokenAxis_->max()).arg(tokenAxis_->tickInterval());
 }
 
 int TimingPanel::latencyPointCount() const { return static_cast<int>(latencySeries_->count()); }

@@ -42,6 +42,8 @@ class TimingPanel : public QWidget {
   // The charts follow the application palette (dark mode): their background, for tests.
   QColor chartBackground() const;
   QStringList turnAxisCategories() const;
+  // The latency chart's token axis as "first..last every step" (tests).
+  QString tokenAxisTicks() const;
   bool turnAxisVisible() const;
 
  protected:

@@ -44,6 +44,7 @@ class TestTimingPanel : public QObject {
     QCOMPARE(panel.chartValue(0, QStringLiteral("vision")), 0.2);
     QCOMPARE(panel.chartValue(0, QStringLiteral("cpu:matmul")), -1.0);
     QCOMPARE(panel.latencyPointCount(), 4);
+    QCOMPARE(panel.tokenAxisTicks(), QStringLiteral("1..5 every 1"));  // whole tokens, not "0 0 0 0 1"
 
     panel.addTurn(MakeStats(2.0, true));  // a new stage appears in the second turn
     QCOMPARE(panel.turnCount(), 2);
@@ -56,6 +57,7 @@ class TestTimingPanel : public QObject {
     QVERIFY2(panel.summaryText().contains(QStringLiteral("TTFT 0.920 s (image 0.420 s)")), qPrintable(panel.summaryText()));
 
     panel.clear();
+    QCOMPARE(panel.tokenAxisTicks(), QStringLiteral("1..5 every 1"));
     QCOMPARE(panel.chartStages(), QStringList());
     QCOMPARE(panel.latencyPointCount(), 0);
   }
@@ -83,7 +85,9 @@ class TestTimingPanel : public QObject {
     s.drafted = 6;
     s.accepted = 4;
     s.weight_passes = 6;  // 10 tokens after the first in 6 passes
+    s.token_latencies_s.assign(36, 0.01);
     panel.addTurn(s);
+    QCOMPARE(panel.tokenAxisTicks(), QStringLiteral("1..36 every 9"));
     QVERIFY2(panel.summaryText().contains(QStringLiteral("MTP 67% of drafts accepted, 1.67 tok/pass")),
              qPrintable(panel.summaryText()));
     const QString csv = QString::fromUtf8(panel.toCsv());
