@@ -263,7 +263,12 @@ QString ChatView::transcriptMarkdown() const {
   for (const Message& m : messages_) {
     md += m.user ? tr("**You**") : tr("**Glance**");
     md += QStringLiteral("\n\n");
-    md += m.text.isEmpty() && m.streaming ? QStringLiteral("\u2026") : m.text;
+    if (m.text.isEmpty() && m.streaming)
+      md += QStringLiteral("\u2026");
+    else if (!m.user && !m.streaming && m.text.trimmed().isEmpty())
+      md += tr("*(no visible text: the answer was only spaces, line breaks or special tokens)*");  // not a blank
+    else
+      md += m.text;
     md += QStringLiteral("\n\n");
     if (!m.stats.isEmpty()) md += QStringLiteral("*%1*\n\n").arg(m.stats);
     md += QStringLiteral("---\n\n");

@@ -62,6 +62,19 @@ class TestChatView : public QObject {
     QTRY_VERIFY(browser->toPlainText().contains(QStringLiteral("A red square on grey.")));  // bold rendered
   }
 
+  // An answer of only line breaks reads as such, not as a blank where an answer should be.
+  void blankAnswerSaysSo() {
+    ChatView view;
+    view.submit(QStringLiteral("Describe this image."));
+    view.setBusy(true);
+    view.appendPiece(QStringLiteral("\n\n  \n"));
+    QVERIFY(!view.transcriptMarkdown().contains(QStringLiteral("no visible text")));  // still streaming
+    view.finishAnswer(glance::TurnStats{}, QStringLiteral("max_tokens"));
+    view.setBusy(false);
+    QVERIFY(view.transcriptMarkdown().contains(QStringLiteral("no visible text")));
+    QCOMPARE(view.lastAnswer(), QStringLiteral("\n\n  \n"));  // the answer itself is kept as it was
+  }
+
   void actionsFollowBusyState() {
     ChatView view;
     QSignalSpy stop(&view, &ChatView::stopRequested);
