@@ -140,7 +140,7 @@ bool ImageDropArea::takeFile(const QString& path) {
   return true;
 }
 
-void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed) {
+void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed, const QString& shownName) {
   preview_->setImage(processed);
   // An invisible all-zero map: the overlay draws just the token grid over the thumbnail.
   OverlayStyle style;
@@ -148,7 +148,10 @@ void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed)
   preview_->setStyle(style);
   preview_->setMap(std::vector<float>(static_cast<size_t>(info.tokens()), 0.0f), info.grid_h,
                    info.grid_w);
-  QString name = info.path.empty() ? tr("Pasted image") : QFileInfo(Q(info.path)).fileName();
+  QString name = !shownName.isEmpty() ? shownName
+                 : info.path.empty()  ? tr("Pasted image")
+                                      : QFileInfo(Q(info.path)).fileName();
+  name = fontMetrics().elidedText(name, Qt::ElideMiddle, fontMetrics().height() * 16);
   info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), DescribeImage(info)));
   message_->setVisible(false);
 }
@@ -156,7 +159,8 @@ void ImageDropArea::setImageInfo(const ImageInfo& info, const QImage& processed)
 void ImageDropArea::showBusy(const QImage& preview, const QString& name) {
   preview_->setImage(preview);
   preview_->setMap({}, 0, 0);
-  info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), tr("Encoding\u2026 (Esc stops)")));
+  const QString shown = fontMetrics().elidedText(name, Qt::ElideMiddle, fontMetrics().height() * 16);
+  info_->setText(QStringLiteral("<b>%1</b><br>%2").arg(shown.toHtmlEscaped(), tr("Encoding\u2026 (Esc stops)")));
   message_->setVisible(false);
 }
 

@@ -32,8 +32,9 @@ class ImageDropArea : public QFrame {
   bool pasteFromClipboard();
   void openDialog();
 
-  // After the engine processed the image: what the tower saw, and its grid.
-  void setImageInfo(const ImageInfo& info, const QImage& processed);
+  // After the engine processed the image: what the tower saw, and its grid. `name` (default:
+  // the file's name) is elided to fit, so a long one does not widen the dock.
+  void setImageInfo(const ImageInfo& info, const QImage& processed, const QString& name = {});
   void clearImage();
   // While the engine encodes it: the thumbnail at once and "Encoding…".
   void showBusy(const QImage& preview, const QString& name);

@@ -51,7 +51,8 @@ class MainWindow : public QMainWindow {
   // the demo with a note.
   void loadLastModel();
   // Attaches an image file; with `caption`, sends "Describe this image." once it is ready.
-  void attachImageFile(const QString& path, bool caption);
+  // `name` is what the image area calls it (default: the file's name; a kept copy is named by hash).
+  void attachImageFile(const QString& path, bool caption, const QString& name = {});
   void attachImagePixels(const QImage& image, bool caption);
   // Grab the window to `path` after the first finished turn, then close (for docs/tests).
   void setScreenshotPath(const QString& path) { screenshotPath_ = path; }
@@ -192,6 +193,7 @@ class MainWindow : public QMainWindow {
   bool captionOnDrop_ = true;
   bool captionPending_ = false;
   QImage pendingImage_;  // the attached image, shown once the engine says what it became
+  QString pendingImageName_;  // its name as the user knows it
   int imageCount_ = 0;   // images in this conversation (AttentionMap::image_index)
   QString screenshotPath_;
   bool shutDown_ = false;

@@ -123,7 +123,7 @@ void MainWindow::loadModel(const QString& dir) {
 
 void MainWindow::loadDefaultModel() { loadModel(Q(glance::DefaultDemoModelDir())); }
 
-void MainWindow::attachImageFile(const QString& path, bool caption) {
+void MainWindow::attachImageFile(const QString& path, bool caption, const QString& name) {
   if (readOnly_) chat_->newChatAction()->trigger();  // an image starts a live conversation
   // A file in a temporary folder (a browser's drag, an archive viewer) may vanish: keep a
   // copy beside the conversations so the saved chat can find it again.
@@ -140,7 +140,8 @@ void MainWindow::attachImageFile(const QString& path, bool caption) {
   captionPending_ = caption;
   chat_->setBusy(true);  // Stop works while the image is encoded
   chat_->setProgress(tr("Encoding the image\u2026"), 0.0);
-  dropArea_->showBusy(pendingImage_, QFileInfo(kept).fileName());
+  pendingImageName_ = name.isEmpty() ? QFileInfo(path).fileName() : name;
+  dropArea_->showBusy(pendingImage_, pendingImageName_);
   if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kFast);
   Q_EMIT requestAttachImage(kept);
   if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kDetail);  // queued: after this image
@@ -174,7 +175,7 @@ void MainWindow::attachImagePixels(const QImage& image, bool caption) {
     dropArea_->showMessage(error);
     return;
   }
-  attachImageFile(kept, caption);
+  attachImageFile(kept, caption, tr("Pasted image"));
 }
 
 void MainWindow::onLoadProgress(double fraction, const QString& what) {
@@ -224,7 +225,7 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
 void MainWindow::onImageAttached(const ImageInfo& info) {
   chat_->setBusy(false);
   const QImage processed = ProcessedView(pendingImage_, info.resized_w, info.resized_h);
-  dropArea_->setImageInfo(info, processed);
+  dropArea_->setImageInfo(info, processed, pendingImageName_);
   attention_->clear();
   attention_->setImage(processed);
   ++imageCount_;

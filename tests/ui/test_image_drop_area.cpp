@@ -104,6 +104,20 @@ class TestImageDropArea : public QObject {
     QVERIFY2(text.contains(QStringLiteral("224\u00D7224 \u2192 7\u00D77 = 49 tokens")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("640\u00D7480")));
   }
+
+  // The name the user knows (not a kept copy's hash name), elided so it cannot widen the dock.
+  void imageNameIsTheUsersAndFits() {
+    ImageDropArea area;
+    glance::ImageInfo info;
+    info.path = "/home/u/.local/share/glance/images/c7cb4c3d398ee96ec99a8d754b420cdf0354046f0aa1.png";
+    info.resized_w = info.resized_h = 224;
+    info.grid_w = info.grid_h = 7;
+    area.setImageInfo(info, QImage(kDemoImage), QStringLiteral("holiday.jpg"));
+    QVERIFY2(area.infoText().contains(QStringLiteral("holiday.jpg")), qPrintable(area.infoText()));
+    area.setImageInfo(info, QImage(kDemoImage));
+    QVERIFY2(!area.infoText().contains(QStringLiteral("c7cb4c3d398ee96ec99a8d754b420cdf0354046f0aa1")), qPrintable(area.infoText()));
+    QVERIFY(area.infoText().contains(QStringLiteral("\u2026")));  // elided in the middle
+  }
 };
 
 QTEST_MAIN(TestImageDropArea)
