@@ -5,7 +5,8 @@
 // so one u8×s8 multiply-add instruction does 32 products per 256-bit register:
 //   AVX2:          vpmaddubsw + vpmaddwd (u8·s8 pairs → int16 → int32; no overflow: a pair
 //                  sum is ≤ 2·15·127)
-//   AVX-512 VNNI / AVX-VNNI: vpdpbusd (the same sums in one instruction, 256-bit form)
+//   AVX-512 VNNI / AVX-VNNI: vpdpbusd (the same sums in one instruction; 512-bit registers,
+//                  four blocks each, with AVX-512)
 // Q4 nibbles are unsigned (q + 8), so Σ q·x = Σ nibble·x − 8·Σ x: the 8·Σx of each activation
 // block is computed once when quantizing (Int8Activations::offset). Two blocks are read as
 // one 32-byte register (see q4_pair_order). Per block: y += scale_w · scale_x · (integer
@@ -15,9 +16,13 @@
 // golden (teacher-forced greedy 20/24 instead of 22/24 vs f32) for ≈ 15% GEMV speed, and the
 // q8 precision exists for accuracy. Q4's own rounding error is ~30× the int8 activations'.
 //
-// Decode (one activation row) reads four weight rows at once, each from a different quarter
-// of the thread's rows: one sequential stream per core is latency-bound (read-only test here:
-// 33 GB/s on two cores with one stream each, 53 GB/s with four).
+// Decode (one activation row) and the speculative verify (2–7 rows) run one tiled kernel per
+// format: W weight rows, each from a different part of the thread's rows, times up to 4
+// activation rows. W streams in flight because one sequential stream per core is
+// latency-bound (read-only test here: 33 GB/s on two cores with one stream each, 53 GB/s with
+// four); each weight load shared by the activation rows. Per (weight row, activation row) the
+// arithmetic does not depend on the tile, so row i of a multi-row call equals the one-row
+// call on row i bit for bit (speculative greedy decoding relies on it).
 //
 // Only x86-64 with AVX2 + FMA: Int8KernelsAvailable() is false elsewhere and Matmul keeps
 // the portable int16 Highway kernel (gemv_kernels.h GemvInt16Range). The scalar oracle for
@@ -67,7 +72,7 @@ void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float*
 
 // Q8 weights × int16 activations (quant_formats.h QuantizedActivations) — the same sums as
 // the portable kernel (gemv_kernels.h GemvInt16Range), with AVX-512 VNNI vpdpwssd on 512-bit
-// registers or AVX2 vpmaddwd, two accumulators per row, scales multiplied 8 blocks at a time.
+// registers or AVX2 vpmaddwd, scales multiplied 8 blocks at a time.
 // Requires Int8KernelsAvailable(); Matmul uses it for Q8 when Int8KernelsActive().
 void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end);

@@ -3,6 +3,10 @@
 // vision), per weight type, 1 and 2 threads.
 // Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm] [int8_gemm_min_rows]
 //   ("gemm": skip GEMV; the last sets from how many rows Q8/Q4 take the integer GEMM)
+//        bench_kernels rows [seconds_per_case=0.4]
+//   (the speculative verify's question: time of a 2..8-row GEMV over a 1-row one, 2 threads,
+//   on a matrix far larger than the caches, as decode streams it)
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -35,9 +39,61 @@ double Time(F&& fn, double budget) {
   } while (Seconds(t0) < budget);
   return Seconds(t0) / n;
 }
+
+// Seconds of one call of fn.
+template <class F>
+double Once(F&& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return Seconds(t0);
+}
+
+// Seconds of an R-row Matmul over a 1-row one, for R = 2..8, on a 65536 × 2048 matrix (Q4:
+// 72 MiB, beyond any L3) per weight type, 2 threads. The two are timed in turns (A B A B …,
+// median of the ratios of each turn) so that a load change on a shared machine hits both.
+int RowsBench(double budget) {
+  constexpr int64_t kOut = 65536, kIn = 2048, kMaxRows = 8;
+  std::mt19937 rng(1);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  std::vector<float> wf(static_cast<size_t>(kOut * kIn));
+  for (auto& v : wf) v = nd(rng);
+  const WeightRef src{WeightType::F32, wf.data(), kOut, kIn};
+  std::vector<float> x(static_cast<size_t>(kMaxRows * kIn)), y(static_cast<size_t>(kMaxRows * kOut));
+  for (auto& v : x) v = nd(rng) * 50.0f;
+  ThreadPool pool(2);
+  std::printf("int8 kernels: %s; time of R rows / time of 1 row, 2 threads, %ldx%ld\n", Int8KernelName(),
+              static_cast<long>(kOut), static_cast<long>(kIn));
+  std::printf("%-5s %8s", "type", "1-row ms");
+  for (int64_t r = 2; r <= kMaxRows; ++r) std::printf(" %6ld", static_cast<long>(r));
+  std::printf("\n");
+  for (WeightType t : {WeightType::Q4, WeightType::Q8, WeightType::BF16}) {
+    const WeightRef w = QuantizeMatrix(src, t, &pool);
+    std::vector<double> ratio;
+    double one_ms = 0;
+    for (int64_t r = 2; r <= kMaxRows; ++r) {
+      std::vector<double> turns;
+      double ones = 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      do {
+        const double a = Once([&] { Matmul(x.data(), 1, w, nullptr, y.data(), &pool); });
+        const double b = Once([&] { Matmul(x.data(), r, w, nullptr, y.data(), &pool); });
+        turns.push_back(b / a);
+        ones += a;
+      } while (Seconds(t0) < budget || turns.size() < 5);
+      std::sort(turns.begin(), turns.end());
+      ratio.push_back(turns[turns.size() / 2]);
+      one_ms = std::max(one_ms, 1e3 * ones / static_cast<double>(turns.size()));
+    }
+    std::printf("%-5s %8.2f", WeightTypeName(t), one_ms);
+    for (double v : ratio) std::printf(" %6.2f", v);
+    std::printf("\n");
+  }
+  return 0;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "rows") return RowsBench(argc > 2 ? std::atof(argv[2]) : 0.4);
   const int64_t gemm_rows = argc > 1 ? std::atoll(argv[1]) : 128;
   const double budget = argc > 2 ? std::atof(argv[2]) : 0.4;
   const bool gemm_only = argc > 3 && std::string(argv[3]) == "gemm";
