@@ -29,13 +29,23 @@ constexpr double kLogitTol = 1e-3;
 // With the integer prefill GEMM (int8 activations from 8 rows, commit b1d07b5) the prompt rows
 // measure: q8 mean KL 4.39e-3, max 3.43e-2, 79/94 top-1 (largest margin at a flip 0.348), 23/24
 // decode; q4 mean KL 0.222, max 0.702, 26/94 top-1, 9/24 decode (glance-cli check tests/data/tiny-a
-// --precision q8|q4). The gates sit just outside those numbers so that a regression shows; the
-// negative control (the KL of one reference step against the next) must exceed twice the
-// mean-KL gate.
+// --precision q8|q4). With the vision tower's qkv and fc1 in Q8 through the same GEMM (the
+// image embeddings at cosine 0.99998 against float32, issue "CPU speed, part 2") the q8 rows
+// measure mean KL 6.56e-3, max 6.90e-2, 77/94 top-1, 24/24 decode; q4 mean KL 0.222, max 0.702,
+// 25/94 top-1, 9/24 decode (this random tiny model's top-2 logits are often within 0.1, and
+// its image rows move with the embeddings). The gates sit just outside those numbers so that a
+// regression shows; the negative control (the KL of one reference step against the next) must
+// exceed twice the mean-KL gate.
 constexpr const char* kBf16Measured = "tiny-a bf16: mean KL 1.2e-11, 94/94 top-1, 24/24 decode";
-constexpr const char* kQ8Measured = "tiny-a q8 with int8 prefill GEMM: mean KL 4.39e-3, max 3.43e-2, 79/94 top-1, 23/24 decode";
-constexpr const char* kQ4Measured = "tiny-a q4 with int8 prefill GEMM: mean KL 0.222, max 0.702, 26/94 top-1, 9/24 decode";
-constexpr double kBf16MeanKl = 1e-6, kQ8MeanKl = 5e-3, kQ4MeanKl = 0.3;
+constexpr const char* kQ8Measured = "tiny-a q8 with int8 prefill GEMM and Q8 vision qkv/fc1: mean KL 6.56e-3, max 6.90e-2, 77/94 top-1, 24/24 decode";
+constexpr const char* kQ4Measured = "tiny-a q4 with int8 prefill GEMM and Q8 vision qkv/fc1: mean KL 0.222, max 0.702, 25/94 top-1, 9/24 decode";
+constexpr double kBf16MeanKl = 1e-6, kQ8MeanKl = 8e-3, kQ4MeanKl = 0.3;
+// The image embeddings of the quantized engines against the float32 reference: the vision
+// tower's qkv and fc1 run Q8 × int8 in q8 and q4 (PrecisionPlan::vision), as stored in bf16.
+// Issue "CPU speed, part 2" gates them at cosine >= 0.9999 (also on the trained demo model:
+// tests/vision/test_vision_quantized.cpp).
+constexpr const char* kVisionMeasured = "tiny-a: bf16 1.0000000, q8 and q4 0.9999752";
+constexpr double kVisionQuantCos = 0.9999;
 
 // ---- NPU numerics (kernels/npu/emulate_gemm.h: bfp16ebs8 weights AND activations, f32
 // accumulation, bf16 store, IRON's default ROUND_CONV_EVEN rounding), measured with the
@@ -85,18 +95,21 @@ constexpr GateRow kTable[] = {
   {kF32, "second turn",                 kMismatches,     kAtMost,  0,         "identical tokens",                        kExact},
   {kF32, "second turn",                 kMaxAbs,         kAtMost,  kLogitTol, "logits max |Δ| <= %.0e",                  kTinyA},
 
+  {kBf16, "bf16 vision embeddings",      kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kBf16, "bf16 KL divergence",         kMeanKl,         kAtMost,  kBf16MeanKl, "mean <= %.0e",                          kBf16Measured},
   {kBf16, "bf16 KL divergence",         kMaxKl,          kAtMost,  1e-5,      "max <= %.0e",                             kBf16Measured},
   {kBf16, "bf16 top-1 agreement",       kAgreement,      kAtLeast, 1.0,       ">= %.0f%%",                               kBf16Measured},
   {kBf16, "bf16 greedy decode",         kAgreement,      kAtLeast, 1.0,       ">= %.0f%% of steps",                      kBf16Measured},
   {kBf16, "negative control (KL)",      kControl,        kAbove,   2 * kBf16MeanKl, "must exceed 2 × the mean-KL gate (%.2g)", kBf16Measured},
 
+  {kQ8, "q8 vision embeddings",        kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kQ8, "q8 KL divergence",             kMeanKl,         kAtMost,  kQ8MeanKl, "mean <= %.0e",                            kQ8Measured},
-  {kQ8, "q8 KL divergence",             kMaxKl,          kAtMost,  5e-2,      "max <= %.0e",                             kQ8Measured},
+  {kQ8, "q8 KL divergence",             kMaxKl,          kAtMost,  8e-2,      "max <= %.0e",                             kQ8Measured},
   {kQ8, "q8 top-1 agreement",           kAgreement,      kAtLeast, 0.80,      ">= %.0f%%",                               kQ8Measured},
   {kQ8, "q8 greedy decode",             kAgreement,      kAtLeast, 0.90,      ">= %.0f%% of steps",                      kQ8Measured},
   {kQ8, "negative control (KL)",        kControl,        kAbove,   2 * kQ8MeanKl, "must exceed 2 × the mean-KL gate (%.2g)", kQ8Measured},
 
+  {kQ4, "q4 vision embeddings",        kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kQ4, "q4 KL divergence",             kMeanKl,         kAtMost,  kQ4MeanKl, "mean <= %.0e",                            kQ4Measured},
   {kQ4, "q4 KL divergence",             kMaxKl,          kAtMost,  1.0,       "max <= %.0e",                             kQ4Measured},
   {kQ4, "q4 top-1 agreement",           kAgreement,      kAtLeast, 0.20,      ">= %.0f%%",                               kQ4Measured},

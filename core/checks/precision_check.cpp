@@ -48,9 +48,20 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
   const ModelConfig& cfg = engine->config();
   const int64_t V = cfg.text.vocab_size;
 
-  // Vision features of the golden image(s) (the vision tower is not quantized), the prompt and
-  // the teacher-forced decode steps.
+  // Vision features of the golden image(s) (their projections are Q8 in the q8 and q4 engines,
+  // PrecisionPlan::vision), the prompt and the teacher-forced decode steps.
   const CheckRun run = RunCheck(ref, *engine);
+  const std::string p(Name(options.precision));
+  {
+    const std::vector<float> want = ref.F32("vision.image_embeds");
+    const std::vector<float>& got = run.images.features;
+    const double c = got.size() == want.size() ? Cosine(got.data(), want.data(), want.size()) : kUnmeasured;
+    gates.Record(p + " vision embeddings",
+                 {got.size() == want.size()
+                      ? FormatFigure("cosine %.7f against the float32 reference", c)
+                      : "size " + std::to_string(got.size()) + " vs reference " + std::to_string(want.size()),
+                  {{Quantity::kCosine, c}}});
+  }
   const int64_t L = static_cast<int64_t>(run.prefill.ids.size());
   const std::vector<float> want_prefill = ref.F32("prefill.logits");
   if (want_prefill.size() != run.prompt_logits.size())
@@ -80,7 +91,6 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
     agree += Argmax(o, V) == tokens[size_t(s)];
   }
   const double mean_kl = kl_sum / rows, frac = double(top1) / rows;
-  const std::string p(Name(options.precision));
   gates.Record(p + " KL divergence", {FormatFigure("mean %.2e, max %.2e nats over %d rows", mean_kl, kl_max, rows),
                                       {{Quantity::kMeanKl, mean_kl}, {Quantity::kMaxKl, kl_max}}});
   gates.Record(p + " top-1 agreement",

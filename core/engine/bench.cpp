@@ -15,6 +15,7 @@
 #include "core/engine/session.h"
 #include "core/lm/language_model.h"
 #include "core/text/tokenizer.h"
+#include "core/vision/vision_tower.h"
 #include "core/util/error.h"
 #include "kernels/cpu/bandwidth.h"
 #include "kernels/cpu/cpu_features.h"
@@ -238,7 +239,7 @@ BenchResult RunBench(const BenchOptions& o) {
   r.model_weight_bytes = engine->info().weight_bytes;
   r.decode_weight_bytes = DecodeWeightBytes(engine->lm());
   r.decode_state_bytes = DecodeStateBytes(engine->lm());
-  r.weight_bytes_in_use = r.decode_weight_bytes + engine->info().vision_weight_bytes;
+  r.weight_bytes_in_use = r.decode_weight_bytes + engine->vision().WeightBytes();
   r.rss_target_bytes = r.weight_bytes_in_use + r.weight_bytes_in_use / 10 + (512ull << 20);
 
   std::vector<double> v224, v640, p64, p512, dec, ttft;

@@ -71,7 +71,7 @@ struct BenchResult {
   uint64_t decode_weight_bytes = 0;   // LM weights read per decoded token (LM head in full)
   uint64_t decode_state_bytes = 0;    // Gated DeltaNet recurrent + conv state
   // Weights the engine runs with: the prepared language model (decode_weight_bytes) + the
-  // vision tower as stored. The memory target is peak RSS ≤ 1.1 × this + 0.5 GB.
+  // vision tower as prepared (VisionTower::WeightBytes: Q8 projections for q8/q4 engines). The memory target is peak RSS ≤ 1.1 × this + 0.5 GB.
   // (A tied embedding used through a quantized LM head copy is read a row at a time from the
   // mapped checkpoint, so only the rows looked up are resident; it is not counted.)
   uint64_t weight_bytes_in_use = 0;

@@ -86,9 +86,6 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   const fs::path pre = dir / "preprocessor_config.json";
   e->preprocessor_ = std::make_unique<vision::ImagePreprocessor>(
       fs::exists(pre) ? vision::PreprocessorConfig::FromFile(pre.string()) : vision::PreprocessorConfig{});
-  step(0.35, "vision tower");
-  e->vision_ = vision::VisionTower::Load(*e->store_, e->config_.vision);
-  step(0.5, "language model");
   // The pool first: it also quantizes the weights when a precision other than f32 is asked.
   e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
   const ResolvedPrecision precision = ResolvePrecision(options.precision, (dir / "config.json").string());
@@ -101,6 +98,10 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
     cache = std::make_unique<WeightCache>(WeightCache::DefaultDir(), WeightCache::Key(*e->store_, precision_name));
     plan.cache = cache.get();
   }
+  step(0.35, "vision tower");
+  e->vision_ = vision::VisionTower::Load(*e->store_, e->config_.vision, plan, e->pool_.get());
+  step(0.5, "language model");
+  // After the vision tower: the language model's load saves the cache with both in it.
   e->lm_ = std::make_unique<lm::LanguageModel>(
       lm::LanguageModel::Load(*e->store_, e->config_.text, plan, e->pool_.get()));
   step(0.95, "threads");

@@ -18,10 +18,10 @@ PrecisionPlan PrecisionPlan::FromName(const std::string& precision) {
   if (precision == "bf16") {
     p.projections = p.lm_head = WeightType::BF16;
   } else if (precision == "q8") {
-    p.projections = p.lm_head = WeightType::Q8;
+    p.projections = p.lm_head = p.vision = WeightType::Q8;
   } else if (precision == "q4") {
     p.projections = WeightType::Q4;
-    p.lm_head = WeightType::Q8;
+    p.lm_head = p.vision = WeightType::Q8;
   } else {
     throw Error("precision \"" + precision + "\" is not one of f32, bf16, q8, q4");
   }

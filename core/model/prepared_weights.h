@@ -12,6 +12,12 @@
 // the LM head therefore gets its own quantized copy.
 // Norms, conv kernels and other small vectors always stay f32. A matrix that is already
 // quantized in the checkpoint (compressed-tensors int4) is kept as it is.
+// The vision tower's LayerNorm-fed block projections (qkv, MLP fc1) are Q8 for "q8" and
+// "q4" and as stored otherwise: every image runs hundreds to thousands of rows through them, so
+// they are compute-bound and the integer GEMM (kernels/cpu/gemm_int8.h) is what makes them
+// fast; Q8 and not Q4 because the image embeddings are gated at cosine >= 0.9999 against
+// float32 (tests/vision/test_vision_quantized.cpp; which projections and why:
+// core/vision/vision_tower.cpp, Load).
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +36,7 @@ struct PrecisionPlan {
   std::optional<kernels::WeightType> projections;  // nullopt: as stored
   std::optional<kernels::WeightType> lm_head;
   std::optional<kernels::WeightType> embed;
+  std::optional<kernels::WeightType> vision;  // the vision tower's projections
   // Modules never converted (compressed-tensors quantization_config.ignore: exact names or
   // "re:" regexes, compressed_tensors.h IsIgnored).
   std::vector<std::string> keep_as_stored;

@@ -12,6 +12,7 @@
 #include "core/vision/vision_position.h"
 #include "kernels/backend.h"
 #include "kernels/cpu/activations_simd.h"
+#include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::vision {
@@ -52,7 +53,8 @@ void CheckConfig(const VisionConfig& c) {
 
 }  // namespace
 
-std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const VisionConfig& config) {
+std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const VisionConfig& config,
+                                               const PrecisionPlan& plan, kernels::ThreadPool* pool) {
   CheckConfig(config);
   std::unique_ptr<VisionTower> t(new VisionTower());
   t->config_ = config;
@@ -61,9 +63,13 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
   const int64_t C = config.in_channels, T = config.temporal_patch_size, P = config.patch_size;
   const int64_t M = H * config.spatial_merge_size * config.spatial_merge_size;
 
-  auto linear = [&](const std::string& name, int64_t out, int64_t in) {
+  // `target`: the format this projection runs in (nullopt: as stored). The checkpoint's own
+  // quantization ignore list is not consulted: converting the tower is the engine's choice,
+  // gated by the embedding-cosine test, not a quantizer's.
+  auto linear = [&](const std::string& name, int64_t out, int64_t in,
+                    std::optional<kernels::WeightType> target = std::nullopt) {
     Linear l;
-    l.w = MatrixRef(store.Get(name + ".weight", {out, in}), out, in);
+    l.w = PrepareWeight(MatrixRef(store.Get(name + ".weight", {out, in}), out, in), target, pool, plan.cache, name);
     l.b = VectorF32(store, name + ".bias", out);
     return l;
   };
@@ -74,6 +80,15 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
     return n;
   };
 
+  // Which projections plan.vision converts: qkv and mlp fc1 of every block — 7/12 of a block's
+  // multiply-adds, and the inputs are a LayerNorm's output, well spread within each block of 32,
+  // so the integer GEMM's int8 activations (error <= 1/254 of the block's max) cost little. The
+  // others stay as stored: proj and fc2 take the attention output and a GELU's, heavy-tailed;
+  // with them in Q8 too the embeddings fell below the gate (cosine against float32, every
+  // projection Q8 / qkv + fc1 only: tiny-a 0.99989 / 0.99998, the demo model 0.99988 / 0.99997).
+  // The merger (2% of the work) and the patch embedding (raw pixels) stay as stored as well:
+  // the merger's fc1 in Q8 moved tiny-a's q8 max KL (core/checks/gate_table.cpp) from 0.069 to
+  // 0.105 for no measurable time.
   // Conv3d(kernel = stride) == Linear over the flattened (c, t, y, x) patch: qwen35.md §3.2.
   const TensorView& pe = store.Get(p + "patch_embed.proj.weight", {H, C, T, P, P});
   t->patch_embed_.w = MatrixRef(pe, H, C * T * P * P);
@@ -86,9 +101,9 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
     Block blk;
     blk.norm1 = norm(b + "norm1");
     blk.norm2 = norm(b + "norm2");
-    blk.qkv = linear(b + "attn.qkv", 3 * H, H);
+    blk.qkv = linear(b + "attn.qkv", 3 * H, H, plan.vision);
     blk.proj = linear(b + "attn.proj", H, H);
-    blk.fc1 = linear(b + "mlp.linear_fc1", I, H);
+    blk.fc1 = linear(b + "mlp.linear_fc1", I, H, plan.vision);
     blk.fc2 = linear(b + "mlp.linear_fc2", H, I);
     t->blocks_.push_back(std::move(blk));
   }
@@ -99,6 +114,18 @@ std::unique_ptr<VisionTower> VisionTower::Load(const TensorStore& store, const V
   t->merger_fc1_ = linear(p + "merger.linear_fc1", M, M);
   t->merger_fc2_ = linear(p + "merger.linear_fc2", O, M);
   return t;
+}
+
+uint64_t VisionTower::WeightBytes() const {
+  auto bytes = [](const kernels::WeightRef& w) { return kernels::WeightBytes(w.type, w.rows, w.cols); };
+  auto vec = [](const std::vector<float>& v) { return uint64_t(v.size() * sizeof(float)); };
+  auto linear = [&](const Linear& l) { return bytes(l.w) + vec(l.b); };
+  auto norm = [&](const Norm& n) { return vec(n.w) + vec(n.b); };
+  uint64_t b = linear(patch_embed_) + bytes(pos_table_) + norm(merger_norm_) + linear(merger_fc1_) +
+               linear(merger_fc2_);
+  for (const Block& blk : blocks_)
+    b += norm(blk.norm1) + norm(blk.norm2) + linear(blk.qkv) + linear(blk.proj) + linear(blk.fc1) + linear(blk.fc2);
+  return b;
 }
 
 // Per-Forward buffers, allocated once and reused by every block.

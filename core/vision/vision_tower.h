@@ -5,7 +5,10 @@
 // of out_hidden_size (= the text hidden size) per image token, in raster order of the merged grid.
 //
 // Activations are f32. The large matrices are used in place from the mmapped checkpoint through
-// kernels::WeightRef (BF16/F16/F32); only biases and norm weights are widened to f32.
+// kernels::WeightRef (BF16/F16/F32), or — when the precision plan asks (PrecisionPlan::vision:
+// Q8 for the q8 and q4 engines) — the block projections and the merger are prepared at load in
+// that format, so that Matmul runs them through the integer GEMM; only biases and norm weights
+// are widened to f32.
 //
 // Thread contract: immutable after Load; Forward is const and may run concurrently from several
 // threads (each with its own pool, or none). The TensorStore must outlive the tower.
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "core/model/config.h"
+#include "core/model/prepared_weights.h"
 #include "core/model/safetensors.h"
 #include "core/vision/image_preprocessor.h"
 #include "kernels/cpu/matmul.h"
@@ -48,7 +52,10 @@ class VisionTower {
  public:
   // Reads `model.visual.*` (or `visual.*`) tensors; throws glance::Error naming a missing or
   // mis-shaped tensor, or an unsupported dtype. Config must describe the same checkpoint.
-  static std::unique_ptr<VisionTower> Load(const TensorStore& store, const VisionConfig& config);
+  // plan.vision (with plan.cache) converts the projections as the language model's are
+  // (PrepareWeight); the default plan keeps every matrix as stored. pool: for the conversion.
+  static std::unique_ptr<VisionTower> Load(const TensorStore& store, const VisionConfig& config,
+                                           const PrecisionPlan& plan = {}, kernels::ThreadPool* pool = nullptr);
 
   // Returns [image.tokens()][out_hidden_size] f32. pool may be null (single thread).
   // Throws glance::Error if the image does not fit this tower (patch size, merge size, sizes).
@@ -65,6 +72,8 @@ class VisionTower {
   // Where projections run (null = CPU). Set once by the Engine at load, before sharing.
   void set_backend(const kernels::Backend* backend) { backend_ = backend; }
   int64_t out_hidden_size() const { return config_.out_hidden_size; }
+  // Bytes of the matrices Forward reads, in the formats it runs them in (biases, norms included).
+  uint64_t WeightBytes() const;
 
  private:
   struct Linear {

@@ -77,7 +77,7 @@ TEST(GateTable, NegativeControlsMustTellOutputsApart) {
 }
 
 TEST(GateTable, PrecisionGatesDifferByKind) {
-  const std::vector<std::pair<Quantity, double>> kl = {{Quantity::kMeanKl, 6e-3}, {Quantity::kMaxKl, 2e-2}};
+  const std::vector<std::pair<Quantity, double>> kl = {{Quantity::kMeanKl, 9e-3}, {Quantity::kMaxKl, 2e-2}};
   EXPECT_FALSE(Eval(CheckKind::kQ8, "q8 KL divergence", kl).passed);
   EXPECT_TRUE(Eval(CheckKind::kQ4, "q4 KL divergence", kl).passed);
   GateResult top1 = Eval(CheckKind::kQ8, "q8 top-1 agreement", {{Quantity::kAgreement, 0.79}});
@@ -85,6 +85,15 @@ TEST(GateTable, PrecisionGatesDifferByKind) {
   EXPECT_EQ(top1.limit, ">= 80%");
   EXPECT_TRUE(Eval(CheckKind::kQ8, "q8 top-1 agreement", {{Quantity::kAgreement, 81.0 / 94}}).passed);
   EXPECT_THROW(Eval(CheckKind::kQ8, "q4 KL divergence", kl), Error);  // another kind's gate
+}
+
+TEST(GateTable, QuantizedVisionEmbeddingsGatedAtCosine09999) {
+  for (auto [kind, gate] : {std::pair{CheckKind::kBf16, "bf16 vision embeddings"},
+                            std::pair{CheckKind::kQ8, "q8 vision embeddings"},
+                            std::pair{CheckKind::kQ4, "q4 vision embeddings"}}) {
+    EXPECT_TRUE(Eval(kind, gate, {{Quantity::kCosine, 0.99998}}).passed) << gate;
+    EXPECT_FALSE(Eval(kind, gate, {{Quantity::kCosine, 0.99985}}).passed) << gate;  // one scale doubled
+  }
 }
 
 TEST(GateTable, NpuDispatchesNeedBothKernelsAndNoFallback) {
