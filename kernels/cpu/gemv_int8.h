@@ -82,5 +82,9 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
 // WeightRef::at), summed in double.
 void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y);
+// The same for int16 activations: the oracle of GemvQ8Int16Range and of the portable
+// GemvInt16Range (gemv_kernels.h).
+void MatmulInt16Reference(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
+                          float* y);
 
 }  // namespace glance::kernels

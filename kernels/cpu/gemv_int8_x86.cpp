@@ -264,21 +264,44 @@ void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* b
                "GemmInt8Range");
 }
 
-void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
-                         float* y) {
-  const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
-  for (int64_t i = 0; i < xa.n_rows; ++i)
+namespace {
+
+// y[i][o] = bias[o] + Σ_b scale(i, b) · Σ_{k∈b} q(i, k) · w.at(o, k), in double: the oracle of
+// every kernel that multiplies block-quantized activations (the integer sums are exact).
+template <class Q, class Scale>
+void BlockQuantizedReference(int64_t n_rows, const WeightRef& w, const float* bias, float* y, const Q& q,
+                             const Scale& scale) {
+  const int64_t nb = w.blocks();
+  for (int64_t i = 0; i < n_rows; ++i)
     for (int64_t o = 0; o < w.rows; ++o) {
       double acc = bias ? double(bias[o]) : 0.0;
       for (int64_t b = 0; b < nb; ++b) {
         double block = 0.0;
         for (int64_t k = b * kQuantBlock; k < std::min(w.cols, (b + 1) * kQuantBlock); ++k)
-          block += double(xa.q[static_cast<size_t>(i * kp + Int8ActivationIndex(xa, k))]) *
-                   double(w.at(o, k));
-        acc += block * double(xa.scale[static_cast<size_t>(i * nb + b)]);
+          block += double(q(i, k)) * double(w.at(o, k));
+        acc += block * double(scale(i, b));
       }
       y[i * w.rows + o] = static_cast<float>(acc);
     }
+}
+
+}  // namespace
+
+void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
+                         float* y) {
+  const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
+  BlockQuantizedReference(
+      xa.n_rows, w, bias, y,
+      [&](int64_t i, int64_t k) { return xa.q[static_cast<size_t>(i * kp + Int8ActivationIndex(xa, k))]; },
+      [&](int64_t i, int64_t b) { return xa.scale[static_cast<size_t>(i * nb + b)]; });
+}
+
+void MatmulInt16Reference(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
+                          float* y) {
+  const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
+  BlockQuantizedReference(
+      xa.n_rows, w, bias, y, [&](int64_t i, int64_t k) { return xa.q[static_cast<size_t>(i * kp + k)]; },
+      [&](int64_t i, int64_t b) { return xa.s[static_cast<size_t>(i * nb + b)]; });
 }
 
 }  // namespace glance::kernels

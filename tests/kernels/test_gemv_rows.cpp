@@ -58,23 +58,6 @@ std::vector<float> RandomRows(int64_t rows, int64_t in, std::mt19937& rng) {
   return x;
 }
 
-// The int16-activation oracle (Q8 on x86, both formats portable): the same quantized
-// activations times the dequantized weights (WeightRef::at), exact per block, summed in double.
-void Int16Reference(const QuantizedActivations& xa, const WeightRef& w, const float* bias, float* y) {
-  const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
-  for (int64_t i = 0; i < xa.n_rows; ++i)
-    for (int64_t o = 0; o < w.rows; ++o) {
-      double acc = bias ? double(bias[o]) : 0.0;
-      for (int64_t b = 0; b < nb; ++b) {
-        double block = 0.0;
-        for (int64_t k = b * kQuantBlock; k < std::min(w.cols, (b + 1) * kQuantBlock); ++k)
-          block += double(xa.q[static_cast<size_t>(i * kp + k)]) * double(w.at(o, k));
-        acc += block * double(xa.s[static_cast<size_t>(i * nb + b)]);
-      }
-      y[i * w.rows + o] = static_cast<float>(acc);
-    }
-}
-
 // Worst |y − ref| over Σ|x·w| (+|bias|), the scale of every partial sum an f32 accumulator
 // holds: only f32 rounding remains between a kernel and its oracle, ≈ 1e-7 of it.
 double WorstRelativeError(const std::vector<float>& x, const Weights& wb, const std::vector<float>& bias,
@@ -136,7 +119,7 @@ void KernelAndOracle(const WeightRef& w, const std::vector<float>& x_kernel, con
       detail::GemvInt16Range(xa, w, bias.data(), y.data(), o_begin, o_end);
     }
     QuantizeActivations(x_oracle.data(), rows, w.cols, &xa);
-    Int16Reference(xa, w, bias.data(), ref.data());
+    MatmulInt16Reference(xa, w, bias.data(), ref.data());
   }
 }
 
