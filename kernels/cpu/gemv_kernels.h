@@ -11,9 +11,8 @@
 
 namespace glance::kernels::detail {
 
-// F32/BF16/F16 weights, f32 activations (gemv_float.cpp). n_rows == 1: one dot product per
-// feature, weights widened in registers. n_rows 2–3: a panel of weight rows widened to f32
-// once, then 4×2 register tiles (4 input rows × 2 features).
+// F32/BF16/F16 weights, f32 activations (gemv_float.cpp): up to 3 rows at a time share each
+// weight row's loads (widened in registers); a row's result is bit for bit the one-row result.
 void GemvFloatRange(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                     float* y, int64_t o_begin, int64_t o_end);
 

@@ -64,25 +64,41 @@ struct F16Format {
   static HWY_INLINE float ToF32(uint16_t v) { return f16_to_f32(v); }
 };
 
-// Σ x[k]·w[k] over n, w widened by Format: four vector accumulators (FMA latency), summed
-// pairwise, then the scalar tail. DotF32 (dot.h) is DotWidened<F32Format>.
+// out[r] = Σ x[r·ldx + k]·w[k] over n for R activation rows, w widened by Format once for all
+// rows: per row four vector accumulators (FMA latency), summed pairwise, then the scalar tail.
+// Each row's arithmetic does not depend on R, so the multi-row GEMV (gemv_float.cpp) gives a
+// row bit for bit what the one-row GEMV gives it. DotF32 (dot.h) is DotWidened<F32Format>.
+template <class Format, int R>
+HWY_INLINE void DotWidenedRows(const float* HWY_RESTRICT x, int64_t ldx,
+                               const typename Format::Stored* HWY_RESTRICT w, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  hn::Vec<hn::ScalableTag<float>> s[R][4];
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < 4; ++c) s[r][c] = hn::Zero(df);
+  int64_t k = 0;
+  for (; k + 4 * N <= n; k += 4 * N)
+    for (int c = 0; c < 4; ++c) {
+      const auto wv = Format::Load(df, w + k + c * N);
+      for (int r = 0; r < R; ++r) s[r][c] = hn::MulAdd(hn::LoadU(df, x + r * ldx + k + c * N), wv, s[r][c]);
+    }
+  for (; k + N <= n; k += N) {
+    const auto wv = Format::Load(df, w + k);
+    for (int r = 0; r < R; ++r) s[r][0] = hn::MulAdd(hn::LoadU(df, x + r * ldx + k), wv, s[r][0]);
+  }
+  for (int r = 0; r < R; ++r) {
+    float acc = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(s[r][0], s[r][1]), hn::Add(s[r][2], s[r][3]))));
+    for (int64_t kk = k; kk < n; ++kk) acc += x[r * ldx + kk] * Format::ToF32(w[kk]);
+    out[r] = acc;
+  }
+}
+
 template <class Format>
 HWY_INLINE float DotWidened(const float* HWY_RESTRICT x,
                             const typename Format::Stored* HWY_RESTRICT w, int64_t n) {
-  const hn::ScalableTag<float> df;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
-  auto s0 = hn::Zero(df), s1 = hn::Zero(df), s2 = hn::Zero(df), s3 = hn::Zero(df);
-  int64_t k = 0;
-  for (; k + 4 * N <= n; k += 4 * N) {
-    s0 = hn::MulAdd(hn::LoadU(df, x + k), Format::Load(df, w + k), s0);
-    s1 = hn::MulAdd(hn::LoadU(df, x + k + N), Format::Load(df, w + k + N), s1);
-    s2 = hn::MulAdd(hn::LoadU(df, x + k + 2 * N), Format::Load(df, w + k + 2 * N), s2);
-    s3 = hn::MulAdd(hn::LoadU(df, x + k + 3 * N), Format::Load(df, w + k + 3 * N), s3);
-  }
-  for (; k + N <= n; k += N) s0 = hn::MulAdd(hn::LoadU(df, x + k), Format::Load(df, w + k), s0);
-  float acc = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(s0, s1), hn::Add(s2, s3))));
-  for (; k < n; ++k) acc += x[k] * Format::ToF32(w[k]);
-  return acc;
+  float out;
+  DotWidenedRows<Format, 1>(x, 0, w, n, &out);
+  return out;
 }
 
 // dst[0, len) = src[0, len) widened by Format.

@@ -1,5 +1,6 @@
-// The Q8/Q4 GEMVs for 1–7 activation rows (gemv_int8_body.inc on x86, gemv_int16.cpp
-// portable): the speculative verify's projections (issue 14). Each against its scalar oracle
+// The GEMVs for several activation rows — Q8/Q4 for 1–7 (gemv_int8_body.inc on x86,
+// gemv_int16.cpp portable), F32/BF16/F16 for 2–3 (gemv_float.cpp): the speculative verify's
+// projections (issue 14). Each against its scalar oracle
 // with block, SIMD and weight-group tails, on every x86 instruction set this CPU has and the
 // portable kernels (the latter on every Highway target, as test_kernel_ops runs); each
 // multi-row result equal bit for bit to the one-row call on that row (what makes speculative
@@ -17,6 +18,7 @@
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/gemv_kernels.h"
 #include "kernels/cpu/matmul.h"
+#include "kernels/cpu/numeric.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -176,6 +178,38 @@ TEST(GemvRows, EveryRowEqualsItsOneRowCallBitForBit) {
           EXPECT_NE(multi, one) << set << " rows in another order matched";
         }
   });
+}
+
+// The float formats: from 4 rows Matmul takes the packed GEMM, so 2–3 rows go through the
+// GEMV, each row bit for bit its one-row result (the oracle comparison of these rows is
+// test_quant_kernels.cpp's), odd lengths for the vector and scalar tails.
+TEST(GemvRows, FloatRowsEqualTheirOneRowCallBitForBit) {
+  ThreadPool pool(2);
+  for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::F16})
+    for (const Shape& s : kShapes)
+      for (int64_t rows = 2; rows <= 3; ++rows) {
+        std::mt19937 rng(unsigned(s.in * 3 + s.out + rows + int(type)));
+        std::vector<float> wf = RandomRows(s.out, s.in, rng);
+        std::vector<uint16_t> half(wf.size());
+        WeightRef w{WeightType::F32, wf.data(), s.out, s.in};
+        if (type == WeightType::BF16) {
+          for (size_t i = 0; i < wf.size(); ++i) half[i] = f32_to_bf16(wf[i]);
+          w = WeightRef{WeightType::BF16, half.data(), s.out, s.in};
+        } else if (type == WeightType::F16) {  // sign, exponent 2^-5 .. 2^3, random mantissa
+          for (auto& h : half) h = static_cast<uint16_t>((rng() & 0x8000) | ((10 + rng() % 9) << 10) | (rng() & 0x3ff));
+          w = WeightRef{WeightType::F16, half.data(), s.out, s.in};
+        }
+        const std::vector<float> x = RandomRows(rows, s.in, rng), bias = RandomRows(1, s.out, rng);
+        std::vector<float> multi(size_t(rows * s.out)), one(multi.size());
+        Matmul(x.data(), rows, w, bias.data(), multi.data(), &pool);
+        for (int64_t i = 0; i < rows; ++i)
+          Matmul(x.data() + i * s.in, 1, w, bias.data(), one.data() + i * s.out, &pool);
+        EXPECT_EQ(multi, one) << WeightTypeName(type) << " rows " << rows << " " << s.out << "x" << s.in;
+        std::vector<float> swapped = x;  // negative control: rows in another order do not match
+        std::swap_ranges(swapped.begin(), swapped.begin() + s.in, swapped.begin() + s.in);
+        Matmul(swapped.data(), rows, w, bias.data(), multi.data(), &pool);
+        EXPECT_NE(multi, one);
+      }
 }
 
 // Negative control of the oracle comparison: a kernel result with one activation row
