@@ -1,6 +1,7 @@
 #include "core/checks/check_run.h"
 
 #include "core/engine/engine.h"
+#include "core/checks/gate_table.h"
 #include "core/lm/language_model.h"
 
 namespace glance::checks {
@@ -18,7 +19,9 @@ std::vector<float> Step(const Engine& engine, lm::LmState& state, lm::ForwardOut
 
 }  // namespace
 
-CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRunHooks& hooks) {
+CheckRun RunCheck(const ReferenceData& ref, const std::shared_ptr<const Engine>& engine_ptr,
+                  const CheckRunHooks& hooks) {
+  const Engine& engine = *engine_ptr;
   CheckRun r;
   r.images = RunReferenceImages(ref, engine);
   r.prefill = PrefillReferencePrompt(ref, engine, r.images, hooks.observer);
@@ -45,7 +48,15 @@ CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRun
     for (size_t s = 1; s < r.turn2_tokens.size(); ++s)
       r.turn2.push_back(Step(engine, state, out, r.turn2_tokens[s - 1], nullptr));
   }
+  r.dispatches = engine.backend().Stats();
+  r.session = RunSession(SessionScriptFromReference(ref), engine_ptr,
+                         r.images.FeaturePointers(engine.config().text.hidden_size));
   return r;
+}
+
+void RecordSessionGates(GateEvaluator& gates, const ReferenceData& ref, const CheckRun& run) {
+  gates.Record("session prompt ids", MeasureSessionIds(ref, run.session));
+  gates.Record("session logits", MeasureSessionLogits(run.session, run.decode));
 }
 
 }  // namespace glance::checks

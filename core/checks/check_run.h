@@ -7,12 +7,20 @@
 //     (PrefillReferencePrompt),
 //   - decode teacher-forced on the golden tokens: one logits row per step, step 0 being the
 //     prompt's last row and step s the row after feeding tokens[s-1],
-//   - the second turn (golden.json turn2), continued from that cache and teacher-forced.
+//   - the second turn (golden.json turn2), continued from that cache and teacher-forced,
+//   - then the same conversation sent through a Session (session_run.h), the prompt path users
+//     get, teacher-forced on the same tokens.
+// The first four are the computation Hugging Face made for the golden (one all-row prefill, the
+// second turn continuing the generated cache), so their figures compare like with like; the
+// Session's are gated against them and against the reference's ids.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/checks/reference_data.h"
+#include "core/checks/session_run.h"
+#include "kernels/backend.h"
 
 namespace glance::checks {
 
@@ -24,6 +32,10 @@ struct CheckRun {
   std::vector<std::vector<float>> decode;   // [steps][vocab]
   std::vector<int64_t> turn2_tokens;        // turn2.tokens (empty: the folder has no turn 2)
   std::vector<std::vector<float>> turn2;    // [turn2 steps][vocab]
+  // The backend's counters after the outputs above, before the Session's run: the dispatches
+  // of one pass over the reference.
+  std::vector<kernels::KernelStat> dispatches;
+  SessionRun session;
 };
 
 struct CheckRunHooks {
@@ -33,6 +45,10 @@ struct CheckRunHooks {
   std::function<void(int64_t step)> after_decode_step;
 };
 
-CheckRun RunCheck(const ReferenceData& ref, const Engine& engine, const CheckRunHooks& hooks = {});
+CheckRun RunCheck(const ReferenceData& ref, const std::shared_ptr<const Engine>& engine,
+                  const CheckRunHooks& hooks = {});
+
+// Records the gates "session prompt ids" and "session logits" (every check kind has them).
+void RecordSessionGates(GateEvaluator& gates, const ReferenceData& ref, const CheckRun& run);
 
 }  // namespace glance::checks

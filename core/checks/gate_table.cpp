@@ -67,6 +67,22 @@ constexpr const char* kNpuMeasured = "tiny-a npu-emu, conv-even rounding (table 
 constexpr const char* kNpuRan = "the NPU kernels ran and nothing fell back to the CPU";
 constexpr double kNpuDecodeCos = 0.985;
 
+// ---- the reference conversation through a Session (session_run.h), every check kind. Its ids
+// must be the reference's; its teacher-forced logits are compared with the same engine's
+// reference path (turn 1) and a from-scratch pass (turn 2), which differ from it only in where
+// the prompt is split into prefill calls (the Session's snapshots): float rounding.
+// Measured on tests/data/tiny-a (glance-cli check, 24 + 16 steps): f32 and bf16 max |Δ| 1.67e-05;
+// npu-emu 0 (the emulator's block-float activations absorb the split's differences); q8 0.326
+// and q4 0.0475 (activations rounded to int8 steps, kernels/cpu/matmul.h, turn the split's
+// float-rounding differences into whole quantization steps now and then); argmax equal at
+// 40/40 in every kind. A wrong token on the path moves the logits by ~5 (the f32
+// negative control's 4.64), which every limit tells apart (tests/engine/test_session_check.cpp).
+constexpr const char* kSessionIds = "exact: the reference's prompt ids and HF's render of turn 2";
+constexpr const char* kSessionMeasured = "tiny-a: max |Δ| f32/bf16 1.67e-05, npu-emu 0, q8 0.326, q4 0.0475; 40/40 argmax";
+constexpr double kSessionTol = 1e-4;       // f32, bf16: 6 × measured
+constexpr double kSessionQuantTol = 1.0;   // q8, q4: 3 × the q8 figure, 1/5 of a wrong token's
+constexpr double kSessionNpuTol = 0.05;    // npu: a few bf16 steps of a logit near 4
+
 using enum CheckKind;
 using enum Quantity;
 using enum Test;
@@ -94,6 +110,9 @@ constexpr GateRow kTable[] = {
                                                          "must exceed 100 × the logits gate (%.0e): the gate tells outputs apart", kTinyA},
   {kF32, "second turn",                 kMismatches,     kAtMost,  0,         "identical tokens",                        kExact},
   {kF32, "second turn",                 kMaxAbs,         kAtMost,  kLogitTol, "logits max |Δ| <= %.0e",                  kTinyA},
+  {kF32, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
+  {kF32, "session logits",              kMaxAbs,         kAtMost,  kSessionTol, "max |Δ| <= %.0e",                  kSessionMeasured},
+  {kF32, "session logits",              kMismatches,     kAtMost,  0,         "identical argmax",                        kSessionMeasured},
 
   {kBf16, "bf16 vision embeddings",      kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kBf16, "bf16 KL divergence",         kMeanKl,         kAtMost,  kBf16MeanKl, "mean <= %.0e",                          kBf16Measured},
@@ -101,6 +120,9 @@ constexpr GateRow kTable[] = {
   {kBf16, "bf16 top-1 agreement",       kAgreement,      kAtLeast, 1.0,       ">= %.0f%%",                               kBf16Measured},
   {kBf16, "bf16 greedy decode",         kAgreement,      kAtLeast, 1.0,       ">= %.0f%% of steps",                      kBf16Measured},
   {kBf16, "negative control (KL)",      kControl,        kAbove,   2 * kBf16MeanKl, "must exceed 2 × the mean-KL gate (%.2g)", kBf16Measured},
+  {kBf16, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
+  {kBf16, "session logits",              kMaxAbs,         kAtMost,  kSessionTol, "max |Δ| <= %.0e",                  kSessionMeasured},
+  {kBf16, "session logits",              kMismatches,     kAtMost,  0,         "identical argmax",                        kSessionMeasured},
 
   {kQ8, "q8 vision embeddings",        kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kQ8, "q8 KL divergence",             kMeanKl,         kAtMost,  kQ8MeanKl, "mean <= %.0e",                            kQ8Measured},
@@ -108,6 +130,9 @@ constexpr GateRow kTable[] = {
   {kQ8, "q8 top-1 agreement",           kAgreement,      kAtLeast, 0.80,      ">= %.0f%%",                               kQ8Measured},
   {kQ8, "q8 greedy decode",             kAgreement,      kAtLeast, 0.90,      ">= %.0f%% of steps",                      kQ8Measured},
   {kQ8, "negative control (KL)",        kControl,        kAbove,   2 * kQ8MeanKl, "must exceed 2 × the mean-KL gate (%.2g)", kQ8Measured},
+  {kQ8, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
+  {kQ8, "session logits",              kMaxAbs,         kAtMost,  kSessionQuantTol, "max |Δ| <= %.0f",               kSessionMeasured},
+  {kQ8, "session logits",              kMismatches,     kAtMost,  2,         "argmax differs at <= %.0f steps",         kSessionMeasured},
 
   {kQ4, "q4 vision embeddings",        kCosine,         kAtLeast, kVisionQuantCos, "cosine >= %.4f",                    kVisionMeasured},
   {kQ4, "q4 KL divergence",             kMeanKl,         kAtMost,  kQ4MeanKl, "mean <= %.0e",                            kQ4Measured},
@@ -115,6 +140,9 @@ constexpr GateRow kTable[] = {
   {kQ4, "q4 top-1 agreement",           kAgreement,      kAtLeast, 0.20,      ">= %.0f%%",                               kQ4Measured},
   {kQ4, "q4 greedy decode",             kAgreement,      kAtLeast, 0.30,      ">= %.0f%% of steps",                      kQ4Measured},
   {kQ4, "negative control (KL)",        kControl,        kAbove,   2 * kQ4MeanKl, "must exceed 2 × the mean-KL gate (%.2g)", kQ4Measured},
+  {kQ4, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
+  {kQ4, "session logits",              kMaxAbs,         kAtMost,  kSessionQuantTol, "max |Δ| <= %.0f",               kSessionMeasured},
+  {kQ4, "session logits",              kMismatches,     kAtMost,  2,         "argmax differs at <= %.0f steps",         kSessionMeasured},
 
   {kNpu, "tokenizer",                   kMismatches,     kAtMost,  0,         "every case: ids and decoded text identical", kExact},
   {kNpu, "tokenizer",                   kCount,          kAtLeast, 1,         "",                                        kExact},
@@ -133,6 +161,9 @@ constexpr GateRow kTable[] = {
   {kNpu, "npu dispatches",              kGemmCalls,      kAtLeast, 1,         "GEMM and GEMV dispatches, no CPU fallback", kNpuRan},
   {kNpu, "npu dispatches",              kGemvCalls,      kAtLeast, 1,         "",                                        kNpuRan},
   {kNpu, "npu dispatches",              kFallbackCalls,  kAtMost,  0,         "",                                        kNpuRan},
+  {kNpu, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
+  {kNpu, "session logits",              kMaxAbs,         kAtMost,  kSessionNpuTol, "max |Δ| <= %.2g",                 kSessionMeasured},
+  {kNpu, "session logits",              kMismatches,     kAtMost,  0,         "identical argmax",                        kSessionMeasured},
 };
 // clang-format on
 

@@ -32,7 +32,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                                                 static_cast<int32_t>(cfg.image_token_id)));
 
   // ---- every output, computed once
-  const CheckRun run = RunCheck(ref, *engine);
+  const CheckRun run = RunCheck(ref, engine);
 
   // ---- vision embeddings
   const std::vector<float>& features = run.images.features;
@@ -119,7 +119,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
   {
     int64_t gemm = 0, gemv = 0, fallback = 0;
     std::string figure;
-    for (const auto& s : engine->backend().Stats()) {
+    for (const auto& s : run.dispatches) {
       (s.name == "npu:gemm" ? gemm : s.name == "npu:gemv" ? gemv : fallback) += s.name.rfind("npu:", 0) == 0 || s.name == "cpu:fallback" ? s.calls : 0;
       figure += (figure.empty() ? "" : ", ") + s.name + FormatFigure(" %lld calls %.3f s", static_cast<long long>(s.calls), s.seconds);
     }
@@ -129,6 +129,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
                    {Quantity::kGemvCalls, static_cast<double>(gemv)},
                    {Quantity::kFallbackCalls, static_cast<double>(fallback)}}});
   }
+  RecordSessionGates(gates, ref, run);
   return gates.Finish();
 }
 

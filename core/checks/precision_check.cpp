@@ -50,7 +50,7 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
 
   // Vision features of the golden image(s) (their projections are Q8 in the q8 and q4 engines,
   // PrecisionPlan::vision), the prompt and the teacher-forced decode steps.
-  const CheckRun run = RunCheck(ref, *engine);
+  const CheckRun run = RunCheck(ref, engine);
   const std::string p(Name(options.precision));
   {
     const std::vector<float> want = ref.F32("vision.image_embeds");
@@ -108,6 +108,7 @@ CheckReport RunPrecisionCheck(const std::string& dir, const CheckOptions& option
     gates.Record("negative control (KL)",
                  {FormatFigure("reference step k vs k+1: min KL %.3g", min_kl), {{Quantity::kControl, min_kl}}});
   }
+  RecordSessionGates(gates, ref, run);
   return gates.Finish();
 }
 

@@ -84,7 +84,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
     }
     attention_worst("decode.attn.layer", s, attn_worst);
   };
-  const CheckRun run = RunCheck(ref, *engine, hooks);
+  const CheckRun run = RunCheck(ref, engine, hooks);
   const ReferenceImages& images = run.images;
 
   // ---- pixel values and vision embeddings, image by image
@@ -189,6 +189,7 @@ CheckReport RunReferenceCheck(const std::string& dir, const CheckOptions& option
                  {std::to_string(ok) + "/" + std::to_string(t2_tokens.size()) + FormatFigure(" tokens from the cache, logits max |Δ| %.2e", worst),
                   {{Quantity::kMismatches, static_cast<double>(t2_tokens.size()) - ok}, {Quantity::kMaxAbs, worst}}});
   }
+  RecordSessionGates(gates, ref, run);
   return gates.Finish();
 }
 

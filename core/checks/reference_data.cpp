@@ -47,16 +47,31 @@ std::shared_ptr<const Engine> LoadCheckEngine(const std::string& dir, const Chec
   return Engine::Load(dir, eo);
 }
 
-ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine) {
+std::vector<std::string> ReferenceImageFiles(const ReferenceData& ref) {
   std::vector<std::string> files;
   const auto& meta = ref.meta();
   if (meta.contains("images"))
-    for (const auto& im : meta["images"]) files.push_back(im.at("file").get<std::string>());
+    for (const auto& im : meta["images"]) files.push_back((fs::path(ref.dir()) / im.at("file").get<std::string>()).string());
   else if (meta.contains("image"))
-    files.push_back(meta["image"].at("file").get<std::string>());
+    files.push_back((fs::path(ref.dir()) / meta["image"].at("file").get<std::string>()).string());
+  return files;
+}
+
+std::vector<const float*> ReferenceImages::FeaturePointers(int64_t hidden) const {
+  // Image k's rows start after the rows of the images before it.
+  std::vector<const float*> pointers;
+  int64_t row = 0;
+  for (const lm::ImageGrid& g : grids) {
+    pointers.push_back(features.data() + row * hidden);
+    row += g.h * g.w;
+  }
+  return pointers;
+}
+
+ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine) {
   ReferenceImages out;
-  for (const auto& f : files) {
-    const auto pre = engine.preprocessor().Preprocess((fs::path(ref.dir()) / f).string(), vision::ImageMode::kDetail);
+  for (const auto& f : ReferenceImageFiles(ref)) {
+    const auto pre = engine.preprocessor().Preprocess(f, vision::ImageMode::kDetail);
     out.resized = out.resized || pre.resized_h != pre.source_h || pre.resized_w != pre.source_w;
     out.pixels.insert(out.pixels.end(), pre.pixel_values.begin(), pre.pixel_values.end());
     out.grids.push_back({pre.merged_h(), pre.merged_w()});
@@ -87,13 +102,7 @@ ReferencePrefill PrefillReferencePrompt(const ReferenceData& ref, const Engine& 
   r.ids = stream.ids;
   r.ids_match = stream.ids == ref.I64("prompt.input_ids");
   r.positions = stream.positions;
-  // Image k's rows start after the rows of the images before it.
-  std::vector<const float*> features;
-  int64_t row = 0;
-  for (const lm::ImageGrid& g : images.grids) {
-    features.push_back(images.features.data() + row * engine.config().text.hidden_size);
-    row += g.h * g.w;
-  }
+  const std::vector<const float*> features = images.FeaturePointers(engine.config().text.hidden_size);
   r.state = engine.lm().NewState();
   PrefillRows(engine, stream, 0, stream.size(), features, r.state, r.out, observer, /*all_logits=*/true);
   return r;

@@ -47,8 +47,12 @@ struct ReferenceImages {
   std::vector<float> features;  // [tokens][hidden], all images
   std::vector<lm::ImageGrid> grids;
   bool resized = false;         // whether any image was resized (pixel gates differ)
+  // Where image k's rows start in `features` (what PrefillRows takes).
+  std::vector<const float*> FeaturePointers(int64_t hidden) const;
 };
 ReferenceImages RunReferenceImages(const ReferenceData& ref, const Engine& engine);
+// The paths of the folder's image(s), in order (golden.json "images" or "image").
+std::vector<std::string> ReferenceImageFiles(const ReferenceData& ref);
 
 // The reference prompt through the product's prompt path: golden.json's prompt.messages
 // rendered, tokenized and expanded by BuildPromptStream (as Session does every turn), then

@@ -133,6 +133,13 @@ struct SessionImpl {
     if (options.speculative_draft_tokens <= 0 || !engine->lm().has_mtp()) return 0;
     return std::min(options.speculative_draft_tokens, 3);
   }
+  // Throws glance::Error for a forced token outside the vocabulary (before anything changes).
+  void CheckForcedTokens(const GenerateOptions& options) const {
+    for (int32_t id : options.forced_tokens)
+      if (id < 0 || static_cast<size_t>(id) >= tok().size())
+        throw Error("forced token " + std::to_string(id) + " is outside the vocabulary (" +
+                    std::to_string(tok().size()) + " tokens)");
+  }
   // Fills r.stats from the turn's timing (the one place turn statistics are computed).
   void FinishStats(TurnResult& r, Timing& timing, Clock::time_point t0, Clock::time_point first_token,
                    int new_image_tokens, int prompt_tokens, int64_t cache_tokens);
@@ -246,12 +253,16 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
                                  const StreamCallbacks& cb, Clock::time_point t0, Timing timing,
                                  int new_image_tokens, int prompt_tokens) {
   if (!IsPrefix(after_user.ids, stream.ids)) throw Error("internal: generation prompt does not extend the user message");
+  const std::vector<int32_t>& forced = options.forced_tokens;
+  const int max_steps = forced.empty() ? options.max_new_tokens
+                                       : std::min(options.max_new_tokens, static_cast<int>(forced.size()));
+  if (cb.on_prompt) cb.on_prompt(stream);
   TurnResult r;
   ChatTurn& turn = turns.back();
   lm::LmState state = after_user.state;
   Capture capture = SetupCapture(stream, options);
   const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
-  const int draft_k = SpeculativeDrafts(options);
+  const int draft_k = forced.empty() ? SpeculativeDrafts(options) : 0;
   if (draft_k > 0) {
     engine->lm().EnableMtp(state);  // no-op when the snapshot already keeps the MTP cache
   } else {
@@ -270,7 +281,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
 
   // The decode loop: one token per iteration, its logits from a plain one-row forward or from
   // the next unused row of a speculative verify (core/engine/speculative.h).
-  if (!sampling.greedy) r.stats.seed = options.seed.value_or(FreshSeed());
+  if (!sampling.greedy && forced.empty()) r.stats.seed = options.seed.value_or(FreshSeed());
   Sampler sampler(sampling, static_cast<int64_t>(tok().size()), r.stats.seed.value_or(0));
   // The answer's text leaves out special tokens, as Hugging Face's reference decode does
   // (skip_special_tokens=True; the golden's text_skip_special) and vLLM by default: a sampled
@@ -299,7 +310,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   };
   r.stats.draft_tokens = draft_k;
   r.stop_reason = "max_tokens";
-  for (int step = 0; step < options.max_new_tokens; ++step) {
+  for (int step = 0; step < max_steps; ++step) {
     const float* logits = out.last();
     if (step > 0) {
       if (Stopped(cb)) {
@@ -321,7 +332,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
         const int64_t id = r.tokens.back();
         // Drafts past the answer's or the context's end would be wasted.
         const int k = static_cast<int>(std::min<int64_t>(
-            {draft_k, options.max_new_tokens - step - 1, context_limit() - n_cached - 2}));
+            {draft_k, max_steps - step - 1, context_limit() - n_cached - 2}));
         ++r.stats.weight_passes;
         draft_q.clear();
         draft_context = context;
@@ -347,7 +358,9 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
     {
       ScopedStage s(timing, "sample");
       std::vector<float> row(logits, logits + out.vocab);
-      if (draft_follows && !sampling.greedy) {
+      if (!forced.empty()) {
+        next = forced[static_cast<size_t>(step)];  // teacher forcing: the given token, not a sample
+      } else if (draft_follows && !sampling.greedy) {
         // Speculative sampling: keep the draft with probability min(1, p/q), else draw from the
         // residual (never the draft itself), so `next` is distributed as plain sampling's.
         const std::vector<float> p = sampler.Distribution(row, context, r.tokens);
@@ -492,6 +505,7 @@ void Session::ClearPendingImages() {
 TurnResult Session::Send(const std::string& user_text, const GenerateOptions& options, const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (user_text.empty() && im.pending.empty()) throw Error("nothing to send: type a message or attach an image");
+  im.CheckForcedTokens(options);
   im.engine->CheckWeightsUnchanged();  // a weights file changed in place under the mapping
   const auto t0 = Clock::now();
   Timing timing;
@@ -523,6 +537,7 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
 TurnResult Session::Regenerate(const GenerateOptions& options, const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (im.turns.empty() || !im.after_user.valid) throw Error("nothing to regenerate yet: send a message first");
+  im.CheckForcedTokens(options);
   im.engine->CheckWeightsUnchanged();
   const PromptStream stream = im.Stream(options.enable_thinking);
   im.turns.back().complete = false;

@@ -35,6 +35,7 @@
 namespace glance {
 
 class Engine;
+struct PromptStream;
 struct SessionImpl;
 
 struct GenerateOptions {
@@ -52,6 +53,15 @@ struct GenerateOptions {
   // the plain answer's distribution (speculative_sampling.h), not its draws for a seed.
   // Ignored for checkpoints without an MTP layer (Engine::lm().has_mtp()).
   int speculative_draft_tokens = 0;
+  // Teacher forcing (scoring, perplexity, the reference checks): when set, the answer is these
+  // tokens instead of sampled ones. Each step's logits still go to on_logits, then the given
+  // token is taken with every bit of a generated token's bookkeeping (text, attention, cache,
+  // the turn's answer), so the next turn continues as after a generated answer. The turn ends
+  // after the last of them (stop_reason "max_tokens", as with max_new_tokens equal to their
+  // count; the last one is not fed), at an earlier stop token among them ("eos"), or at
+  // max_new_tokens. Sampling, the seed and speculative decoding are ignored. Ids outside the
+  // vocabulary are refused (glance::Error, the session unchanged).
+  std::vector<int32_t> forced_tokens;
 };
 
 // Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session
@@ -81,6 +91,10 @@ struct StreamCallbacks {
   std::function<void(const Progress&)> on_progress;
   // Every generated token's logits (vocab entries), before sampling; for checks and tools.
   std::function<void(std::span<const float> logits)> on_logits;
+  // The turn's prompt as the model reads it (core/engine/prompt_stream.h: the one render, image
+  // placeholders expanded, with its image runs and positions), once per turn before the
+  // answer's first token; for checks and tools.
+  std::function<void(const PromptStream&)> on_prompt;
   const std::atomic<bool>* cancel = nullptr;
 };
 

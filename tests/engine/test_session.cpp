@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/engine/engine.h"
+#include "core/engine/prompt_stream.h"
 #include "core/engine/sampler.h"
 #include "core/engine/session.h"
 #include "core/lm/language_model.h"
@@ -443,4 +444,70 @@ TEST(Session, ContinueKeepsImagesAttachedForTheNextMessage) {
   t.Continue({{"Hi.", {}, "Hello."}});
   t.AttachImage(DefaultDemoImagePath());
   EXPECT_EQ(t.Send("What is in this image?", Greedy(2)).tokens, r.tokens);
+}
+
+// Teacher forcing (GenerateOptions::forced_tokens) is generation with the sample replaced: fed
+// the tokens a greedy turn chose, a new session reports the same logits bit for bit, keeps the
+// same answer, and its next turn continues exactly as after the generated answer.
+TEST(Session, TeacherForcingReplaysAGeneratedAnswerExactly) {
+  auto e = DemoEngine();
+  auto turn = [](Session& s, const std::string& text, const GenerateOptions& o,
+                 std::vector<std::vector<float>>& rows) {
+    StreamCallbacks cb;
+    cb.on_logits = [&](std::span<const float> l) { rows.emplace_back(l.begin(), l.end()); };
+    return s.Send(text, o, cb);
+  };
+  Session live(e);
+  live.AttachImage(DefaultDemoImagePath());
+  std::vector<std::vector<float>> live_rows, live_next;
+  const TurnResult generated = turn(live, "Describe this image.", Greedy(10), live_rows);
+  ASSERT_EQ(generated.stop_reason, "max_tokens");  // the comparison below needs all 10 steps
+
+  Session forced(e);
+  forced.AttachImage(DefaultDemoImagePath());
+  GenerateOptions o = Greedy(64);  // the forced answer's length wins
+  o.forced_tokens = generated.tokens;
+  o.sampling = SamplingParams{};   // sampling is ignored when forcing
+  o.sampling->greedy = false;
+  o.sampling->temperature = 1.5f;
+  std::vector<std::vector<float>> forced_rows, forced_next;
+  size_t prompt_rows = 0;
+  StreamCallbacks cb;
+  cb.on_logits = [&](std::span<const float> l) { forced_rows.emplace_back(l.begin(), l.end()); };
+  cb.on_prompt = [&](const PromptStream& p) { prompt_rows = p.size(); };
+  const TurnResult replayed = forced.Send("Describe this image.", o, cb);
+  EXPECT_EQ(replayed.tokens, generated.tokens);
+  EXPECT_EQ(replayed.text, generated.text);
+  EXPECT_EQ(replayed.stop_reason, "max_tokens");
+  EXPECT_FALSE(replayed.stats.seed.has_value());
+  EXPECT_EQ(forced_rows, live_rows);
+  EXPECT_EQ(replayed.attention.size(), generated.attention.size());
+  EXPECT_EQ(static_cast<int>(prompt_rows), generated.stats.prompt_tokens);
+  EXPECT_EQ(forced.turns()[0].answer, live.turns()[0].answer);
+  EXPECT_EQ(forced.context_tokens(), live.context_tokens());
+  // The next turn continues from the forced answer as from the generated one.
+  const TurnResult a = turn(live, "And the colours?", Greedy(6), live_next);
+  const TurnResult b = turn(forced, "And the colours?", Greedy(6), forced_next);
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_EQ(forced_next, live_next);
+
+  // Negative control: another forced token changes every later step's logits, not the first.
+  Session other(e);
+  other.AttachImage(DefaultDemoImagePath());
+  GenerateOptions o2 = Greedy(10);
+  o2.forced_tokens = generated.tokens;
+  o2.forced_tokens[0] = (o2.forced_tokens[0] + 1) % static_cast<int32_t>(e->tokenizer().size());
+  std::vector<std::vector<float>> other_rows;
+  turn(other, "Describe this image.", o2, other_rows);
+  ASSERT_EQ(other_rows.size(), live_rows.size());
+  EXPECT_EQ(other_rows[0], live_rows[0]);
+  EXPECT_NE(other_rows[1], live_rows[1]);
+
+  // A token outside the vocabulary is refused before anything changes.
+  GenerateOptions bad = Greedy(4);
+  bad.forced_tokens = {1, static_cast<int32_t>(e->tokenizer().size())};
+  EXPECT_THROW(forced.Send("More?", bad), Error);
+  EXPECT_EQ(forced.turns().size(), 2u);
+  EXPECT_THROW(forced.Regenerate(bad), Error);
+  EXPECT_EQ(forced.turns().back().answer, b.text);
 }
