@@ -13,12 +13,10 @@
 //
 // Exactness: row i of the verify runs the same per-row arithmetic as a one-row decode step
 // (norms, conv, the delta rule token by token, attention). The projections' multi-row GEMVs
-// give each row bit for bit its one-row result too (float weights up to 3 rows, Q8/Q4 up to
-// 7: tests/kernels/test_gemv_rows.cpp), so there the verify's logits are plain
-// decoding's exactly; from 4 rows (float) or 8 rows (Q8/Q4) the packed GEMMs sum in another
-// order and the logits agree to rounding (~1e-6 relative), greedy tokens identical unless the
-// top two logits of a step are that close. tests/engine/test_speculative.cpp checks the
-// tokens and measures the logit difference and the margin on every model it runs.
+// give each row bit for bit its one-row result too, for every weight format up to 7 rows
+// (tests/kernels/test_gemv_rows.cpp; the GEMMs, which sum in another order, start at 8), so
+// the verify's logits (k <= 3: at most 4 rows) are plain decoding's exactly.
+// tests/engine/test_speculative.cpp checks the tokens and the logits on every model it runs.
 //
 // Thread contract: as Session (one thread); the language model is shared read-only.
 #include <cstdint>

@@ -15,8 +15,12 @@
 
 namespace glance::kernels::detail {
 
-// Below this many rows the per-panel packing is not amortised; Matmul keeps the older paths.
-constexpr int64_t kPackedGemmMinRows = 4;
+// Below this many rows the per-panel packing is not amortised; Matmul keeps the float GEMV
+// (3 rows per weight pass). Measured A/B in one process on the loaded 2-core VM (bf16, one
+// thread): 4-8 rows take 2-3.5x longer here than in the GEMV on a 2048x2048 matrix, ~2x on
+// 4096x64 (the demo model's head). Below 8 a speculative verify (up to 7 rows) also gets each
+// row's one-row sums bit for bit, as the Q8/Q4 kernels below the integer GEMM do.
+constexpr int64_t kPackedGemmMinRows = 8;
 // Q8/Q4: below this the row-tiled integer kernels run (gemv_int8.h on x86, else the
 // int16×int8 madd kernel of gemv_int16.cpp), which skip dequantization. In the kernel alone
 // (bench_kernels, 2B shapes, 2 threads) the two tie at 48–80 rows and the packed path leads

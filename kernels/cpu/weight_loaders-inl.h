@@ -64,33 +64,61 @@ struct F16Format {
   static HWY_INLINE float ToF32(uint16_t v) { return f16_to_f32(v); }
 };
 
-// out[r] = Σ x[r·ldx + k]·w[k] over n for R activation rows, w widened by Format once for all
-// rows: per row four vector accumulators (FMA latency), summed pairwise, then the scalar tail.
-// Each row's arithmetic does not depend on R, so the multi-row GEMV (gemv_float.cpp) gives a
-// row bit for bit what the one-row GEMV gives it. DotF32 (dot.h) is DotWidened<F32Format>.
+// out[r] = Σ x[r·ldx + k]·w[k] over n for R activation rows (R ≤ 3), w widened by Format once
+// for all rows: per row four vector accumulators (FMA latency), summed pairwise, then the
+// scalar tail. Each row's arithmetic does not depend on R, so the multi-row GEMV
+// (gemv_float.cpp) gives a row bit for bit what the one-row GEMV gives it. DotF32 (dot.h) is
+// DotWidened<F32Format>. The rows' accumulators are separate variables, not one [R][4] array:
+// GCC keeps an array of 8 or 12 512-bit vectors in memory (too big to split into registers),
+// which made two rows cost 3.5× one on a 64-wide matrix.
 template <class Format, int R>
 HWY_INLINE void DotWidenedRows(const float* HWY_RESTRICT x, int64_t ldx,
                                const typename Format::Stored* HWY_RESTRICT w, int64_t n, float* out) {
+  static_assert(R >= 1 && R <= 3, "DotWidenedRows takes 1 to 3 rows");
   const hn::ScalableTag<float> df;
+  using V = hn::Vec<hn::ScalableTag<float>>;
   const int64_t N = static_cast<int64_t>(hn::Lanes(df));
-  hn::Vec<hn::ScalableTag<float>> s[R][4];
-  for (int r = 0; r < R; ++r)
-    for (int c = 0; c < 4; ++c) s[r][c] = hn::Zero(df);
+  const float* HWY_RESTRICT x0 = x;
+  const float* HWY_RESTRICT x1 = x + (R > 1 ? ldx : 0);
+  const float* HWY_RESTRICT x2 = x + (R > 2 ? 2 * ldx : 0);
+  V a0 = hn::Zero(df), a1 = a0, a2 = a0, a3 = a0;  // row 0
+  V b0 = a0, b1 = a0, b2 = a0, b3 = a0;            // row 1
+  V c0 = a0, c1 = a0, c2 = a0, c3 = a0;            // row 2
   int64_t k = 0;
-  for (; k + 4 * N <= n; k += 4 * N)
-    for (int c = 0; c < 4; ++c) {
-      const auto wv = Format::Load(df, w + k + c * N);
-      for (int r = 0; r < R; ++r) s[r][c] = hn::MulAdd(hn::LoadU(df, x + r * ldx + k + c * N), wv, s[r][c]);
+  for (; k + 4 * N <= n; k += 4 * N) {
+    const V w0 = Format::Load(df, w + k), w1 = Format::Load(df, w + k + N);
+    const V w2 = Format::Load(df, w + k + 2 * N), w3 = Format::Load(df, w + k + 3 * N);
+    a0 = hn::MulAdd(hn::LoadU(df, x0 + k), w0, a0);
+    a1 = hn::MulAdd(hn::LoadU(df, x0 + k + N), w1, a1);
+    a2 = hn::MulAdd(hn::LoadU(df, x0 + k + 2 * N), w2, a2);
+    a3 = hn::MulAdd(hn::LoadU(df, x0 + k + 3 * N), w3, a3);
+    if constexpr (R > 1) {
+      b0 = hn::MulAdd(hn::LoadU(df, x1 + k), w0, b0);
+      b1 = hn::MulAdd(hn::LoadU(df, x1 + k + N), w1, b1);
+      b2 = hn::MulAdd(hn::LoadU(df, x1 + k + 2 * N), w2, b2);
+      b3 = hn::MulAdd(hn::LoadU(df, x1 + k + 3 * N), w3, b3);
     }
+    if constexpr (R > 2) {
+      c0 = hn::MulAdd(hn::LoadU(df, x2 + k), w0, c0);
+      c1 = hn::MulAdd(hn::LoadU(df, x2 + k + N), w1, c1);
+      c2 = hn::MulAdd(hn::LoadU(df, x2 + k + 2 * N), w2, c2);
+      c3 = hn::MulAdd(hn::LoadU(df, x2 + k + 3 * N), w3, c3);
+    }
+  }
   for (; k + N <= n; k += N) {
-    const auto wv = Format::Load(df, w + k);
-    for (int r = 0; r < R; ++r) s[r][0] = hn::MulAdd(hn::LoadU(df, x + r * ldx + k), wv, s[r][0]);
+    const V wv = Format::Load(df, w + k);
+    a0 = hn::MulAdd(hn::LoadU(df, x0 + k), wv, a0);
+    if constexpr (R > 1) b0 = hn::MulAdd(hn::LoadU(df, x1 + k), wv, b0);
+    if constexpr (R > 2) c0 = hn::MulAdd(hn::LoadU(df, x2 + k), wv, c0);
   }
-  for (int r = 0; r < R; ++r) {
-    float acc = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(s[r][0], s[r][1]), hn::Add(s[r][2], s[r][3]))));
-    for (int64_t kk = k; kk < n; ++kk) acc += x[r * ldx + kk] * Format::ToF32(w[kk]);
-    out[r] = acc;
-  }
+  const auto finish = [&](const float* HWY_RESTRICT xr, V s0, V s1, V s2, V s3) {
+    float acc = hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(s0, s1), hn::Add(s2, s3))));
+    for (int64_t kk = k; kk < n; ++kk) acc += xr[kk] * Format::ToF32(w[kk]);
+    return acc;
+  };
+  out[0] = finish(x0, a0, a1, a2, a3);
+  if constexpr (R > 1) out[1] = finish(x1, b0, b1, b2, b3);
+  if constexpr (R > 2) out[2] = finish(x2, c0, c1, c2, c3);
 }
 
 template <class Format>

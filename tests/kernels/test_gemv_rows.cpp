@@ -1,5 +1,5 @@
 // The GEMVs for several activation rows — Q8/Q4 for 1–7 (gemv_int8_body.inc on x86,
-// gemv_int16.cpp portable), F32/BF16/F16 for 2–3 (gemv_float.cpp): the speculative verify's
+// gemv_int16.cpp portable), F32/BF16/F16 for 2–7 (gemv_float.cpp): the speculative verify's
 // projections (issue 14). Each against its scalar oracle
 // with block, SIMD and weight-group tails, on every x86 instruction set this CPU has and the
 // portable kernels (the latter on every Highway target, as test_kernel_ops runs); each
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/cpu/gemm_int8.h"
+#include "kernels/cpu/gemm_packed.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/gemv_kernels.h"
 #include "kernels/cpu/matmul.h"
@@ -180,14 +181,14 @@ TEST(GemvRows, EveryRowEqualsItsOneRowCallBitForBit) {
   });
 }
 
-// The float formats: from 4 rows Matmul takes the packed GEMM, so 2–3 rows go through the
-// GEMV, each row bit for bit its one-row result (the oracle comparison of these rows is
-// test_quant_kernels.cpp's), odd lengths for the vector and scalar tails.
+// The float formats: below kPackedGemmMinRows (8) rows go through the GEMV (3 rows per weight
+// pass, then the rest), each row bit for bit its one-row result (the oracle comparison of
+// these rows is test_quant_kernels.cpp's), odd lengths for the vector and scalar tails.
 TEST(GemvRows, FloatRowsEqualTheirOneRowCallBitForBit) {
   ThreadPool pool(2);
   for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::F16})
     for (const Shape& s : kShapes)
-      for (int64_t rows = 2; rows <= 3; ++rows) {
+      for (int64_t rows = 2; rows < detail::kPackedGemmMinRows; ++rows) {
         std::mt19937 rng(unsigned(s.in * 3 + s.out + rows + int(type)));
         std::vector<float> wf = RandomRows(s.out, s.in, rng);
         std::vector<uint16_t> half(wf.size());
