@@ -17,7 +17,7 @@
 // Kernels (which one runs for which rows and format: kernels/cpu/README.md): few rows take a
 // memory-bound GEMV (each weight byte read once, converted in registers; gemv_kernels.h and
 // the x86 integer kernels of gemv_int8.h); many rows a register-blocked GEMM (gemm_packed.h:
-// f32 panels, 6-row micro-kernel, from 4 rows for float weights; gemm_int8.h: int8 panels for
+// f32 panels, 6-row micro-kernel, from 8 rows for float weights; gemm_int8.h: int8 panels for
 // Q8/Q4 on x86 from 8 rows). Below the GEMM sizes a row's result does not depend on the
 // call's row count: row i equals the one-row call on row i bit for bit (the speculative
 // verify relies on it; tests/kernels/test_gemv_rows.cpp). All use runtime dispatch (Highway: the best of SSE4/AVX2/AVX-512
