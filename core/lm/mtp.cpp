@@ -7,6 +7,12 @@
 
 namespace glance::lm {
 
+kernels::WeightRef DraftHeadRows(const kernels::WeightRef& head, int64_t n) {
+  kernels::WeightRef rows = head;
+  if (n > 0 && n < head.rows) rows.rows = n;
+  return rows;
+}
+
 void MtpForward(const MtpWeights& m, const TextConfig& cfg, const kernels::WeightRef& embed,
                 const float* hidden, std::span<const int64_t> ids, const float* cos,
                 const float* sin, MtpState& st, float* out, const kernels::Compute& cx) {
