@@ -1,6 +1,7 @@
 // glance-cli bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32]
 //                              [--demo-precision f32|bf16|q8|q4] [--threads N]
-//                              [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N]:
+//                              [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N]
+//                              [--draft-vocab N]:
 // the speculative-decoding figures of core/bench/speculative_bench.h as JSON: verify cost on a
 // big model (make-model --shape 2b; q4 and 2 threads by default), acceptance and measured
 // speed-up with identical output on the trained demo model.
@@ -15,7 +16,8 @@
 namespace {
 
 int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"cost-model", "precision", "demo-precision", "threads", "reps", "scenes", "draft-tokens", "max-new-tokens"},
+  glance::cli::ArgParser p(args, {"cost-model", "precision", "demo-precision", "threads", "reps", "scenes", "draft-tokens", "max-new-tokens",
+                                  "draft-vocab"},
                            {});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --cost-model DIR)");
@@ -28,6 +30,8 @@ int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
   o.demo_scenes = static_cast<int>(p.GetInt("scenes", 8));
   o.draft_tokens = static_cast<int>(p.GetInt("draft-tokens", 1));
   o.max_new_tokens = static_cast<int>(p.GetInt("max-new-tokens", 64));
+  o.draft_vocab = p.GetInt("draft-vocab", 0);
+  if (o.draft_vocab < 0) throw glance::Error("--draft-vocab must be at least 1 (0: the default)");
   if (o.threads < 1) throw glance::Error("--threads must be at least 1");
   if (o.reps < 1) throw glance::Error("--reps must be at least 1");
   if (o.draft_tokens < 1 || o.draft_tokens > 3) throw glance::Error("--draft-tokens must be 1, 2 or 3");
@@ -43,6 +47,6 @@ int RunSpeculativeBenchCommand(const glance::cli::Args& args) {
 static glance::cli::Register reg(
     "bench-speculative",
     "bench-speculative [--cost-model DIR] [--precision q4|q8|bf16|f32] [--demo-precision P]\n"
-    "      [--threads N] [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N]",
+    "      [--threads N] [--reps N] [--scenes N] [--draft-tokens K] [--max-new-tokens N] [--draft-vocab N]",
     "measure speculative decoding with the MTP layer: verify cost, acceptance, speed-up (JSON)",
     RunSpeculativeBenchCommand);

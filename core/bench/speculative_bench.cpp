@@ -16,6 +16,7 @@
 #include "core/engine/session.h"
 #include "core/engine/speculative.h"
 #include "core/lm/language_model.h"
+#include "core/lm/mtp.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
 
@@ -40,6 +41,8 @@ std::shared_ptr<const Engine> LoadEngine(const std::string& dir, Precision preci
   o.precision = precision;
   return Engine::Load(dir, o);
 }
+
+int64_t DraftVocab(const SpeculativeBenchOptions& o) { return o.draft_vocab > 0 ? o.draft_vocab : lm::kDefaultDraftVocab; }
 
 // Expected tokens per step with k drafts each accepted with probability a, independently
 // (Leviathan et al. 2023, arXiv:2211.17192 eq. 1): (1 - a^(k+1)) / (1 - a).
@@ -82,7 +85,7 @@ void MeasureCosts(const SpeculativeBenchOptions& o, nlohmann::json& j) {
       lm::LmState st = base;
       VerifyBatch batch;
       const auto t0 = Clock::now();
-      const std::vector<int64_t> drafts = lm.Draft(st, next, k, pick, nullptr, engine->pool());
+      const std::vector<int64_t> drafts = lm.Draft(st, next, k, pick, nullptr, engine->pool(), DraftVocab(o));
       const auto t1 = Clock::now();
       std::vector<int64_t> rows = {next};
       rows.insert(rows.end(), drafts.begin(), drafts.end());
@@ -110,7 +113,8 @@ void MeasureCosts(const SpeculativeBenchOptions& o, nlohmann::json& j) {
       j["implied_speedup_k" + s + "_a" + std::to_string(a)] = ExpectedTokensPerStep(a / 100.0, k) / sr;
   }
   j["cost_model"] = {{"dir", o.cost_model_dir}, {"precision", std::string(Name(engine->info().precision))},
-                     {"threads", engine->info().threads}, {"cache_tokens", prompt.size()}, {"reps", o.reps}};
+                     {"threads", engine->info().threads}, {"cache_tokens", prompt.size()}, {"reps", o.reps},
+                     {"draft_vocab", std::min(DraftVocab(o), lm.config().vocab_size)}};
 }
 
 // Greedy captions of the demo scenes, plain and speculative alternately; decode seconds summed.
@@ -138,6 +142,7 @@ void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
         s.AttachImage(scenes.scenes[static_cast<size_t>(i)].image_path);
         GenerateOptions go = g;
         go.speculative_draft_tokens = spec ? o.draft_tokens : 0;
+        go.speculative_draft_vocab = DraftVocab(o);
         r[spec ? 1 : 0] = s.Send("Describe this image.", go);
       }
       if (r[0].tokens != r[1].tokens) {
@@ -160,6 +165,7 @@ void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
   j["mtp_identical_output"] = identical;
   j["mtp_tokens_per_weight_pass"] = passes_spec > 0 ? static_cast<double>(passes_plain) / passes_spec : 0.0;
   j["demo"] = {{"scenes", n},       {"reps", o.reps},  {"draft_tokens", o.draft_tokens},
+               {"draft_vocab", std::min(DraftVocab(o), engine->lm().config().vocab_size)},
                {"tokens", tokens},  {"plain_decode_s", plain_s}, {"speculative_decode_s", spec_s},
                {"threads", engine->info().threads}, {"precision", std::string(Name(engine->info().precision))}};
 }

@@ -28,6 +28,7 @@ struct SpeculativeBenchOptions {
   int demo_scenes = 8;         // demo scenes captioned per side
   int max_new_tokens = 64;
   int draft_tokens = 1;        // k for the demo-model figures
+  int64_t draft_vocab = 0;     // ids the MTP drafts from (0: lm::kDefaultDraftVocab; core/lm/mtp.h)
   std::function<void(const std::string& stage)> progress;
 };
 

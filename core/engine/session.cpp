@@ -337,8 +337,8 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
         draft_q.clear();
         draft_context = context;
         draft_generated = r.tokens;
-        if (k > 0 && DraftAndVerify(engine->lm(), state, id, k, pick_draft, capture.maps != nullptr,
-                                    engine->pool(), batch)) {
+        if (k > 0 && DraftAndVerify(engine->lm(), state, id, k, options.speculative_draft_vocab, pick_draft,
+                                    capture.maps != nullptr, engine->pool(), batch)) {
           in_batch = true;
           r.stats.drafted += static_cast<int>(batch.drafts());
           if (capture.maps) batch.attention.AddRow(*capture.maps, 0);

@@ -53,6 +53,10 @@ struct GenerateOptions {
   // the plain answer's distribution (speculative_sampling.h), not its draws for a seed.
   // Ignored for checkpoints without an MTP layer (Engine::lm().has_mtp()).
   int speculative_draft_tokens = 0;
+  // The MTP drafts from token ids [0, n) only (core/lm/mtp.h: a reduced draft vocabulary makes
+  // drafting cheap; the verify scores every id, so answers do not depend on it). 0: the
+  // default, lm::kDefaultDraftVocab.
+  int64_t speculative_draft_vocab = 0;
   // Teacher forcing (scoring, perplexity, the reference checks): when set, the answer is these
   // tokens instead of sampled ones. Each step's logits still go to on_logits, then the given
   // token is taken with every bit of a generated token's bookkeeping (text, attention, cache,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/engine/attention_capture.h"
+#include "core/lm/mtp.h"
 
 namespace glance {
 
@@ -25,10 +26,11 @@ void VerifyAttention::AddRow(AttentionCapture& capture, int64_t row) const {
   }
 }
 
-bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k,
+bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k, int64_t draft_vocab,
                     const std::function<int64_t(std::span<float>)>& pick, bool capture_attention,
                     kernels::ThreadPool* pool, VerifyBatch& batch) {
-  const std::vector<int64_t> drafts = lm.Draft(state, last, k, pick, /*draft_logits=*/nullptr, pool);
+  const std::vector<int64_t> drafts = lm.Draft(state, last, k, pick, /*draft_logits=*/nullptr, pool,
+                                               draft_vocab > 0 ? draft_vocab : lm::kDefaultDraftVocab);
   if (drafts.empty()) return false;
   batch.rows.assign(1, last);
   batch.rows.insert(batch.rows.end(), drafts.begin(), drafts.end());

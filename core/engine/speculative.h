@@ -62,10 +62,11 @@ struct VerifyBatch {
   const float* logits(size_t row) const { return out.logits.data() + row * static_cast<size_t>(out.vocab); }
 };
 
-// Drafts up to k tokens after `last` (chosen, not yet run) and verifies them. `pick` chooses a
-// draft from the MTP's logits. Returns false (state untouched) when the MTP cannot draft
-// (no hidden state yet): the caller decodes one plain step instead.
-bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k,
+// Drafts up to k tokens after `last` (chosen, not yet run) and verifies them. The MTP scores
+// token ids [0, draft_vocab) (0: lm::kDefaultDraftVocab; core/lm/mtp.h), the others get -inf;
+// `pick` chooses a draft from those logits. Returns false (state untouched) when the MTP cannot
+// draft (no hidden state yet): the caller decodes one plain step instead.
+bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k, int64_t draft_vocab,
                     const std::function<int64_t(std::span<float>)>& pick, bool capture_attention,
                     kernels::ThreadPool* pool, VerifyBatch& batch);
 

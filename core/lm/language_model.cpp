@@ -1,6 +1,7 @@
 #include "core/lm/language_model.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "core/lm/decoder_layer.h"
@@ -184,7 +185,8 @@ void LanguageModel::AbsorbMtp(const ForwardInput& in, const float* hidden, const
 
 std::vector<int64_t> LanguageModel::Draft(LmState& state, int64_t next, int k,
                                           const std::function<int64_t(std::span<float>)>& pick,
-                                          std::vector<float>* draft_logits, kernels::ThreadPool* pool) const {
+                                          std::vector<float>* draft_logits, kernels::ThreadPool* pool,
+                                          int64_t draft_vocab) const {
   std::vector<int64_t> drafts;
   MtpState& m = state.mtp;
   if (!m.active || m.last_hidden.empty() || k <= 0) return drafts;
@@ -194,6 +196,9 @@ std::vector<int64_t> LanguageModel::Draft(LmState& state, int64_t next, int k,
   const int64_t rows_before = m.n_rows;
   std::vector<float> hidden = m.last_hidden, out(static_cast<size_t>(H)), logits(static_cast<size_t>(V));
   std::vector<float> cos(static_cast<size_t>(rot)), sin(cos.size());
+  // An NPU backend keeps its own copy of the whole head (keyed by the storage): it scores all.
+  const bool cpu = !backend_ || dynamic_cast<const kernels::CpuBackend*>(backend_) != nullptr;
+  const kernels::WeightRef head = cpu ? DraftHeadRows(weights_.lm_head, draft_vocab) : weights_.lm_head;
   if (draft_logits) draft_logits->clear();
   int64_t token = next;
   for (int i = 0; i < k; ++i) {
@@ -202,7 +207,8 @@ std::vector<int64_t> LanguageModel::Draft(LmState& state, int64_t next, int k,
     rope_.Compute(pos.data(), 1, 1, cos.data(), sin.data());
     MtpForward(*weights_.mtp, cfg_, weights_.embed, hidden.data(), std::span<const int64_t>(&token, 1), cos.data(),
                sin.data(), m, out.data(), cx);
-    cx.Project(out.data(), 1, weights_.lm_head, nullptr, logits.data());
+    cx.Project(out.data(), 1, head, nullptr, logits.data());
+    std::fill(logits.begin() + head.rows, logits.end(), -std::numeric_limits<float>::infinity());
     if (draft_logits) draft_logits->insert(draft_logits->end(), logits.begin(), logits.end());
     token = pick(logits);
     drafts.push_back(token);

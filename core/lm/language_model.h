@@ -102,11 +102,14 @@ class LanguageModel {
   // Drafts up to k tokens following `next` (the token at position state.n_tokens, not yet run)
   // by chaining the MTP layer; `pick` chooses each draft from its logits (vocab entries;
   // may modify them), and draft_logits, when given, receives them raw [k][vocab].
+  // draft_vocab > 0: only ids [0, draft_vocab) are scored (the rest get -inf and are never
+  // drafted; mtp.h DraftHeadRows) — on the CPU; an NPU backend scores them all.
   // Leaves `state` as it was. Returns no drafts when the MTP has no hidden state to start
   // from (inactive, or enabled after the last forward).
   std::vector<int64_t> Draft(LmState& state, int64_t next, int k,
                              const std::function<int64_t(std::span<float>)>& pick,
-                             std::vector<float>* draft_logits, kernels::ThreadPool* pool) const;
+                             std::vector<float>* draft_logits, kernels::ThreadPool* pool,
+                             int64_t draft_vocab = 0) const;
 
   // Runs T tokens on top of `state` (T > 1: prefill / continuation, T == 1: decode) and
   // appends them to it. Throws glance::Error on bad input (empty ids, id out of range,

@@ -153,6 +153,32 @@ TEST(Speculative, DemoCaptionsIdenticalForOneToThreeDrafts) {
   }
 }
 
+// A reduced draft vocabulary (core/lm/mtp.h): the MTP scores only ids [0, n), the verify all
+// of them, so the answer is the plain one whatever n is; a tiny n (byte tokens only) leaves the
+// demo model's word tokens undraftable, so fewer drafts are accepted than with the full one.
+TEST(Speculative, ReducedDraftVocabularyKeepsTheAnswer) {
+  auto e = Demo();
+  const DemoScenes scenes = LoadDemoScenes(DefaultDemoScenesDir());
+  const int64_t vocab = e->lm().config().vocab_size;
+  for (int k = 1; k <= 2; ++k) {
+    Session plain(e);
+    plain.AttachImage(scenes.scenes[0].image_path);
+    const TurnRun a = Send(plain, "Describe this image.", Greedy(48, 0));
+    int accepted_full = -1;
+    for (int64_t n : {vocab, vocab / 2, int64_t{256}}) {
+      Session spec(e);
+      spec.AttachImage(scenes.scenes[0].image_path);
+      GenerateOptions o = Greedy(48, k);
+      o.speculative_draft_vocab = n;
+      const TurnRun b = Send(spec, "Describe this image.", o);
+      ExpectSame(a, b, *e, "draft vocab " + std::to_string(n) + " k=" + std::to_string(k));
+      EXPECT_GT(b.r.stats.drafted, 0);
+      if (n == vocab) accepted_full = b.r.stats.accepted;
+      if (n == 256) EXPECT_LT(b.r.stats.accepted, accepted_full) << "k=" << k;
+    }
+  }
+}
+
 TEST(Speculative, RandomTinyIdenticalThroughRejections) {
   auto e = RandomTiny();
   ASSERT_TRUE(e->lm().has_mtp());
