@@ -177,9 +177,9 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     }
     if (g.contains("image_mode")) {
       if (!g["image_mode"].is_string()) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
-      const std::string m = g["image_mode"].get<std::string>();
-      if (m != "fast" && m != "detail") throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
-      r.image_detail = m == "fast" ? "low" : "high";
+      const std::optional<ImageMode> m = ParseImageMode(g["image_mode"].get<std::string>());
+      if (!m) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
+      r.image_mode = *m;
     }
   }
   return r;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine/engine_options.h"
 #include "core/engine/sampler.h"
 #include "server/server_options.h"
 
@@ -37,7 +38,7 @@ struct ChatRequest {
   std::optional<uint64_t> seed;
   std::vector<std::string> stop;         // up to 4, as OpenAI
   bool attention = false;                // glance.attention: per-word maps in the response
-  std::string image_detail = "auto";     // "low" -> fast mode, "high" -> detail, "auto" -> fast
+  ImageMode image_mode = ImageMode::kFast;  // glance.image_mode: "fast" or "detail"
 
   // The sampling this request asks for: greedy when temperature is 0, else the given fields
   // over the defaults of SamplingParams; nullopt when it names none (the model's own defaults).

@@ -72,7 +72,7 @@ void ChatService::ContinueHistory(Session& session, const ChatRequest& request) 
         const std::string path = (dir / (img.sha256 + ".img")).string();
         std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(img.bytes.data()),
                                                     static_cast<std::streamsize>(img.bytes.size()));
-        t.images.push_back({path, img.sha256, request.image_detail == "high" ? ImageMode::kDetail : ImageMode::kFast});
+        t.images.push_back({path, img.sha256, request.image_mode});
       }
       t.answer = msgs[i + 1].text;
       turns.push_back(std::move(t));
@@ -118,7 +118,7 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   job->request_.messages.clear();  // the bytes are not needed past this point
   job->request_.messages.push_back({request.messages.back().role, request.messages.back().text, {}});
 
-  const ImageMode mode = request.image_detail == "high" ? ImageMode::kDetail : ImageMode::kFast;
+  const ImageMode mode = request.image_mode;
   Session& s = *job->held_.session;
   try {
     engine_thread_.Run([&] {

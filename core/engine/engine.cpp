@@ -90,7 +90,7 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
   const ResolvedPrecision precision = ResolvePrecision(options.precision, (dir / "config.json").string());
   const std::string precision_name(Name(precision.precision));
-  PrecisionPlan plan = PrecisionPlan::FromName(precision_name);
+  PrecisionPlan plan = PrecisionPlan::For(precision.precision);
   plan.keep_as_stored = ReadCompressedTensorsConfig((dir / "config.json").string()).ignore;
   // Quantized weights are cached on disk keyed by the checkpoint's identity (weight_cache.h).
   std::unique_ptr<WeightCache> cache;
@@ -137,8 +137,8 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   info.precision_reason = precision.reason;
   info.default_sampling = SamplingFromGenerationConfig((dir / "generation_config.json").string());
   step(0.97, "backend");
-  npu::BackendChoice choice = npu::SelectBackend(
-      std::string(Name(options.backend)), npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);
+  npu::BackendChoice choice =
+      npu::SelectBackend(options.backend, npu::FindBundleDir(options.npu_bundle, model_dir), *e->store_);
   e->backend_ = std::move(choice.backend);
   e->lm_->set_backend(e->backend_.get());
   e->vision_->set_backend(e->backend_.get());

@@ -1,33 +1,25 @@
 #pragma once
 // The engine's options as types. Names ("q4", "npu-emu", "detail") are parsed once, where they
 // enter (the settings registry, glance-cli's flags, a saved conversation), and printed back
-// with Name(); everything between carries the enums.
+// with Name(); everything between carries the enums, down to the layer that acts on each
+// (Precision: core/model/precision.h, PrecisionPlan::For; BackendKind: core/npu/backend_kind.h,
+// SelectBackend; ImageMode: core/vision/image_preprocessor.h).
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/model/precision.h"
+#include "core/npu/backend_kind.h"
 #include "core/vision/image_preprocessor.h"
 
 namespace glance {
 
-// Weight format of the language model's projections (core/model/prepared_weights.h says what
-// each does to which tensor).
-enum class Precision {
-  kAuto,  // resolved at load: a compressed-tensors checkpoint keeps its own int4, others get
-          // kAutoQuantization (engine.cpp ResolvePrecision)
-  kF32,   // every matrix as stored (bf16 widened exactly): the reference path
-  kBf16,
-  kQ8,
-  kQ4,
-};
 
 // What Precision::kAuto gives a checkpoint stored as bf16/f16/f32: the measured best trade of
 // speed and agreement with the reference (figures in engine.cpp ResolvePrecision).
 inline constexpr Precision kAutoQuantization = Precision::kQ8;
 
-// Where the projections run (core/npu/backend_select.h says what each does).
-enum class BackendKind { kAuto, kCpu, kNpu, kNpuEmu };
 
 using vision::ImageMode;  // kFast: 224x224, 49 tokens; kDetail: the checkpoint's smart_resize
 

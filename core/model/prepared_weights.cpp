@@ -11,19 +11,24 @@
 
 namespace glance {
 
-PrecisionPlan PrecisionPlan::FromName(const std::string& precision) {
+PrecisionPlan PrecisionPlan::For(Precision precision) {
   using kernels::WeightType;
   PrecisionPlan p;
-  if (precision == "f32") return p;
-  if (precision == "bf16") {
-    p.projections = p.lm_head = WeightType::BF16;
-  } else if (precision == "q8") {
-    p.projections = p.lm_head = p.vision = WeightType::Q8;
-  } else if (precision == "q4") {
-    p.projections = WeightType::Q4;
-    p.lm_head = p.vision = WeightType::Q8;
-  } else {
-    throw Error("precision \"" + precision + "\" is not one of f32, bf16, q8, q4");
+  switch (precision) {
+    case Precision::kF32:
+      break;
+    case Precision::kBf16:
+      p.projections = p.lm_head = WeightType::BF16;
+      break;
+    case Precision::kQ8:
+      p.projections = p.lm_head = p.vision = WeightType::Q8;
+      break;
+    case Precision::kQ4:
+      p.projections = WeightType::Q4;
+      p.lm_head = p.vision = WeightType::Q8;
+      break;
+    case Precision::kAuto:
+      throw Error("internal: precision auto must be resolved before the weights are prepared");
   }
   return p;
 }

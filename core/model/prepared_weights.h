@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/precision.h"
 #include "kernels/cpu/matmul.h"
 
 namespace glance::kernels {
@@ -44,8 +45,8 @@ struct PrecisionPlan {
   // null: always prepare. Not owned.
   WeightCache* cache = nullptr;
 
-  // Throws glance::Error naming the valid values on an unknown name.
-  static PrecisionPlan FromName(const std::string& precision);
+  // What `precision` prepares. Throws glance::Error for kAuto (the engine resolves it first).
+  static PrecisionPlan For(Precision precision);
 };
 
 // `w` converted to `target` (an owning copy), or `w` itself when target is nullopt, equal to

@@ -67,17 +67,14 @@ static BackendChoice Hardware(const std::string& bundle_dir, const TensorStore& 
   return c;
 }
 
-BackendChoice SelectBackend(const std::string& requested, const std::string& bundle_dir,
-                            const TensorStore& store) {
-  if (requested == "cpu") return {std::make_unique<kernels::CpuBackend>(), "cpu", "CPU requested"};
-  if (requested == "npu-emu") return Emulator(bundle_dir, store);
-  if (requested != "auto" && requested != "npu")
-    throw Error("unknown backend '" + requested + "' (use auto, cpu, npu or npu-emu)");
+BackendChoice SelectBackend(BackendKind requested, const std::string& bundle_dir, const TensorStore& store) {
+  if (requested == BackendKind::kCpu) return {std::make_unique<kernels::CpuBackend>(), "cpu", "CPU requested"};
+  if (requested == BackendKind::kNpuEmu) return Emulator(bundle_dir, store);
   DetectOptions o;
   o.bundle_dir = bundle_dir;
   const NpuStatus st = DetectNpu(o);
   if (st.ready()) return Hardware(bundle_dir, store);
-  if (requested == "npu")
+  if (requested == BackendKind::kNpu)
     throw Error("backend 'npu' is not available: " + st.summary() + " (glance-cli npu-status shows every check)");
   return {std::make_unique<kernels::CpuBackend>(), "cpu", "no usable NPU (" + st.summary() + "); using the CPU"};
 }

@@ -1,13 +1,14 @@
 #pragma once
 // Backend choice at load (EngineOptions::backend):
-//   "cpu"      the CPU (kernels::Matmul; the f32 reference path)
-//   "npu-emu"  the NPU emulator: the bundle's packed weights when a bundle is found, else the
-//              checkpoint packed to bfp16ebs8 on the fly (so it works on any model folder)
-//   "npu"      the NPU through XRT; throws naming the failed check when it cannot
-//   "auto"     the NPU when every DetectNpu check passes, else the CPU, saying which failed
+//   kCpu     the CPU (kernels::Matmul; the f32 reference path)
+//   kNpuEmu  the NPU emulator: the bundle's packed weights when a bundle is found, else the
+//            checkpoint packed to bfp16ebs8 on the fly (so it works on any model folder)
+//   kNpu     the NPU through XRT; throws naming the failed check when it cannot
+//   kAuto    the NPU when every DetectNpu check passes, else the CPU, saying which failed
 #include <memory>
 #include <string>
 
+#include "core/npu/backend_kind.h"
 #include "kernels/backend.h"
 
 namespace glance {
@@ -31,9 +32,9 @@ std::string FindBundleDir(const std::string& requested, const std::string& model
 // `glance-cli npu-status` and under the GUI's backend setting.
 std::string NpuChecklist(const std::string& requested_bundle, const std::string& model_dir);
 
-// Throws glance::Error on an unknown backend name, or when "npu" cannot be had.
+// Throws glance::Error when kNpu cannot be had.
 // `store` must outlive the backend (bundle lookups map its tensor addresses).
-BackendChoice SelectBackend(const std::string& requested, const std::string& bundle_dir,
+BackendChoice SelectBackend(BackendKind requested, const std::string& bundle_dir,
                             const TensorStore& store);
 
 }  // namespace glance::npu

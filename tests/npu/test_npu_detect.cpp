@@ -134,10 +134,10 @@ TEST(XrtPlugin, WithoutThePluginTheXrtCheckSaysWhyAndAutoRunsOnTheCpu) {
   EXPECT_TRUE(xrt_row);
   EXPECT_FALSE(st.ready());
   const TensorStore store = TensorStore::OpenFolder(std::string(GLANCE_TEST_DATA) + "/tiny-a");
-  const BackendChoice c = SelectBackend("auto", o.bundle_dir, store);
+  const BackendChoice c = SelectBackend(BackendKind::kAuto, o.bundle_dir, store);
   EXPECT_EQ(c.name, "cpu");
   EXPECT_NE(c.reason.find("no usable NPU"), std::string::npos) << c.reason;
-  EXPECT_THROW(SelectBackend("npu", o.bundle_dir, store), std::runtime_error);
+  EXPECT_THROW(SelectBackend(BackendKind::kNpu, o.bundle_dir, store), std::runtime_error);
   EXPECT_THROW(kernels::npu::MakeXrtDevice({}), std::runtime_error);
 }
 

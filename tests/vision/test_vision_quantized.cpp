@@ -54,10 +54,10 @@ std::vector<float> Embeds(const Model& m, const PrecisionPlan& plan, kernels::Th
 
 void ExpectQuantizedMatchesFloat(const Model& m, const char* name) {
   kernels::ThreadPool pool(2);
-  const std::vector<float> ref = Embeds(m, PrecisionPlan::FromName("f32"), &pool);
+  const std::vector<float> ref = Embeds(m, PrecisionPlan::For(Precision::kF32), &pool);
   ASSERT_FALSE(ref.empty());
-  for (const char* precision : {"q8", "q4"}) {
-    const PrecisionPlan plan = PrecisionPlan::FromName(precision);
+  for (const auto& [precision, kind] : {std::pair{"q8", Precision::kQ8}, std::pair{"q4", Precision::kQ4}}) {
+    const PrecisionPlan plan = PrecisionPlan::For(kind);
     ASSERT_EQ(plan.vision, kernels::WeightType::Q8) << precision;
     const auto tower = VisionTower::Load(m.store, m.config.vision, plan, &pool);
     // The projections really are Q8 (smaller than the bf16 checkpoint's), not left as stored.
@@ -70,7 +70,7 @@ void ExpectQuantizedMatchesFloat(const Model& m, const char* name) {
     EXPECT_LT(cos, 1.0 - 1e-12) << name << ": quantized embeddings identical to float32 — not quantized?";
   }
   // bf16 and f32 engines keep the tower as stored: the same numbers as float32.
-  EXPECT_EQ(Embeds(m, PrecisionPlan::FromName("bf16"), &pool), ref) << name;
+  EXPECT_EQ(Embeds(m, PrecisionPlan::For(Precision::kBf16), &pool), ref) << name;
 }
 
 TEST(VisionQuantized, TinyAEmbeddingsMatchFloat32) { ExpectQuantizedMatchesFloat(TinyA(), "tiny-a"); }
@@ -86,7 +86,7 @@ struct OwnedQ8 {
 TEST(VisionQuantized, CorruptedScaleFailsTheGate) {
   const Model m = TinyA();
   kernels::ThreadPool pool(2);
-  const std::vector<float> ref = Embeds(m, PrecisionPlan::FromName("f32"), &pool);
+  const std::vector<float> ref = Embeds(m, PrecisionPlan::For(Precision::kF32), &pool);
   const auto dir = std::filesystem::temp_directory_path() / ("glance_test_vision_q8_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const std::string key = "vision-negative-control";
@@ -94,7 +94,7 @@ TEST(VisionQuantized, CorruptedScaleFailsTheGate) {
   const int64_t H = m.config.vision.hidden_size;
 
   // 1. Load once with a cache: the tower records its prepared matrices.
-  PrecisionPlan plan = PrecisionPlan::FromName("q8");
+  PrecisionPlan plan = PrecisionPlan::For(Precision::kQ8);
   {
     WeightCache record((dir / "clean").string(), key);
     plan.cache = &record;
