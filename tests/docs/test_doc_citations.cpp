@@ -2,6 +2,8 @@
 //   qwen35.md §2.7          -> a page docs/qwen35.md with a heading numbered 2.7
 //   docs/design.md "Timing" -> a page docs/design.md with a heading that starts "Timing"
 //   kernels/cpu/README.md   -> the file exists
+// and so does every repository file a code comment names by its path from the root
+// ("core/engine/session.h", "tests/kernels/test_gemv_rows.cpp", with ":LINE" the file has).
 // A cited path resolves from the repository root, from docs/, or from the citing file's folder;
 // a quoted title matches a heading that contains it. In code only comments are read (a string
 // such as "export" + ".md" in a test is not a citation); Markdown and Python are read whole.
@@ -130,10 +132,36 @@ std::string CitingText(const fs::path& file) {
   return CommentsOnly(text, "//");
 }
 
+size_t LineCount(const fs::path& p) {
+  const std::string text = ReadFile(p);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() == '\n' ? 0 : 1);
+}
+
+// Repository files named by path in code comments (Markdown pages are checked above; a path
+// without an extension, a glob or a brace list names no one file and is not checked).
+std::vector<std::string> CheckFilePaths(const fs::path& root, const fs::path& file, const std::string& where) {
+  static const std::regex path(
+      R"((?:^|[\s(`'"])((?:core|kernels|tests|docs|tools|ui|app|server|packaging|resources|cmake)/[A-Za-z0-9_./-]*\.(?:h|cpp|cc|inc|py|sh|cmake|txt|json|mjs|png))(?::([0-9]+))?)");
+  std::vector<std::string> problems;
+  const std::string ext = file.extension().string();
+  if (ext == ".md" || ext == ".py") return problems;
+  const std::string text = CitingText(file);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), path); it != std::sregex_iterator(); ++it) {
+    const std::string cited = (*it)[1].str();
+    const fs::path p = root / cited;
+    if (!fs::is_regular_file(p)) {
+      problems.push_back(where + cited + " does not exist");
+    } else if ((*it)[2].matched && std::stoul((*it)[2].str()) > LineCount(p)) {
+      problems.push_back(where + cited + ":" + (*it)[2].str() + " is past the file's end");
+    }
+  }
+  return problems;
+}
+
 // Problems with the citations in `file`, one line each.
 std::vector<std::string> Check(const fs::path& root, const fs::path& file) {
-  std::vector<std::string> problems;
   const std::string where = fs::relative(file, root).string() + ": ";
+  std::vector<std::string> problems = CheckFilePaths(root, file, where);
   for (const Citation& c : FindCitations(CitingText(file))) {
     const fs::path page = Resolve(root, file, c.page);
     if (page.empty()) {
@@ -167,6 +195,8 @@ struct Scratch {
     std::ofstream(root / "docs" / "model.md") << "# Model\n## 2. Language\n### 2.7 DeltaNet\n"
                                                  "```\n## 9.9 in a code block\n```\n";
     std::ofstream(root / "docs" / "arch.md") << "# Arch\n## Attention capture\n## Timing\n";
+    fs::create_directories(root / "core");
+    std::ofstream(root / "core" / "b.h") << "1\n2\n3\n";
   }
   ~Scratch() { fs::remove_all(root); }
   std::vector<std::string> CheckText(const std::string& text) const {
@@ -207,6 +237,16 @@ TEST(DocCitations, NegativeControlsFail) {
   EXPECT_EQ(s.CheckText("// model" + kMd + " §9.9 (only inside a code block)\n").size(), 1u);
   EXPECT_EQ(s.CheckText("// model" + kMd + " §2.70\n").size(), 1u);
   EXPECT_EQ(s.CheckText("// docs/arch" + kMd + " \"Sessions\"\n").size(), 1u);
+}
+
+TEST(DocCitations, FilePathsInCommentsResolve) {
+  Scratch s;
+  const std::string kH = ".h";
+  EXPECT_TRUE(s.CheckText("// as in core/b" + kH + " and (core/b" + kH + ":3); core/engine/caption_folder, core/lm/*.cpp\n").empty());
+  EXPECT_TRUE(s.CheckText("const char* p = \"core/missing" + kH + "\";\n").empty());  // code, not a comment
+  // Negative controls: a missing file, a line past the end.
+  EXPECT_EQ(s.CheckText("// see core/missing" + kH + "\n").size(), 1u);
+  EXPECT_EQ(s.CheckText("// see `core/b" + kH + ":4`\n").size(), 1u);
 }
 
 TEST(DocCitations, EveryCitationInTheSourceTreeResolves) {
