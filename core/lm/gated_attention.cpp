@@ -36,8 +36,9 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
     trace->v_proj = Vp;
   }
 
-  // Q [T][nq][D]: query half of each head, normed then rotated. Gate stays in P.
-  std::vector<float> Q(static_cast<size_t>(T * nq * D));
+  // Q [T][nq][D]: query half of each head, normed then rotated. Gate stays in P. K and V
+  // enter the cache in its element type (state.h KvType).
+  std::vector<float> Q(static_cast<size_t>(T * nq * D)), k_row(static_cast<size_t>(D));
   for (int64_t t = 0; t < T; ++t) {
     for (int64_t h = 0; h < nq; ++h) {
       float* q = Q.data() + (t * nq + h) * D;
@@ -45,10 +46,10 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
       ApplyRope(q, cos + t * rot, sin + t * rot, rot);
     }
     for (int64_t h = 0; h < nkv; ++h) {
-      float* k = cache.key_row(h, n_past + t);
-      RmsNormRow(Kp.data() + (t * nkv + h) * D, D, w.k_norm.data(), eps, k);
-      ApplyRope(k, cos + t * rot, sin + t * rot, rot);
-      std::copy_n(Vp.data() + (t * nkv + h) * D, D, cache.value_row(h, n_past + t));
+      RmsNormRow(Kp.data() + (t * nkv + h) * D, D, w.k_norm.data(), eps, k_row.data());
+      ApplyRope(k_row.data(), cos + t * rot, sin + t * rot, rot);
+      cache.SetKey(h, n_past + t, k_row.data());
+      cache.SetValue(h, n_past + t, Vp.data() + (t * nkv + h) * D);
     }
   }
 
@@ -63,6 +64,7 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
   }
 
   std::vector<float> O(static_cast<size_t>(T * nq * D));
+  const bool f16 = cache.type == KvType::kF16;
   auto heads = [&](size_t begin, size_t end) {
     std::vector<float> p(static_cast<size_t>(n_keys));
     for (size_t hu = begin; hu < end; ++hu) {
@@ -71,11 +73,17 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
         const float* q = Q.data() + (t * nq + h) * D;
         const int64_t n = n_past + t + 1;  // causal: keys 0 .. own position
         // Rows of one head are contiguous in the cache (stride D): SIMD kernels from
-        // kernels/cpu/attention.h, scalar twins there are the oracle.
-        kernels::AttentionScores(q, cache.key_row(kvh, 0), D, n, D, scale, p.data());
-        kernels::SoftmaxInPlace(p.data(), n);
+        // kernels/cpu/attention.h (f32 or half rows), scalar twins there are the oracle.
         float* o = O.data() + (t * nq + h) * D;
-        kernels::AttentionWeightedSum(p.data(), cache.value_row(kvh, 0), D, n, D, o);
+        if (f16) {
+          kernels::AttentionScoresF16(q, cache.key_row_f16(kvh, 0), D, n, D, scale, p.data());
+          kernels::SoftmaxInPlace(p.data(), n);
+          kernels::AttentionWeightedSumF16(p.data(), cache.value_row_f16(kvh, 0), D, n, D, o);
+        } else {
+          kernels::AttentionScores(q, cache.key_row(kvh, 0), D, n, D, scale, p.data());
+          kernels::SoftmaxInPlace(p.data(), n);
+          kernels::AttentionWeightedSum(p.data(), cache.value_row(kvh, 0), D, n, D, o);
+        }
         // Output gate (HF: attn_output * sigmoid(gate)), gate = second half of the head.
         const float* gate = P.data() + (t * nq + h) * 2 * D + D;
         for (int64_t i = 0; i < D; ++i) o[i] *= kernels::Sigmoid(gate[i]);

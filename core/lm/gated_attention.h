@@ -1,5 +1,6 @@
 #pragma once
-// Gated full attention of every 4th layer (qwen35.md §2.5, HF Qwen3_5Attention, eager), f32.
+// Gated full attention of every 4th layer (qwen35.md §2.5, HF Qwen3_5Attention, eager), f32
+// activations; the cache holds f32 or half rows (state.h KvType).
 //   q_proj → per head [query | gate]; q_norm/k_norm (1 + w) → partial interleaved M-RoPE →
 //   append K, V to the cache → causal softmax(QKᵀ/√D) V with GQA (query head h reads kv head
 //   h / (nq/nkv)) → ⊙ sigmoid(gate) → o_proj.

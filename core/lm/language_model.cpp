@@ -22,7 +22,12 @@ LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cf
 LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cfg,
                                   const PrecisionPlan& plan, kernels::ThreadPool* pool) {
   LmWeights w = LmWeights::Load(store, cfg, plan, pool);
-  return LanguageModel(cfg, std::move(w));
+  LanguageModel m(cfg, std::move(w));
+  // The quantized engines keep their attention caches in half precision (state.h KvType); the float
+  // engines keep f32, so the golden path is unchanged.
+  const bool quantized = plan.projections == kernels::WeightType::Q8 || plan.projections == kernels::WeightType::Q4;
+  m.kv_type_ = quantized ? KvType::kF16 : KvType::kF32;
+  return m;
 }
 
 void LanguageModel::CheckInput(const ForwardInput& in, const LmState& state) const {

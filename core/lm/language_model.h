@@ -91,8 +91,10 @@ class LanguageModel {
   const LmWeights& weights() const { return weights_; }
   // Where projections run (null = CPU). Set once by the Engine at load, before sharing.
   void set_backend(const kernels::Backend* backend) { backend_ = backend; }
-  // An empty state (no tokens) for this model.
-  LmState NewState() const { return LmState(cfg_); }
+  // An empty state (no tokens) for this model, its attention caches in kv_type().
+  LmState NewState() const { return LmState(cfg_, kv_type_); }
+  // Element type of the attention caches: kF16 when loaded with Q8/Q4 projections, else kF32.
+  KvType kv_type() const { return kv_type_; }
 
   // Whether the checkpoint has an MTP layer (`mtp.*`, core/lm/mtp.h).
   bool has_mtp() const { return weights_.mtp.has_value(); }
@@ -128,6 +130,7 @@ class LanguageModel {
   LmWeights weights_;
   RopeTable rope_;
   const kernels::Backend* backend_ = nullptr;
+  KvType kv_type_ = KvType::kF32;
 };
 
 }  // namespace glance::lm

@@ -2,26 +2,70 @@
 
 #include <algorithm>
 
+#include "kernels/cpu/attention.h"
+#include "kernels/cpu/numeric.h"
+
 namespace glance::lm {
+
+namespace {
+// `rows` regrown to new_cap rows per head, the first `used` rows of each head kept.
+template <class T>
+void Regrow(std::vector<T>& rows, int64_t heads, int64_t old_cap, int64_t new_cap, int64_t used,
+            int64_t dim) {
+  std::vector<T> grown(static_cast<size_t>(heads * new_cap * dim));
+  for (int64_t h = 0; h < heads; ++h)
+    std::copy_n(rows.data() + h * old_cap * dim, used * dim, grown.data() + h * new_cap * dim);
+  rows.swap(grown);
+}
+}  // namespace
 
 void KvCache::Reserve(int64_t n, int64_t used) {
   if (n <= capacity) return;
   const int64_t new_cap = std::max<int64_t>({n, 2 * capacity, 64});
-  std::vector<float> nk(static_cast<size_t>(n_kv_heads * new_cap * head_dim));
-  std::vector<float> nv(nk.size());
-  for (int64_t h = 0; h < n_kv_heads; ++h) {
-    const size_t src = static_cast<size_t>(h * capacity * head_dim);
-    const size_t dst = static_cast<size_t>(h * new_cap * head_dim);
-    const size_t len = static_cast<size_t>(used * head_dim);
-    std::copy_n(keys.data() + src, len, nk.data() + dst);
-    std::copy_n(values.data() + src, len, nv.data() + dst);
+  if (type == KvType::kF16) {
+    Regrow(keys_f16, n_kv_heads, capacity, new_cap, used, head_dim);
+    Regrow(values_f16, n_kv_heads, capacity, new_cap, used, head_dim);
+  } else {
+    Regrow(keys, n_kv_heads, capacity, new_cap, used, head_dim);
+    Regrow(values, n_kv_heads, capacity, new_cap, used, head_dim);
   }
-  keys.swap(nk);
-  values.swap(nv);
   capacity = new_cap;
 }
 
-LmState::LmState(const TextConfig& cfg) {
+void KvCache::SetKey(int64_t head, int64_t pos, const float* row) {
+  if (type == KvType::kF16)
+    kernels::RoundToF16(row, head_dim, keys_f16.data() + offset(head, pos));
+  else
+    std::copy_n(row, head_dim, key_row(head, pos));
+}
+
+void KvCache::SetValue(int64_t head, int64_t pos, const float* row) {
+  if (type == KvType::kF16)
+    kernels::RoundToF16(row, head_dim, values_f16.data() + offset(head, pos));
+  else
+    std::copy_n(row, head_dim, value_row(head, pos));
+}
+
+void KvCache::GetKey(int64_t head, int64_t pos, float* row) const {
+  if (type == KvType::kF16)
+    std::transform(key_row_f16(head, pos), key_row_f16(head, pos) + head_dim, row, kernels::f16_to_f32);
+  else
+    std::copy_n(key_row(head, pos), head_dim, row);
+}
+
+void KvCache::GetValue(int64_t head, int64_t pos, float* row) const {
+  if (type == KvType::kF16)
+    std::transform(value_row_f16(head, pos), value_row_f16(head, pos) + head_dim, row, kernels::f16_to_f32);
+  else
+    std::copy_n(value_row(head, pos), head_dim, row);
+}
+
+size_t KvCache::ByteSize() const {
+  return (keys.size() + values.size()) * sizeof(float) +
+         (keys_f16.size() + values_f16.size()) * sizeof(uint16_t);
+}
+
+LmState::LmState(const TextConfig& cfg, KvType kv_type) {
   const size_t n = static_cast<size_t>(cfg.num_hidden_layers);
   linear.resize(n);
   kv.resize(n);
@@ -36,6 +80,7 @@ LmState::LmState(const TextConfig& cfg) {
     } else {
       kv[i].n_kv_heads = cfg.num_key_value_heads;
       kv[i].head_dim = cfg.head_dim;
+      kv[i].type = kv_type;
     }
   }
 }
@@ -67,8 +112,8 @@ void LmState::KeepTokens(int64_t n, int64_t n_before, const RowStates& row_state
 size_t LmState::ByteSize() const {
   size_t bytes = sizeof(*this);
   for (const auto& l : linear) bytes += (l.conv_tail.size() + l.recurrent.size()) * sizeof(float);
-  for (const auto& c : kv) bytes += (c.keys.size() + c.values.size()) * sizeof(float);
-  bytes += (mtp.kv.keys.size() + mtp.kv.values.size() + mtp.last_hidden.size()) * sizeof(float);
+  for (const auto& c : kv) bytes += c.ByteSize();
+  bytes += mtp.kv.ByteSize() + mtp.last_hidden.size() * sizeof(float);
   return bytes;
 }
 
