@@ -83,8 +83,14 @@ int RunBenchCommand(const glance::cli::Args& args) {
   Line("prefill @512", r.prefill_tokens_per_s_512, "tok/s");
   Line("decode", r.decode_tokens_per_s, "tok/s");
   Line("TTFT image+question", r.ttft_s, "s");
-  for (const glance::BenchResult::LongPrefill& l : r.long_prefill)
-    Line(("prefill @" + std::to_string(l.tokens)).c_str(), l.tokens_per_s, "tok/s");
+  for (const glance::BenchResult::LongPrefill& l : r.long_prefill) {
+    const std::string n = std::to_string(l.tokens);
+    Line(("prefill @" + n).c_str(), l.tokens_per_s, "tok/s");
+    Line(("decode after " + n).c_str(), l.decode_tokens_per_s, "tok/s");
+    std::printf("  %-24s %10.1f MiB    (peak RSS after it: %.1f MiB)\n", ("KV cache @" + n).c_str(),
+                static_cast<double>(l.kv_cache_bytes) / double(1 << 20),
+                static_cast<double>(l.peak_rss_bytes) / double(1 << 20));
+  }
   Line("memory read bandwidth", r.bandwidth_gb_s, "GB/s");
   Line("triad bandwidth", r.triad_gb_s, "GB/s");
   Line("decode roofline", r.roofline_fraction, "%", 100.0);

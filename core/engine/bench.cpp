@@ -83,42 +83,70 @@ std::vector<int64_t> RandomIds(int64_t n, int64_t vocab, uint32_t seed) {
   return ids;
 }
 
-// Tokens per second of one text-only prefill of n random ids on a fresh state, fed `chunk` rows
-// per forward (n: one forward; PrefillChunkRows: as Session feeds a long prompt, bounded
-// activation memory).
-double PrefillRate(const Engine& engine, int64_t n, int64_t chunk, uint32_t seed) {
-  const lm::LanguageModel& model = engine.lm();
-  const std::vector<int64_t> ids = RandomIds(n, model.config().vocab_size, seed);
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
+// Feeds `ids` to `state` `chunk` rows per forward (the whole prompt: one forward;
+// PrefillChunkRows: as Session feeds a long prompt, bounded activation memory). Returns seconds.
+double Prefill(const Engine& engine, const std::vector<int64_t>& ids, int64_t chunk,
+               lm::LmState& state, lm::ForwardOutput& out) {
+  const int64_t n = static_cast<int64_t>(ids.size());
   const auto t0 = Clock::now();
   for (int64_t at = 0; at < n; at += chunk) {
     lm::ForwardInput in;
     in.ids = std::span<const int64_t>(ids.data() + at, static_cast<size_t>(std::min(chunk, n - at)));
-    model.Forward(in, state, out, engine.pool());
+    engine.lm().Forward(in, state, out, engine.pool());
   }
-  return static_cast<double>(n) / std::max(Since(t0), 1e-9);
+  return Since(t0);
 }
 
-// Tokens per second of `n` greedy decode steps after a short prefill (argmax is part of a
-// real step, so it is timed too).
-double DecodeRate(const Engine& engine, int n, uint32_t seed) {
-  const lm::LanguageModel& model = engine.lm();
-  const std::vector<int64_t> prompt = RandomIds(16, model.config().vocab_size, seed);
-  lm::LmState state = model.NewState();
-  lm::ForwardOutput out;
-  lm::ForwardInput in;
-  in.ids = prompt;
-  model.Forward(in, state, out, engine.pool());
+// Tokens per second of `n` greedy decode steps on top of `state` (argmax is part of a real
+// step, so it is timed too); `out` holds the logits of the last forward.
+double Decode(const Engine& engine, int n, lm::LmState& state, lm::ForwardOutput& out) {
   int64_t next = 0;
   const auto t0 = Clock::now();
   for (int i = 0; i < n; ++i) {
     next = std::max_element(out.last(), out.last() + out.vocab) - out.last();
     lm::ForwardInput step;
     step.ids = std::span<const int64_t>(&next, 1);
-    model.Forward(step, state, out, engine.pool());
+    engine.lm().Forward(step, state, out, engine.pool());
   }
   return static_cast<double>(n) / std::max(Since(t0), 1e-9);
+}
+
+// Tokens per second of one text-only prefill of n random ids on a fresh state.
+double PrefillRate(const Engine& engine, int64_t n, int64_t chunk, uint32_t seed) {
+  const std::vector<int64_t> ids = RandomIds(n, engine.lm().config().vocab_size, seed);
+  lm::LmState state = engine.lm().NewState();
+  lm::ForwardOutput out;
+  return static_cast<double>(n) / std::max(Prefill(engine, ids, chunk, state, out), 1e-9);
+}
+
+// Decode tokens per second after a short prefill.
+double DecodeRate(const Engine& engine, int n, uint32_t seed) {
+  const std::vector<int64_t> prompt = RandomIds(16, engine.lm().config().vocab_size, seed);
+  lm::LmState state = engine.lm().NewState();
+  lm::ForwardOutput out;
+  Prefill(engine, prompt, 16, state, out);
+  return Decode(engine, n, state, out);
+}
+
+uint64_t KvCacheBytes(const lm::LmState& state) {
+  uint64_t b = 0;
+  for (const lm::KvCache& c : state.kv) b += c.ByteSize();
+  return b;
+}
+
+// A long prompt of n random ids in Session's chunks, then `decode` steps at that context.
+BenchResult::LongPrefill LongPrompt(const Engine& engine, int64_t n, int decode, uint32_t seed) {
+  const std::vector<int64_t> ids = RandomIds(n, engine.lm().config().vocab_size, seed);
+  lm::LmState state = engine.lm().NewState();
+  lm::ForwardOutput out;
+  BenchResult::LongPrefill r;
+  r.tokens = n;
+  const double s = Prefill(engine, ids, PrefillChunkRows(engine), state, out);
+  r.tokens_per_s = Summarise({static_cast<double>(n) / std::max(s, 1e-9)});
+  if (decode > 0) r.decode_tokens_per_s = Summarise({Decode(engine, decode, state, out)});
+  r.kv_cache_bytes = KvCacheBytes(state);
+  r.peak_rss_bytes = PeakRssBytes();
+  return r;
 }
 
 // A question of at least 20 tokens under this model's tokenizer (words added until it is).
@@ -270,8 +298,7 @@ BenchResult RunBench(const BenchOptions& o) {
     ttft.push_back(Since(t0));
   }
   if (!o.long_prompts.empty()) stage("long prompts");
-  for (int64_t n : o.long_prompts)
-    r.long_prefill.push_back({n, Summarise({PrefillRate(*engine, n, PrefillChunkRows(*engine), 400u)})});
+  for (int64_t n : o.long_prompts) r.long_prefill.push_back(LongPrompt(*engine, n, o.long_decode_tokens, 400u));
   r.vision_s_224 = Summarise(v224);
   r.vision_s_640x480 = Summarise(v640);
   r.prefill_tokens_per_s_64 = Summarise(p64);
@@ -324,8 +351,13 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   put("ttft_s", r.ttft_s);
   put("bandwidth_gb_s", r.bandwidth_gb_s);
   put("triad_gb_s", r.triad_gb_s);
-  for (const BenchResult::LongPrefill& l : r.long_prefill)
-    put(("prefill_tokens_per_s_" + std::to_string(l.tokens)).c_str(), l.tokens_per_s);
+  for (const BenchResult::LongPrefill& l : r.long_prefill) {
+    const std::string n = std::to_string(l.tokens);
+    put(("prefill_tokens_per_s_" + n).c_str(), l.tokens_per_s);
+    put(("decode_tokens_per_s_at_" + n).c_str(), l.decode_tokens_per_s);
+    j["kv_cache_bytes_at_" + n] = l.kv_cache_bytes;
+    j["peak_rss_bytes_after_" + n] = l.peak_rss_bytes;
+  }
   put("roofline_fraction", r.roofline_fraction);
   j["ttft_question_tokens"] = r.ttft_prompt_words_tokens;
   j["peak_rss_bytes"] = r.peak_rss_bytes;

@@ -37,8 +37,10 @@ struct BenchOptions {
   // (the read-only measurement reads one array of twice this)
   int read_streams = 4;  // per thread, as the decode GEMVs read (kernels/cpu/gemv_int8.h)
   // Prompt lengths for the long-prompt prefill (e.g. 2048, 8192, 16384); empty = none. Each
-  // runs once (they take minutes), in chunks of PrefillChunkRows as Session prefills.
+  // runs once (they take minutes), in chunks of PrefillChunkRows as Session prefills, then
+  // long_decode_tokens decode steps at that context.
   std::vector<int64_t> long_prompts;
+  int long_decode_tokens = 16;
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
 };
 
@@ -63,6 +65,10 @@ struct BenchResult {
   struct LongPrefill {
     int64_t tokens = 0;
     BenchStat tokens_per_s;
+    // Decode steps right after that prompt (attention reads the whole cache each step).
+    BenchStat decode_tokens_per_s;
+    uint64_t kv_cache_bytes = 0;  // attention caches allocated after the prompt (state.h KvType)
+    uint64_t peak_rss_bytes = 0;  // VmHWM after the prompt and its decode steps
   };
   std::vector<LongPrefill> long_prefill;  // one per BenchOptions::long_prompts
   int ttft_prompt_words_tokens = 0;   // tokens of the question text used for TTFT

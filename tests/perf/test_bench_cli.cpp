@@ -36,7 +36,7 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
   for (const char* key : {"load_s", "vision_s_224", "vision_s_640x480", "prefill_tokens_per_s_64",
                           "prefill_tokens_per_s_512", "decode_tokens_per_s", "ttft_s",
                           "bandwidth_gb_s", "triad_gb_s", "roofline_fraction",
-                          "prefill_tokens_per_s_300"}) {
+                          "prefill_tokens_per_s_300", "decode_tokens_per_s_at_300"}) {
     for (const std::string suffix : {"", "_min", "_max"}) {
       const std::string k = key + suffix;
       ASSERT_TRUE(j.contains(k)) << k;
@@ -46,6 +46,8 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
     EXPECT_LE(j[std::string(key) + "_min"].get<double>(), j[key].get<double>()) << key;
     EXPECT_GE(j[std::string(key) + "_max"].get<double>(), j[key].get<double>()) << key;
   }
+  EXPECT_GT(j.at("kv_cache_bytes_at_300").get<double>(), 0.0);
+  EXPECT_GE(j.at("peak_rss_bytes_after_300").get<double>(), j.at("peak_rss_bytes").get<double>());
   ASSERT_TRUE(j.contains("peak_rss_bytes"));
   EXPECT_EQ(j["rss_within_target"].get<bool>(),
             j["peak_rss_bytes"].get<double>() <= j["rss_target_bytes"].get<double>());
@@ -58,6 +60,21 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
   const double expect = bytes * j["decode_tokens_per_s"].get<double>() /
                         (j["bandwidth_gb_s"].get<double>() * 1e9);
   EXPECT_NEAR(j["roofline_fraction"].get<double>(), expect, 1e-9 * expect + 1e-12);
+}
+
+// The quantized engines' attention caches hold half-precision rows (core/lm/state.h KvType):
+// after the same long prompt, q8's cache is exactly half of f32's.
+TEST(BenchCli, QuantizedKvCacheIsHalfTheFloatOne) {
+  double bytes[2] = {0.0, 0.0};
+  const char* precisions[2] = {"f32", "q8"};
+  for (int i = 0; i < 2; ++i) {
+    const RunResult r = RunBench(std::string("--reps 1 --json --only decode --decode-tokens 2 --long-prompts 300 --precision ") +
+                                 precisions[i]);
+    ASSERT_EQ(r.status, 0) << r.out;
+    bytes[i] = nlohmann::json::parse(r.out).at("kv_cache_bytes_at_300").get<double>();
+  }
+  EXPECT_GT(bytes[0], 0.0);
+  EXPECT_EQ(bytes[1] * 2.0, bytes[0]);
 }
 
 TEST(BenchCli, BadOptionsFail) {
