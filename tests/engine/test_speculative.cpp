@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/session.h"
 #include "core/lm/language_model.h"
+#include "core/lm/mtp.h"
 #include "core/model/random_model.h"
 #include "core/text/tokenizer.h"
 #include "../model/temp_dir.h"
@@ -151,6 +153,45 @@ TEST(Speculative, DemoCaptionsIdenticalForOneToThreeDrafts) {
       }
     }
   }
+}
+
+// The drafter's logits with a reduced vocabulary: ids [0, n) exactly the full head's, the rest
+// -inf; the model state untouched either way. Negative control: a different n gives a
+// different boundary.
+TEST(Speculative, ReducedDraftVocabularyScoresTheFirstIdsExactly) {
+  auto e = Demo();
+  const lm::LanguageModel& lm = e->lm();
+  const int64_t V = lm.config().vocab_size, n = V / 3;
+  const kernels::WeightRef head = lm::DraftHeadRows(lm.weights().lm_head, n);
+  EXPECT_EQ(head.rows, n);
+  EXPECT_EQ(head.data, lm.weights().lm_head.data);
+  EXPECT_EQ(lm::DraftHeadRows(lm.weights().lm_head, 0).rows, V);
+  EXPECT_EQ(lm::DraftHeadRows(lm.weights().lm_head, V + 5).rows, V);
+  lm::LmState st = lm.NewState();
+  lm.EnableMtp(st);
+  const std::vector<int64_t> prompt = {11, 42, 7, 300, 1200, 5};
+  lm::ForwardInput in;
+  in.ids = prompt;
+  lm::ForwardOutput out;
+  lm.Forward(in, st, out, e->pool());
+  const auto argmax = [](std::span<float> l) -> int64_t { return std::max_element(l.begin(), l.end()) - l.begin(); };
+  std::vector<float> full, part, other;
+  const int64_t rows_before = st.mtp.n_rows;
+  lm.Draft(st, 9, 1, argmax, &full, e->pool(), 0);
+  lm.Draft(st, 9, 1, argmax, &part, e->pool(), n);
+  lm.Draft(st, 9, 1, argmax, &other, e->pool(), n + 1);
+  EXPECT_EQ(st.mtp.n_rows, rows_before);
+  ASSERT_EQ(full.size(), static_cast<size_t>(V));
+  ASSERT_EQ(part.size(), full.size());
+  for (int64_t i = 0; i < V; ++i) {
+    if (i < n) {
+      ASSERT_EQ(part[size_t(i)], full[size_t(i)]) << "id " << i;
+    } else {
+      ASSERT_EQ(part[size_t(i)], -std::numeric_limits<float>::infinity()) << "id " << i;
+    }
+  }
+  EXPECT_NE(part, other);
+  EXPECT_EQ(other[size_t(n)], full[size_t(n)]);
 }
 
 // A reduced draft vocabulary (core/lm/mtp.h): the MTP scores only ids [0, n), the verify all
