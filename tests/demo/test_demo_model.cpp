@@ -16,14 +16,15 @@
 namespace glance::demo {
 namespace {
 
-// Measured on the committed checkpoint (step 1280, README "The demo model"), gates a few points
-// below. It names shapes, colours, sizes and backgrounds mostly right; it does not yet say where
-// an object is (positions, "Where is the X?"): those gates hold today's level, they claim no more.
-constexpr double kMinShapesAndColours = 0.70;  // measured 75.8 %: scenes with exactly the right (shape, colour) pairs
-constexpr double kMinPositions = 0.02;         // measured 5.5 %: every object in its cell
-constexpr double kMinBackground = 0.95;        // measured 100 %: the background colour(s), in order
-const std::map<std::string, double> kMinAnswer = {  // per question type, measured 78 / 100 / 52 / 11 %
-    {"colour", 0.70}, {"count", 0.95}, {"exists", 0.45}, {"where", 0.05}};
+// Measured on the committed checkpoint (the mean of the step-2358 and step-2600 exports, README
+// "The demo model"), gates a few points below. "Is there a ...?" stays near chance (half the
+// questions are about absent pairs): that gate holds today's level, it claims no more.
+constexpr double kMinShapesAndColours = 0.90;  // measured 94.1 %: scenes with exactly the right (shape, colour) pairs
+constexpr double kMinPositions = 0.88;         // measured 93.4 %: every object in its cell
+constexpr double kMinSizes = 0.88;             // measured 93.8 %: every object's size
+constexpr double kMinBackground = 0.97;        // measured 100 %: the background colour(s), in order
+const std::map<std::string, double> kMinAnswer = {  // per question type, measured 96.1 / 96.9 / 56.2 / 87.5 %
+    {"colour", 0.90}, {"count", 0.95}, {"exists", 0.50}, {"where", 0.80}};
 constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
@@ -36,15 +37,19 @@ TEST(DemoModel, CaptionsNameEveryObject) {
   const DemoScenes& w = Scenes();
   const int n = std::min<int>(kCaptionScenes, static_cast<int>(w.scenes.size()));
   int sc = 0, pos = 0, size = 0, bg = 0, shown = 0;
-  std::map<size_t, std::pair<int, int>> by_objects;  // objects in the scene -> (shapes+colours right, scenes)
+  struct Tally {
+    int shapes_and_colours = 0, positions = 0, scenes = 0;
+  };
+  std::map<size_t, Tally> by_objects;  // objects in the scene -> tally
   for (int i = 0; i < n; ++i) {
     const DemoScene& s = w.scenes[static_cast<size_t>(i)];
     const TurnResult r = Caption(engine, s, false);
     const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
     sc += c.shapes_and_colours;
-    auto& [right, scenes] = by_objects[s.objects.size()];
-    right += c.shapes_and_colours;
-    ++scenes;
+    Tally& t = by_objects[s.objects.size()];
+    t.shapes_and_colours += c.shapes_and_colours;
+    t.positions += c.positions;
+    ++t.scenes;
     pos += c.positions;
     size += c.sizes;
     bg += c.background;
@@ -53,10 +58,12 @@ TEST(DemoModel, CaptionsNameEveryObject) {
   }
   std::printf("captions of %d held-out scenes (f32): shapes+colours %.1f%%, positions %.1f%%, sizes %.1f%%, background %.1f%%\n",
               n, 100 * Rate(sc, n), 100 * Rate(pos, n), 100 * Rate(size, n), 100 * Rate(bg, n));
-  for (const auto& [objects, rs] : by_objects)
-    std::printf("  scenes with %zu object(s): shapes+colours right in %d of %d\n", objects, rs.first, rs.second);
+  for (const auto& [objects, t] : by_objects)
+    std::printf("  scenes with %zu object(s): shapes+colours right in %d of %d, positions in %d\n", objects,
+                t.shapes_and_colours, t.scenes, t.positions);
   EXPECT_GE(Rate(sc, n), kMinShapesAndColours);
   EXPECT_GE(Rate(pos, n), kMinPositions);
+  EXPECT_GE(Rate(size, n), kMinSizes);
   EXPECT_GE(Rate(bg, n), kMinBackground);
 }
 
@@ -150,17 +157,17 @@ struct Variant {
   BackendKind backend;
   int scenes;  // the NPU emulator is ~50x slower than the CPU path: fewer scenes keep CI short
   double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin); caption: identical to f32's
-  double min_right;  // captions with exactly the right (shape, colour) pairs (f32: 70.8 % of these 48 scenes)
+  double min_right;  // captions with exactly the right (shape, colour) pairs (f32: 89.6 % of these 48 scenes)
 };
 
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      // measured: KL mean 7.3e-6 to 1.6e-5, top-1 99.4-99.5 %, captions identical to f32's 79-83 %, right 70.8 %
-      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-5, 0.98, 0.70, 0.60},
-      // measured: KL mean 8.1e-4, top-1 98.9 %, identical captions 65 %, right 75.0 %
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 2e-3, 0.97, 0.55, 0.60},
-      // measured: KL mean 6.0e-5, top-1 99.5 %, identical captions 5/6, right 4/6
-      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 6, 2e-4, 0.98, 0.65, 0.50},
+      // measured: KL mean 1.3e-5, top-1 99.7 %, captions identical to f32's 89.6 %, right 95.8 %
+      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-5, 0.98, 0.80, 0.88},
+      // measured: KL mean 5.1e-4, top-1 99.8 %, identical captions 89.6 %, right 93.8 %
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 1e-3, 0.98, 0.80, 0.85},
+      // measured: KL mean 3.0e-5, top-1 99.5 %, identical captions 10/12, right 11/12
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 12, 1e-4, 0.98, 0.70, 0.75},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
