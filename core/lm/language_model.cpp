@@ -11,8 +11,21 @@
 
 namespace glance::lm {
 
+// Whether the model runs quantized projections (Q8/Q4, prepared at load or stored so, as a
+// compressed-tensors int4 checkpoint): such a model keeps its attention caches in half
+// precision (state.h KvType); a float model keeps f32, so the golden path is unchanged.
+static bool HasQuantizedProjections(const LmWeights& w) {
+  auto quantized = [](const kernels::WeightRef& r) {
+    return r.type == kernels::WeightType::Q8 || r.type == kernels::WeightType::Q4;
+  };
+  for (const LayerWeights& L : w.layers)
+    if (quantized(L.mlp.gate_proj) || quantized(L.mlp.up_proj) || quantized(L.mlp.down_proj)) return true;
+  return false;
+}
+
 LanguageModel::LanguageModel(const TextConfig& cfg, LmWeights weights)
-    : cfg_(cfg), weights_(std::move(weights)), rope_(cfg) {}
+    : cfg_(cfg), weights_(std::move(weights)), rope_(cfg),
+      kv_type_(HasQuantizedProjections(weights_) ? KvType::kF16 : KvType::kF32) {}
 
 LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cfg) {
   LmWeights w = LmWeights::Load(store, cfg);  // validates cfg first
@@ -22,12 +35,7 @@ LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cf
 LanguageModel LanguageModel::Load(const TensorStore& store, const TextConfig& cfg,
                                   const PrecisionPlan& plan, kernels::ThreadPool* pool) {
   LmWeights w = LmWeights::Load(store, cfg, plan, pool);
-  LanguageModel m(cfg, std::move(w));
-  // The quantized engines keep their attention caches in half precision (state.h KvType); the float
-  // engines keep f32, so the golden path is unchanged.
-  const bool quantized = plan.projections == kernels::WeightType::Q8 || plan.projections == kernels::WeightType::Q4;
-  m.kv_type_ = quantized ? KvType::kF16 : KvType::kF32;
-  return m;
+  return LanguageModel(cfg, std::move(w));
 }
 
 void LanguageModel::CheckInput(const ForwardInput& in, const LmState& state) const {

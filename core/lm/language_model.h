@@ -93,7 +93,8 @@ class LanguageModel {
   void set_backend(const kernels::Backend* backend) { backend_ = backend; }
   // An empty state (no tokens) for this model, its attention caches in kv_type().
   LmState NewState() const { return LmState(cfg_, kv_type_); }
-  // Element type of the attention caches: kF16 when loaded with Q8/Q4 projections, else kF32.
+  // Element type of the attention caches: kF16 when the MLP projections are Q8/Q4 (prepared at
+  // load or stored so), else kF32.
   KvType kv_type() const { return kv_type_; }
 
   // Whether the checkpoint has an MTP layer (`mtp.*`, core/lm/mtp.h).
