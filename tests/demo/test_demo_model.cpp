@@ -24,7 +24,10 @@ constexpr double kMinPositions = 0.88;         // measured 93.4 %: every object 
 constexpr double kMinSizes = 0.88;             // measured 93.8 %: every object's size
 constexpr double kMinBackground = 0.97;        // measured 100 %: the background colour(s), in order
 const std::map<std::string, double> kMinAnswer = {  // per question type, measured 96.1 / 96.9 / 56.2 / 87.5 %
-    {"colour", 0.90}, {"count", 0.95}, {"exists", 0.50}, {"where", 0.80}};
+    {"colour", 0.90}, {"count", 0.92}, {"exists", 0.50}, {"where", 0.80}};
+// "count" was 0.95 when the step-1280 model answered 100 %; the shipped model answers 124 of 128,
+// so 0.95 left two scenes of margin and a greedy flip on another CPU could trip it. 0.92 sits the
+// same few points under the measurement as the other gates.
 constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
