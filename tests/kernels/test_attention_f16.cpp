@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/kernels/random_vectors.h"
 #include "kernels/cpu/activations.h"
 #include "kernels/cpu/attention.h"
 #include "kernels/cpu/numeric.h"
@@ -22,13 +23,6 @@ namespace gk = glance::kernels;
 
 namespace {
 
-std::vector<float> Normal(size_t n, uint32_t seed, float scale = 1.0f) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> dist(0.0f, scale);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(rng);
-  return v;
-}
 
 std::vector<uint16_t> ToF16(const std::vector<float>& v) {
   std::vector<uint16_t> h(v.size());
@@ -169,7 +163,7 @@ TEST(AttentionF16, RoundToF16IsNearestEvenAndSaturates) {
   EXPECT_EQ(gk::f32_to_f16(std::ldexp(1.0f, -24)), 0x0001u);  // smallest subnormal
   EXPECT_EQ(gk::f32_to_f16(std::ldexp(1.0f, -25)), 0x0000u);  // a tie: to even (zero)
   EXPECT_TRUE(std::isnan(gk::f16_to_f32(gk::f32_to_f16(std::nanf("")))));
-  const std::vector<float> v = Normal(1000, 11, 3.0f);
+  const std::vector<float> v = gk::testing::RandomNormal(1000, 11, 3.0f);
   const std::vector<uint16_t> b = ToF16(v);
   for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(b[i], gk::f32_to_f16(v[i])) << i;
 }
@@ -180,8 +174,8 @@ TEST(AttentionF16, KernelsMatchTheirReference) {
   for (int64_t D : {64, 100, 128, 256}) {
     for (int64_t n : {1, 5, 64, 333}) {
       const int64_t stride = D + 3;
-      const auto q = Normal(static_cast<size_t>(D), 1);
-      const auto keys = ToF16(Normal(static_cast<size_t>(n * stride), 2));
+      const auto q = gk::testing::RandomNormal(static_cast<size_t>(D), 1);
+      const auto keys = ToF16(gk::testing::RandomNormal(static_cast<size_t>(n * stride), 2));
       const float scale = 1.0f / std::sqrt(static_cast<float>(D));
       std::vector<float> s(static_cast<size_t>(n)), s_ref(s.size()), bound(s.size());
       gk::AttentionScoresF16(q.data(), keys.data(), stride, n, D, scale, s.data());
@@ -195,7 +189,7 @@ TEST(AttentionF16, KernelsMatchTheirReference) {
         EXPECT_LE(std::fabs(s[j] - s_ref[j]), 1e-6f * static_cast<float>(D) * bound[j])
             << "D=" << D << " n=" << n << " j=" << j;
 
-      auto p = Normal(static_cast<size_t>(n), 3);
+      auto p = gk::testing::RandomNormal(static_cast<size_t>(n), 3);
       for (auto& x : p) x = std::fabs(x);
       std::vector<float> o(static_cast<size_t>(D), 99.0f), o_ref(o.size());
       gk::AttentionWeightedSumF16(p.data(), keys.data(), stride, n, D, o.data());
@@ -211,8 +205,8 @@ TEST(AttentionF16, KernelsMatchTheirReference) {
 // bit for bit (the same loops, F16Format::Load instead of LoadU).
 TEST(AttentionF16, EqualsF32KernelsOnRoundedRowsExactly) {
   const int64_t D = 256, n = 77;
-  const auto q = Normal(static_cast<size_t>(D), 4);
-  const auto rows16 = ToF16(Normal(static_cast<size_t>(n * D), 5));
+  const auto q = gk::testing::RandomNormal(static_cast<size_t>(D), 4);
+  const auto rows16 = ToF16(gk::testing::RandomNormal(static_cast<size_t>(n * D), 5));
   std::vector<float> rows32(rows16.size());
   for (size_t i = 0; i < rows16.size(); ++i) rows32[i] = gk::f16_to_f32(rows16[i]);
   std::vector<float> s16(static_cast<size_t>(n)), s32(s16.size()), o16(static_cast<size_t>(D)), o32(o16.size());
@@ -234,9 +228,9 @@ TEST(AttentionF16, CacheAttentionWithinToleranceOfF32) {
   double worst = 0.0;
   for (float q_scale : {0.5f, 2.0f, 6.0f}) {
     for (int64_t n : {1, 17, 512, 2048}) {
-      const auto q = Normal(static_cast<size_t>(D), 6, q_scale);
-      const auto keys = Normal(static_cast<size_t>(n * D), 7);
-      const auto values = Normal(static_cast<size_t>(n * D), 8, 0.7f);
+      const auto q = gk::testing::RandomNormal(static_cast<size_t>(D), 6, q_scale);
+      const auto keys = gk::testing::RandomNormal(static_cast<size_t>(n * D), 7);
+      const auto values = gk::testing::RandomNormal(static_cast<size_t>(n * D), 8, 0.7f);
       const Attended exact = AttendExact(q, keys, values, n, D, scale);
       const auto tol = F16Tolerance(q, keys, values, n, D, scale, exact);
       const double r = WorstRatio(AttendF16(q, ToF16(keys), ToF16(values), n, D, scale), exact, tol);
@@ -252,9 +246,9 @@ TEST(AttentionF16, CacheAttentionWithinToleranceOfF32) {
 TEST(AttentionF16, NegativeControlBf16CacheBreaksTheTolerance) {
   const int64_t D = 256, n = 512;
   const float scale = 1.0f / std::sqrt(static_cast<float>(D));
-  const auto q = Normal(static_cast<size_t>(D), 9, 2.0f);
-  const auto keys = Normal(static_cast<size_t>(n * D), 10);
-  const auto values = Normal(static_cast<size_t>(n * D), 11, 0.7f);
+  const auto q = gk::testing::RandomNormal(static_cast<size_t>(D), 9, 2.0f);
+  const auto keys = gk::testing::RandomNormal(static_cast<size_t>(n * D), 10);
+  const auto values = gk::testing::RandomNormal(static_cast<size_t>(n * D), 11, 0.7f);
   const Attended exact = AttendExact(q, keys, values, n, D, scale);
   const auto tol = F16Tolerance(q, keys, values, n, D, scale, exact);
   const double coarse = WorstRatio(AttendExact(q, RoundedToBf16(keys), RoundedToBf16(values), n, D, scale).o, exact, tol);

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/kernels/random_vectors.h"
 #include "kernels/cpu/attention.h"
 #include "kernels/cpu/bandwidth.h"
 #include "kernels/cpu/thread_pool.h"
@@ -17,13 +18,6 @@ namespace gk = glance::kernels;
 
 namespace {
 
-std::vector<float> Random(size_t n, uint32_t seed, float scale = 1.0f) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> dist(0.0f, scale);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(rng);
-  return v;
-}
 
 struct ErrStats {
   double max_abs = 0.0, max_rel = 0.0, rms = 0.0;
@@ -52,8 +46,8 @@ void Report(const char* what, const ErrStats& e) {
 
 TEST(VectorOps, AxpyAndScaleMatchReferenceAtOddLengths) {
   for (int64_t n : {1, 7, 8, 15, 16, 17, 64, 129, 256, 1000}) {
-    const auto x = Random(static_cast<size_t>(n), 1);
-    auto y = Random(static_cast<size_t>(n), 2), y_ref = y;
+    const auto x = gk::testing::RandomNormal(static_cast<size_t>(n), 1);
+    auto y = gk::testing::RandomNormal(static_cast<size_t>(n), 2), y_ref = y;
     gk::Axpy(0.37f, x.data(), y.data(), n);
     gk::AxpyReference(0.37f, x.data(), y_ref.data(), n);
     const ErrStats e = Compare(y, y_ref);
@@ -68,8 +62,8 @@ TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
   for (int64_t D : {64, 128, 256, 100}) {
     for (int64_t n : {1, 5, 64, 333}) {
       const int64_t stride = D + 3;  // not a multiple of the vector width
-      const auto q = Random(static_cast<size_t>(D), 3);
-      const auto keys = Random(static_cast<size_t>(n * stride), 4);
+      const auto q = gk::testing::RandomNormal(static_cast<size_t>(D), 3);
+      const auto keys = gk::testing::RandomNormal(static_cast<size_t>(n * stride), 4);
       std::vector<float> s(static_cast<size_t>(n)), s_ref(s.size());
       const float scale = 1.0f / std::sqrt(static_cast<float>(D));
       gk::AttentionScores(q.data(), keys.data(), stride, n, D, scale, s.data());
@@ -85,7 +79,7 @@ TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
         EXPECT_LE(std::fabs(s[j] - s_ref[j]), 1e-6f * static_cast<float>(D) * bound[j])
             << "D=" << D << " n=" << n << " j=" << j;
 
-      auto p = Random(static_cast<size_t>(n), 5);
+      auto p = gk::testing::RandomNormal(static_cast<size_t>(n), 5);
       for (auto& x : p) x = std::fabs(x);
       std::vector<float> o(static_cast<size_t>(D), 99.0f), o_ref(o.size());
       gk::AttentionWeightedSum(p.data(), keys.data(), stride, n, D, o.data());
@@ -102,8 +96,8 @@ TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
 
 TEST(AttentionKernels, NegativeControlWrongStrideIsDetected) {
   const int64_t D = 128, n = 16;
-  const auto q = Random(D, 6);
-  const auto keys = Random(static_cast<size_t>(n * (D + 1)), 7);
+  const auto q = gk::testing::RandomNormal(D, 6);
+  const auto keys = gk::testing::RandomNormal(static_cast<size_t>(n * (D + 1)), 7);
   std::vector<float> s(n), s_ref(n);
   gk::AttentionScores(q.data(), keys.data(), D, n, D, 1.0f, s.data());  // wrong stride
   gk::AttentionScoresReference(q.data(), keys.data(), D + 1, n, D, 1.0f, s_ref.data());
@@ -121,9 +115,9 @@ TEST(DeltaRuleStep, MatchesReferenceOverManySteps) {
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
     ErrStats worst;
     for (int t = 0; t < 200; ++t) {
-      auto q = Random(static_cast<size_t>(dk), 100u + static_cast<uint32_t>(t));
-      auto k = Random(static_cast<size_t>(dk), 1000u + static_cast<uint32_t>(t));
-      const auto v = Random(static_cast<size_t>(dv), 5000u + static_cast<uint32_t>(t));
+      auto q = gk::testing::RandomNormal(static_cast<size_t>(dk), 100u + static_cast<uint32_t>(t));
+      auto k = gk::testing::RandomNormal(static_cast<size_t>(dk), 1000u + static_cast<uint32_t>(t));
+      const auto v = gk::testing::RandomNormal(static_cast<size_t>(dv), 5000u + static_cast<uint32_t>(t));
       float qn = 0.0f, kn = 0.0f;
       for (int a = 0; a < dk; ++a) {
         qn += q[static_cast<size_t>(a)] * q[static_cast<size_t>(a)];
@@ -154,8 +148,8 @@ TEST(DeltaRuleStep, MatchesReferenceOverManySteps) {
 
 TEST(DeltaRuleStep, NegativeControlWrongDecayIsDetected) {
   const int dk = 32, dv = 32;
-  auto S = Random(static_cast<size_t>(dk * dv), 9), S_ref = S;
-  const auto q = Random(dk, 10, 0.2f), k = Random(dk, 11, 0.2f), v = Random(dv, 12);
+  auto S = gk::testing::RandomNormal(static_cast<size_t>(dk * dv), 9), S_ref = S;
+  const auto q = gk::testing::RandomNormal(dk, 10, 0.2f), k = gk::testing::RandomNormal(dk, 11, 0.2f), v = gk::testing::RandomNormal(dv, 12);
   std::vector<float> out(dv), out_ref(dv), scratch(2 * dv);
   gk::DeltaRuleStep(S.data(), dk, dv, q.data(), k.data(), v.data(), 0.9f, 0.5f, out.data(), scratch.data());
   gk::DeltaRuleStepReference(S_ref.data(), dk, dv, q.data(), k.data(), v.data(), 0.8f, 0.5f,
