@@ -169,8 +169,11 @@ def caption(sc, template):
 CAPTION_PROMPTS = ["Describe this image.", "Describe the picture.", "What is in this image?", "Caption this image."]
 
 
-def qa_turns(sc, rng):
-    """Every question type once, in random order, with its answer and type."""
+def qa_turns(sc, rng, near_misses=False):
+    """Every question type once, in random order, with its answer and type. near_misses: "Is
+    there ...?" asks about an absent pair that differs from a present object in its colour only
+    or its shape only (two thirds of the absent ones), so the answer must bind colour to shape;
+    False keeps the held-out scenes' questions (make_scenes.py) as they were."""
     out = []
     o = rng.choice(sc["objects"])
     out.append(("colour", f"What colour is the {o['shape']}?", f"The {o['shape']} is {o['colour']}."))
@@ -182,6 +185,8 @@ def qa_turns(sc, rng):
     if rng.random() < 0.5:
         o = rng.choice(sc["objects"])
         colour, shape = o["colour"], o["shape"]
+    elif near_misses and rng.random() < 2 / 3:
+        colour, shape = _near_miss(sc, rng)
     else:
         while True:
             colour, shape = rng.choice(OBJECT_COLOURS), rng.choice(SHAPES)
@@ -194,10 +199,22 @@ def qa_turns(sc, rng):
     return out
 
 
-def conversation(sc, rng):
+def _near_miss(sc, rng):
+    """An absent (colour, shape): a present object with its colour or its shape changed."""
+    o = rng.choice(sc["objects"])
+    while True:
+        if rng.random() < 0.5:
+            colour, shape = rng.choice(OBJECT_COLOURS), o["shape"]
+        else:
+            colour, shape = o["colour"], rng.choice(SHAPES)
+        if not any(x["colour"] == colour and x["shape"] == shape for x in sc["objects"]):
+            return colour, shape
+
+
+def conversation(sc, rng, near_misses=False):
     """A training conversation: a caption alone (40 %), a caption then 1-3 questions (30 %), or
     1-4 questions (30 %). Long conversations amortise the image tokens over more answer tokens."""
-    qa = qa_turns(sc, rng)
+    qa = qa_turns(sc, rng, near_misses)
     cap = (rng.choice(CAPTION_PROMPTS), caption(sc, rng.randrange(3)))
     u = rng.random()
     if u < 0.4:

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The demo model's recipe, from scratch, as one replayable sequence (resources/demo-model's
+# training.json records the run that wrote the shipped model and how long each command took).
+#
+#   tools/twin/train_demo.sh RUN OUT     # RUN: the run's folder (state.pt, logs); OUT: the model folder
+#
+# Rerunning it resumes: every training command continues from RUN/state.pt (the position-table
+# step is skipped once the state exists). One trainer thread.
+set -eu
+if [ $# -ne 2 ]; then
+  echo "usage: $0 RUN OUT" >&2
+  exit 2
+fi
+RUN=$1
+OUT=$2
+PY=/usr/bin/python3
+TRAIN="$(dirname "$0")/train.py"
+AVERAGE="$(dirname "$0")/average_checkpoints.py"
+mkdir -p "$RUN"
+echo "start $(date -u +%FT%TZ)" >> "$RUN/times.txt"
+timed() {  # run a command, append its wall and CPU seconds (user + sys) to RUN/times.txt
+  name=$1
+  shift
+  /usr/bin/time -f "$name wall_s %e cpu_s %U+%S" -a -o "$RUN/times.txt" "$@"
+}
+COMMON="--run $RUN --seed 17 --threads 1"
+JOINT="--steps 2400 --lr 0.004 --content-weight 3 --near-misses --favour-three-objects"
+
+# 1. The vision tower's learned position table x8 at initialisation: otherwise it stays far
+#    smaller than the patch embeddings and an object's token forgets where it is (README).
+[ -f "$RUN/state.pt" ] || timed scale $PY "$TRAIN" $COMMON --scale-vision-positions 8
+# 2. The vision tower and its probes alone (shape / colour / size / cell): ~0.5 s a step.
+timed vision $PY "$TRAIN" $COMMON --vision-only --steps 400 --batch 32 --lr 0.006
+# 3. Joint steps (captions and Q&A through the chat template, MTP, probes), exporting step 2100
+#    and step 2400; the shipped model is their mean.
+if [ ! -d "$RUN/A" ]; then
+  timed joint-a $PY "$TRAIN" $COMMON $JOINT --stop-at-step 2100
+  timed export-a $PY "$TRAIN" $COMMON $JOINT --export "$RUN/A"
+fi
+timed joint-b $PY "$TRAIN" $COMMON $JOINT
+timed export-b $PY "$TRAIN" $COMMON $JOINT --export "$RUN/B"
+timed average $PY "$AVERAGE" "$RUN/A" "$RUN/B" "$OUT"
+echo "end $(date -u +%FT%TZ)" >> "$RUN/times.txt"
