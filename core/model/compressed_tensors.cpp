@@ -9,6 +9,7 @@
 #include "core/model/safetensors.h"
 #include "core/util/error.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 
 namespace glance {
@@ -92,16 +93,20 @@ std::optional<kernels::WeightRef> LoadPackedInt4(const TensorStore& store, const
   st->data.resize(static_cast<size_t>(rows * nb * 16));
   st->scales.resize(static_cast<size_t>(rows * nb));
   std::vector<int32_t> row_words(static_cast<size_t>(words));
+  std::vector<uint8_t> row_blocks(static_cast<size_t>(nb * 16));
+  std::vector<uint16_t> row_scales(static_cast<size_t>(nb));
   const std::vector<float> scales_f32 = scale.dtype == DType::BF16 ? std::vector<float>{} : scale.ToF32();
   for (int64_t r = 0; r < rows; ++r) {
     std::memcpy(row_words.data(), packed->data + r * words * 4, static_cast<size_t>(words * 4));
-    kernels::RepackCompressedTensorsQ4Row(row_words.data(), cols, st->data.data() + r * nb * 16);
-  }
-  if (scale.dtype == DType::BF16) {
-    std::memcpy(st->scales.data(), scale.data, st->scales.size() * 2);  // taken as they are
-  } else {  // Q4 keeps bf16 scales: F16/F32 scales are rounded to nearest bf16
-
-    for (size_t i = 0; i < st->scales.size(); ++i) st->scales[i] = kernels::f32_to_bf16(scales_f32[i]);
+    kernels::RepackCompressedTensorsQ4Row(row_words.data(), cols, row_blocks.data());
+    if (scale.dtype == DType::BF16) {  // taken as they are
+      std::memcpy(row_scales.data(), scale.data + r * nb * 2, static_cast<size_t>(nb * 2));
+    } else {  // Q4 keeps bf16 scales: F16/F32 scales are rounded to nearest bf16
+      for (int64_t b = 0; b < nb; ++b)
+        row_scales[static_cast<size_t>(b)] = kernels::f32_to_bf16(scales_f32[static_cast<size_t>(r * nb + b)]);
+    }
+    // Q4 matrices are stored in panels of rows (kernels/cpu/q4_panels.h).
+    kernels::StoreQ4Row(row_blocks.data(), row_scales.data(), rows, nb, r, st->data.data(), st->scales.data());
   }
   kernels::WeightRef w;
   w.type = kernels::WeightType::Q4;

@@ -39,8 +39,8 @@ constexpr int64_t kInt8GemmMinRows = 8;
 int64_t SetInt8GemmMinRows(int64_t rows);
 int64_t Int8GemmMinRows();
 
-// y[i][o] (+ bias[o]) for every row of xa and o in [o_begin, o_end). w: Q8 or Q4; xa in natural
-// order (q4_pair_order = false) with w's block count. Requires Int8KernelsAvailable().
+// y[i][o] (+ bias[o]) for every row of xa and o in [o_begin, o_end). w: Q8 or Q4; xa with
+// w's block count. Requires Int8KernelsAvailable().
 void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                    int64_t o_begin, int64_t o_end);
 

@@ -7,6 +7,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/cpu/gemv_kernels.h"
+#include "kernels/cpu/q4_panels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace glance::kernels::detail {
@@ -21,47 +22,61 @@ using V16 = hn::Vec<D16>;
 constexpr size_t kLanes16 = hn::MaxLanes(D16());
 constexpr size_t kChunks = 32 / kLanes16;
 
-// Block loaders: a weight row's block b as kChunks int16 vectors in element order, and its
+// Block loaders: weight row `o`'s block b as kChunks int16 vectors in element order, and its
 // f32 scale.
 struct Q8Blocks {
-  using Quant = int8_t;   // int8 [blocks·32] per row
-  using Scale = float;    // f32 [blocks] per row
-  static constexpr int64_t kBytesPerBlock = 32;
-  static HWY_INLINE void Load(const int8_t* wr, int64_t b, V16* wv) {
+  struct Row {
+    const int8_t* q;   // int8 [blocks·32]
+    const float* s;    // f32 [blocks]
+  };
+  static HWY_INLINE Row RowOf(const WeightRef& w, int64_t o, int64_t nb) {
+    return {static_cast<const int8_t*>(w.data) + o * nb * 32, static_cast<const float*>(w.scales) + o * nb};
+  }
+  static HWY_INLINE void Load(const Row& row, int64_t b, V16* wv) {
     const hn::Rebind<int8_t, D16> d8;
     for (size_t c = 0; c < kChunks; ++c)
-      wv[c] = hn::PromoteTo(D16(), hn::LoadU(d8, wr + b * 32 + static_cast<int64_t>(c * kLanes16)));
+      wv[c] = hn::PromoteTo(D16(), hn::LoadU(d8, row.q + b * 32 + static_cast<int64_t>(c * kLanes16)));
   }
-  static HWY_INLINE float ScaleOf(const float* wsr, int64_t b) { return wsr[b]; }
+  static HWY_INLINE float ScaleOf(const Row& row, int64_t b) { return row.s[b]; }
 };
 
+// Q4 blocks live in the panel layout (q4_panels.h): a block is gathered into the plain
+// 16-byte order first (element j low nibble, j + 16 high nibble). This portable kernel is the
+// fallback without the x86 integer kernels, not the decode path.
 struct Q4Blocks {
-  using Quant = uint8_t;   // 16 bytes per block: element j low nibble, j + 16 high nibble
-  using Scale = uint16_t;  // bf16 bits [blocks] per row
-  static constexpr int64_t kBytesPerBlock = 16;
-  static HWY_INLINE void Load(const uint8_t* wr, int64_t b, V16* wv) {
+  struct Row {
+    const uint8_t* q;
+    const uint16_t* s;  // bf16 bits
+    int64_t rows, nb, o;
+  };
+  static HWY_INLINE Row RowOf(const WeightRef& w, int64_t o, int64_t nb) {
+    return {static_cast<const uint8_t*>(w.data), static_cast<const uint16_t*>(w.scales), w.rows, nb, o};
+  }
+  static HWY_INLINE void Load(const Row& row, int64_t b, V16* wv) {
     const D16 d16;
     const hn::Rebind<uint8_t, D16> d8;
     const hn::RebindToUnsigned<D16> du16;
     const auto mask = hn::Set(du16, uint16_t{0xf});
     const auto eight = hn::Set(d16, int16_t{8});
+    alignas(16) uint8_t block[16];
+    LoadQ4Block(row.q, row.rows, row.nb, row.o, b, block);
     for (size_t c = 0; c < kChunks; ++c) {
       const size_t e = c * kLanes16;
-      const auto bytes = hn::PromoteTo(du16, hn::LoadU(d8, wr + b * 16 + static_cast<int64_t>(e % 16)));
+      const auto bytes = hn::PromoteTo(du16, hn::LoadU(d8, block + e % 16));
       const auto nib = e < 16 ? hn::And(bytes, mask) : hn::ShiftRight<4>(bytes);
       wv[c] = hn::Sub(hn::BitCast(d16, nib), eight);
     }
   }
-  static HWY_INLINE float ScaleOf(const uint16_t* wsr, int64_t b) {
-    return hwy::F32FromBF16(hwy::bfloat16_t{wsr[b]});
+  static HWY_INLINE float ScaleOf(const Row& row, int64_t b) {
+    return hwy::F32FromBF16(hwy::bfloat16_t{row.s[Q4ScaleIndex(row.rows, row.nb, row.o, b)]});
   }
 };
 
 // out[r] = Σ_b scale_w · scale_x[r] · Σ_block w·x[r], for R input rows sharing the widened
 // weights (exact int32 sums per block, f32 across blocks).
 template <class Blocks, int R>
-HWY_INLINE void Tile(const typename Blocks::Quant* wr, const typename Blocks::Scale* wsr,
-                     int64_t nb, const int16_t* xq, const float* xs, int64_t kp, float* out) {
+HWY_INLINE void Tile(const typename Blocks::Row& wr, int64_t nb, const int16_t* xq, const float* xs,
+                     int64_t kp, float* out) {
   const D32 d32;
   const DF df;
   hn::Vec<DF> acc[R];
@@ -69,7 +84,7 @@ HWY_INLINE void Tile(const typename Blocks::Quant* wr, const typename Blocks::Sc
   for (int64_t b = 0; b < nb; ++b) {
     V16 wv[kChunks];
     Blocks::Load(wr, b, wv);
-    const float ws = Blocks::ScaleOf(wsr, b);
+    const float ws = Blocks::ScaleOf(wr, b);
     for (int r = 0; r < R; ++r) {
       const int16_t* xb = xq + r * kp + b * 32;
       auto s0 = hn::Zero(d32), s1 = hn::Zero(d32);
@@ -87,20 +102,17 @@ template <class Blocks>
 void RowTiled(const QuantizedActivations& xa, const WeightRef& w, const float* bias, float* y,
               int64_t o_begin, int64_t o_end) {
   const int64_t nb = xa.blocks, kp = nb * 32, n = xa.n_rows, out = w.rows;
-  const auto* wq = static_cast<const typename Blocks::Quant*>(w.data);
-  const auto* ws = static_cast<const typename Blocks::Scale*>(w.scales);
   float v[4];
   for (int64_t o = o_begin; o < o_end; ++o) {
-    const auto* wr = wq + o * nb * Blocks::kBytesPerBlock;
-    const auto* wsr = ws + o * nb;
+    const typename Blocks::Row wr = Blocks::RowOf(w, o, nb);
     const float bo = bias ? bias[o] : 0.0f;
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
-      Tile<Blocks, 4>(wr, wsr, nb, xa.q.data() + i * kp, xa.s.data() + i * nb, kp, v);
+      Tile<Blocks, 4>(wr, nb, xa.q.data() + i * kp, xa.s.data() + i * nb, kp, v);
       for (int r = 0; r < 4; ++r) y[(i + r) * out + o] = v[r] + bo;
     }
     for (; i < n; ++i) {
-      Tile<Blocks, 1>(wr, wsr, nb, xa.q.data() + i * kp, xa.s.data() + i * nb, kp, v);
+      Tile<Blocks, 1>(wr, nb, xa.q.data() + i * kp, xa.s.data() + i * nb, kp, v);
       y[i * out + o] = v[0] + bo;
     }
   }

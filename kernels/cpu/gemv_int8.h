@@ -5,20 +5,22 @@
 // so one u8×s8 multiply-add instruction does 32 products per 256-bit register:
 //   AVX2:          vpmaddubsw + vpmaddwd (u8·s8 pairs → int16 → int32; no overflow: a pair
 //                  sum is ≤ 2·15·127)
-//   AVX-512 VNNI / AVX-VNNI: vpdpbusd (the same sums in one instruction; 512-bit registers,
-//                  four blocks each, with AVX-512)
+//   AVX-512 VNNI / AVX-VNNI: vpdpbusd (the same sums in one instruction; 512-bit registers
+//                  with AVX-512)
 // Q4 nibbles are unsigned (q + 8), so Σ q·x = Σ nibble·x − 8·Σ x: the 8·Σx of each activation
-// block is computed once when quantizing (Int8Activations::offset). Two blocks are read as
-// one 32-byte register (see q4_pair_order). Per block: y += scale_w · scale_x · (integer
-// dot), accumulated in f32.
+// block is computed once when quantizing (Int8Activations::offset). Q4 matrices are stored in
+// panels of 16 rows, a block's dwords interleaved across the panel's rows (q4_panels.h), so
+// that a register's int32 lanes are 16 rows' sums of one block: per block,
+// y_row += (scale_w,row · scale_x) · (integer dot − offset), accumulated in f32, for 16 rows at
+// once.
 //
 // Q8 weights keep the int16-activation kernels: int8 activations cost Q8 accuracy on the
 // golden (teacher-forced greedy 20/24 instead of 22/24 vs f32) for ≈ 15% GEMV speed, and the
 // q8 precision exists for accuracy. Q4's own rounding error is ~30× the int8 activations'.
 //
 // Decode (one activation row) and the speculative verify (2–7 rows) run one tiled kernel per
-// format: W weight rows, each from a different part of the thread's rows, times up to 4
-// activation rows. W streams in flight because one sequential stream per core is
+// format: W weight rows (Q4: W panels of 16 rows), each from a different part of the thread's
+// rows, times up to 4 activation rows. W streams in flight because one sequential stream per core is
 // latency-bound (read-only test here: 33 GB/s on two cores with one stream each, 53 GB/s with
 // four); each weight load shared by the activation rows. Per (weight row, activation row) the
 // arithmetic does not depend on the tile, so row i of a multi-row call equals the one-row
@@ -37,20 +39,13 @@ namespace glance::kernels {
 
 struct Int8Activations {
   int64_t n_rows = 0, blocks = 0;
-  // Q4 pair order: within each pair of blocks (2p, 2p + 1) the middle 16-byte halves are
-  // swapped — [2p: 0..15][2p+1: 0..15][2p: 16..31][2p+1: 16..31] — to match two Q4 blocks
-  // read as one 32-byte register (low nibbles = elements 0..15). An odd last block stays.
-  bool q4_pair_order = false;
   std::vector<int8_t> q;       // [n_rows][blocks·32], zero-padded
   std::vector<float> scale;    // [n_rows][blocks]
   std::vector<float> offset;   // [n_rows][blocks]: 8 · Σ q over the block (exact in f32)
 };
 
-// Portable; vectorised where the CPU allows. GemvQ4Int8Range wants q4_pair_order = true.
-void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool q4_pair_order,
-                             Int8Activations* out);
-// Storage index of natural element k (0 ≤ k < blocks·32) inside one row of Int8Activations::q.
-int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k);
+// Portable; vectorised where the CPU allows. What both the Q4 GEMV and the integer GEMM take.
+void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, Int8Activations* out);
 
 // The CPU and the build support the int8 kernels (x86-64, AVX2 + FMA).
 bool Int8KernelsAvailable();
@@ -78,7 +73,7 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
                         float* y, int64_t o_begin, int64_t o_end);
 
 // Scalar oracle of every int8-activation kernel (this GEMV and the GEMM of gemm_int8.h): the
-// same int8 activations (either order) times the dequantized weights (any format, via
+// same int8 activations times the dequantized weights (any format, via
 // WeightRef::at), summed in double.
 void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const float* bias,
                          float* y);

@@ -11,6 +11,7 @@
 #include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/kernel_error.h"
 
@@ -180,12 +181,10 @@ int64_t Int8GemmMinRows() { return g_gemm_min_rows.load(std::memory_order_relaxe
 
 bool Int8KernelsActive() { return g_enabled.load(std::memory_order_relaxed) && Int8KernelsAvailable(); }
 
-void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool q4_pair_order,
-                             Int8Activations* out) {
+void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, Int8Activations* out) {
   const int64_t nb = QuantBlocks(cols), kp = nb * kQuantBlock;
   out->n_rows = n_rows;
   out->blocks = nb;
-  out->q4_pair_order = q4_pair_order;
   out->q.resize(static_cast<size_t>(n_rows * kp));
   out->scale.resize(static_cast<size_t>(n_rows * nb));
   out->offset.resize(static_cast<size_t>(n_rows * nb));
@@ -202,17 +201,7 @@ void QuantizeActivationsInt8(const float* x, int64_t n_rows, int64_t cols, bool 
 #else
     QuantizeRowScalar(x + i * cols, cols, q, s, off);
 #endif
-    if (q4_pair_order) {
-      for (int64_t b = 0; b + 1 < nb; b += 2) std::swap_ranges(q + b * 32 + 16, q + b * 32 + 32, q + b * 32 + 32);
-    }
   }
-}
-
-int64_t Int8ActivationIndex(const Int8Activations& xa, int64_t k) {
-  const int64_t b = k / kQuantBlock, j = k % kQuantBlock;
-  if (!xa.q4_pair_order || (b % 2 == 0 && b + 1 >= xa.blocks)) return k;
-  const int64_t pair_base = (b - b % 2) * kQuantBlock;
-  return pair_base + (j < 16 ? 0 : 32) + (b % 2) * 16 + (j % 16);
 }
 
 namespace {
@@ -237,8 +226,7 @@ void RunOnThisCpu(const Job& job, const char* what) {
 void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q4) throw Error("GemvQ4Int8Range: Q4 weights only");
-  if (xa.blocks != w.blocks() || !xa.q4_pair_order)
-    throw Error("GemvQ4Int8Range: activations not quantized for these weights");
+  if (xa.blocks != w.blocks()) throw Error("GemvQ4Int8Range: activations not quantized for these weights");
   RunOnThisCpu(Int8Job{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
                        w.data, w.scales, bias, y, w.rows, o_begin, o_end},
                "GemvQ4Int8Range");
@@ -256,8 +244,7 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
 void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                    int64_t o_begin, int64_t o_end) {
   if (!w.quantized()) throw Error("GemmInt8Range: Q8 or Q4 weights only");
-  if (xa.blocks != w.blocks() || xa.q4_pair_order)
-    throw Error("GemmInt8Range: activations not quantized (natural order) for these weights");
+  if (xa.blocks != w.blocks()) throw Error("GemmInt8Range: activations not quantized for these weights");
   RunOnThisCpu(GemmInt8Job{{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
                             w.data, w.scales, bias, y, w.rows, o_begin, o_end},
                            w.type == WeightType::Q4},
@@ -292,7 +279,7 @@ void MatmulInt8Reference(const Int8Activations& xa, const WeightRef& w, const fl
   const int64_t nb = xa.blocks, kp = nb * kQuantBlock;
   BlockQuantizedReference(
       xa.n_rows, w, bias, y,
-      [&](int64_t i, int64_t k) { return xa.q[static_cast<size_t>(i * kp + Int8ActivationIndex(xa, k))]; },
+      [&](int64_t i, int64_t k) { return xa.q[static_cast<size_t>(i * kp + k)]; },
       [&](int64_t i, int64_t b) { return xa.scale[static_cast<size_t>(i * nb + b)]; });
 }
 

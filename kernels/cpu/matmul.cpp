@@ -8,6 +8,7 @@
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/gemv_kernels.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -34,11 +35,12 @@ float WeightRef::at(int64_t r, int64_t c) const {
     case WeightType::Q8:
       return static_cast<float>(static_cast<const int8_t*>(data)[r * nb * kQuantBlock + c]) *
              static_cast<const float*>(scales)[r * nb + b];
-    case WeightType::Q4: {
-      const uint8_t byte = static_cast<const uint8_t*>(data)[(r * nb + b) * 16 + (j & 15)];
+    case WeightType::Q4: {  // panel layout: q4_panels.h
+      const uint8_t byte =
+          static_cast<const uint8_t*>(data)[Q4DwordOffset(rows, nb, r, b, (j & 15) / 4) + (j & 3)];
       const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
       return static_cast<float>(nib - 8) *
-             bf16_to_f32(static_cast<const uint16_t*>(scales)[r * nb + b]);
+             bf16_to_f32(static_cast<const uint16_t*>(scales)[Q4ScaleIndex(rows, nb, r, b)]);
     }
   }
   return 0.0f;
@@ -65,13 +67,13 @@ namespace {
 
 // Activations quantized for whichever kernels the weights below the GEMM size need.
 struct GemvActivations {
-  Int8Activations i8;        // Q4 on x86 (pair order)
+  Int8Activations i8;        // Q4 on x86
   QuantizedActivations i16;  // Q8, and Q4 without the x86 kernels
   bool has_i8 = false, has_i16 = false;
 
   void Prepare(const float* x, int64_t n_rows, const WeightRef& w) {
     if (w.type == WeightType::Q4 && Int8KernelsActive()) {
-      if (!has_i8) QuantizeActivationsInt8(x, n_rows, w.cols, /*q4_pair_order=*/true, &i8);
+      if (!has_i8) QuantizeActivationsInt8(x, n_rows, w.cols, &i8);
       has_i8 = true;
     } else if (w.quantized()) {
       if (!has_i16) QuantizeActivations(x, n_rows, w.cols, &i16);
@@ -144,7 +146,7 @@ void MatmulShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size
         PackedGemm(x, n_rows, *o.w, o.bias, o.y, pool);
         continue;
       case Path::kInt8Gemm:
-        if (!has_xa_gemm) QuantizeActivationsInt8(x, n_rows, o.w->cols, /*q4_pair_order=*/false, &xa_gemm);
+        if (!has_xa_gemm) QuantizeActivationsInt8(x, n_rows, o.w->cols, &xa_gemm);
         has_xa_gemm = true;
         Int8Gemm(xa_gemm, *o.w, o.bias, o.y, pool);
         continue;

@@ -13,7 +13,10 @@
 //       element j + 16 in its high nibble — one load then gives two contiguous halves by
 //       mask and shift. (compressed-tensors packs 8 consecutive elements per int32 word; it
 //       is repacked into this order at load: RepackCompressedTensorsQ4Row.)
-//       Storage: data = uint8 [rows][blocks·16], scales = uint16 (bf16 bits) [rows][blocks].
+//       Storage: data = rows·blocks·16 bytes, scales = rows·blocks uint16 (bf16 bits), both in
+//       panels of 16 rows with the blocks interleaved by dword across a panel's rows
+//       (q4_panels.h: what the multi-row GEMV needs); QuantizeRowQ4 and
+//       RepackCompressedTensorsQ4Row write one row in the plain order, StoreQ4Row places it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

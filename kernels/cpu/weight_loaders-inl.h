@@ -25,6 +25,7 @@
 
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -192,12 +193,15 @@ HWY_INLINE void WidenSegment(const WeightRef& w, int64_t row, int64_t k0, int64_
                      dst + b * kQuantBlock);
       return;
     }
-    case WeightType::Q4: {
-      const uint8_t* p = static_cast<const uint8_t*>(w.data) + (row * nb + b0) * 16;
-      const uint16_t* s = static_cast<const uint16_t*>(w.scales) + row * nb + b0;
-      for (int64_t b = 0; b * kQuantBlock < len; ++b)
-        WidenQ4Block(p + b * 16, bf16_to_f32(s[b]), std::min<int64_t>(kQuantBlock, len - b * kQuantBlock),
-                     dst + b * kQuantBlock);
+    case WeightType::Q4: {  // panel layout: q4_panels.h
+      const uint8_t* p = static_cast<const uint8_t*>(w.data);
+      const uint16_t* s = static_cast<const uint16_t*>(w.scales);
+      uint8_t block[16];
+      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
+        LoadQ4Block(p, w.rows, nb, row, b0 + b, block);
+        WidenQ4Block(block, bf16_to_f32(s[Q4ScaleIndex(w.rows, nb, row, b0 + b)]),
+                     std::min<int64_t>(kQuantBlock, len - b * kQuantBlock), dst + b * kQuantBlock);
+      }
       return;
     }
   }

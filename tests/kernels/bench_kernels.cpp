@@ -3,9 +3,10 @@
 // vision), per weight type, 1 and 2 threads.
 // Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm] [int8_gemm_min_rows]
 //   ("gemm": skip GEMV; the last sets from how many rows Q8/Q4 take the integer GEMM)
-//        bench_kernels rows [seconds_per_case=0.4]
+//        bench_kernels rows [seconds_per_case=0.4] [avx2|avx-vnni|avx512-vnni]
 //   (the speculative verify's question: time of a 2..8-row GEMV over a 1-row one, 2 threads,
-//   on a matrix far larger than the caches, as decode streams it)
+//   on a matrix far larger than the caches, as decode streams it; the last picks the x86
+//   integer kernels' instruction set, default the best)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -93,7 +94,13 @@ int RowsBench(double budget) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "rows") return RowsBench(argc > 2 ? std::atof(argv[2]) : 0.4);
+  if (argc > 1 && std::string(argv[1]) == "rows") {
+    if (argc > 3 && !SelectInt8KernelIsa(argv[3])) {
+      std::fprintf(stderr, "bench_kernels: integer kernels '%s' not available on this CPU\n", argv[3]);
+      return 2;
+    }
+    return RowsBench(argc > 2 ? std::atof(argv[2]) : 0.4);
+  }
   const int64_t gemm_rows = argc > 1 ? std::atoll(argv[1]) : 128;
   const double budget = argc > 2 ? std::atof(argv[2]) : 0.4;
   const bool gemm_only = argc > 3 && std::string(argv[3]) == "gemm";

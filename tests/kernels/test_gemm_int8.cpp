@@ -45,7 +45,7 @@ Fixture Make(const Shape& s, WeightType type, uint32_t seed) {
   for (auto& v : f.bias) v = nd(rng);
   if (s.in > 40) f.x[3] = 9.0f;  // one outlier: block scales differ between rows and blocks
   f.w = QuantizeMatrix(WeightRef{WeightType::F32, f.wf.data(), s.out, s.in}, type, nullptr);
-  QuantizeActivationsInt8(f.x.data(), s.rows, s.in, /*q4_pair_order=*/false, &f.xa);
+  QuantizeActivationsInt8(f.x.data(), s.rows, s.in, &f.xa);
   return f;
 }
 
@@ -144,13 +144,10 @@ TEST(GemmInt8, NegativeControlsWrongInputsAreCaughtOrRefused) {
   // The oracle sees one activation the kernel did not use: the check must fail.
   f.xa.q[200] = static_cast<int8_t>(f.xa.q[200] > 0 ? -100 : 100);
   EXPECT_GT(WorstRelative(f, y, 0, s.out), 1e-4);
-  // Pair-order activations, float weights and a block-count mismatch are refused.
-  Int8Activations paired;
-  QuantizeActivationsInt8(f.x.data(), s.rows, s.in, /*q4_pair_order=*/true, &paired);
-  EXPECT_THROW(GemmInt8Range(paired, f.w, nullptr, y.data(), 0, s.out), glance::Error);
+  // Float weights and a block-count mismatch are refused.
   const WeightRef wf{WeightType::F32, f.wf.data(), s.out, s.in};
   EXPECT_THROW(GemmInt8Range(f.xa, wf, nullptr, y.data(), 0, s.out), glance::Error);
   Int8Activations shorter;
-  QuantizeActivationsInt8(f.x.data(), 1, 64, false, &shorter);
+  QuantizeActivationsInt8(f.x.data(), 1, 64, &shorter);
   EXPECT_THROW(GemmInt8Range(shorter, f.w, nullptr, y.data(), 0, s.out), glance::Error);
 }

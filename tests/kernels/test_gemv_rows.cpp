@@ -109,9 +109,9 @@ void KernelAndOracle(const WeightRef& w, const std::vector<float>& x_kernel, con
   const bool x86 = Int8KernelsActive();
   if (x86 && w.type == WeightType::Q4) {
     Int8Activations xa;
-    QuantizeActivationsInt8(x_kernel.data(), rows, w.cols, /*q4_pair_order=*/true, &xa);
+    QuantizeActivationsInt8(x_kernel.data(), rows, w.cols, &xa);
     GemvQ4Int8Range(xa, w, bias.data(), y.data(), o_begin, o_end);
-    QuantizeActivationsInt8(x_oracle.data(), rows, w.cols, /*q4_pair_order=*/true, &xa);
+    QuantizeActivationsInt8(x_oracle.data(), rows, w.cols, &xa);
     MatmulInt8Reference(xa, w, bias.data(), ref.data());
   } else {
     QuantizedActivations xa;

@@ -15,6 +15,7 @@
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/kernel_error.h"
@@ -236,6 +237,39 @@ TEST(QuantFormats, RoundTripErrorBounds) {
   }
 }
 
+// The Q4 panel layout (q4_panels.h): QuantizeMatrix stores every row's blocks and scales
+// exactly as QuantizeRowQ4 makes them for that row alone, every dword of the storage belongs
+// to exactly one (row, block, dword), and at() reads them back — for full panels and a short
+// last one.
+TEST(QuantFormats, Q4PanelsHoldEachRowsOwnBlocks) {
+  for (int64_t rows : {1, 15, 16, 37, 48}) {
+    const int64_t cols = 72, nb = QuantBlocks(cols);
+    std::mt19937 rng{static_cast<unsigned>(rows)};
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<float> f(static_cast<size_t>(rows * cols));
+    for (auto& v : f) v = nd(rng);
+    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, f.data(), rows, cols}, WeightType::Q4, nullptr);
+    std::vector<int> owners(static_cast<size_t>(rows * nb * 4), 0), scale_owners(static_cast<size_t>(rows * nb), 0);
+    std::vector<uint8_t> q(static_cast<size_t>(nb * 16));
+    std::vector<uint16_t> s(static_cast<size_t>(nb));
+    for (int64_t r = 0; r < rows; ++r) {
+      QuantizeRowQ4(f.data() + r * cols, cols, q.data(), s.data());
+      for (int64_t b = 0; b < nb; ++b) {
+        uint8_t block[16];
+        LoadQ4Block(static_cast<const uint8_t*>(w.data), rows, nb, r, b, block);
+        for (int64_t j = 0; j < 16; ++j) ASSERT_EQ(block[j], q[size_t(b * 16 + j)]) << rows << " " << r << " " << b;
+        ASSERT_EQ(static_cast<const uint16_t*>(w.scales)[Q4ScaleIndex(rows, nb, r, b)], s[size_t(b)]);
+        ++scale_owners[size_t(Q4ScaleIndex(rows, nb, r, b))];
+        for (int64_t c = 0; c < 4; ++c) ++owners[size_t(Q4DwordOffset(rows, nb, r, b, c) / 4)];
+      }
+      const WeightRef one{WeightType::Q4, q.data(), 1, cols, s.data()};  // one row: the plain order
+      for (int64_t k = 0; k < cols; ++k) ASSERT_EQ(w.at(r, k), one.at(0, k)) << rows << " " << r << " " << k;
+    }
+    for (int v : owners) ASSERT_EQ(v, 1) << "dword offsets are not a permutation, rows " << rows;
+    for (int v : scale_owners) ASSERT_EQ(v, 1) << "scale indices are not a permutation, rows " << rows;
+  }
+}
+
 TEST(QuantFormats, CompressedTensorsRepackMatchesTheirDequant) {
   // compressed-tensors int4: element k in word k/8 at bits 4(k%8), nibble = q + 8.
   const int64_t cols = 72;  // 2¼ blocks: tail block
@@ -290,7 +324,7 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
       for (auto& v : x) v = nd(rng);
       for (auto& v : bias) v = nd(rng);
       Int8Activations xa;
-      QuantizeActivationsInt8(x.data(), c.rows, c.in, true, &xa);
+      QuantizeActivationsInt8(x.data(), c.rows, c.in, &xa);
       std::vector<float> y(static_cast<size_t>(c.rows * c.out)), ref(y.size());
       GemvQ4Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
       MatmulInt8Reference(xa, wb.w, bias.data(), ref.data());
@@ -311,50 +345,60 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
   SelectInt8KernelIsa("");
 }
 
-TEST(Int8Kernels, NegativeControlNaturalOrderActivationsAreWrongForQ4) {
+// Q4 matrices live in panels of 16 rows, a block's dwords interleaved across the rows
+// (q4_panels.h). Negative control: exchange two rows' dwords inside a panel (what a kernel
+// reading the wrong lane or the row-by-row layout would see) — the oracle comparison above
+// must catch it; and other weight types are refused, not silently wrong.
+TEST(Int8Kernels, NegativeControlQ4LanesMixedUpAreCaught) {
   if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
   std::mt19937 rng(11);
-  Built wb = MakeWeights(WeightType::Q4, 8, 256, rng);
-  std::vector<float> x(256), y(8), ref(8);
+  Built wb = MakeWeights(WeightType::Q4, 40, 256, rng);  // panels of 16, 16 and 8 rows
+  std::vector<float> x(256), y(40), ref(40);
   std::normal_distribution<float> nd(0.0f, 1.0f);
   for (auto& v : x) v = nd(rng);
   Int8Activations xa;
-  QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
+  QuantizeActivationsInt8(x.data(), 1, 256, &xa);
   MatmulInt8Reference(xa, wb.w, nullptr, ref.data());
-  // Swap the halves back by hand but keep the flag: the kernel reads the wrong elements.
-  for (int64_t b = 0; b + 1 < xa.blocks; b += 2)
-    std::swap_ranges(xa.q.begin() + b * 32 + 16, xa.q.begin() + b * 32 + 32, xa.q.begin() + b * 32 + 32);
-  GemvQ4Int8Range(xa, wb.w, nullptr, y.data(), 0, 8);
-  double worst = 0;
-  for (int o = 0; o < 8; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
-  EXPECT_GT(worst, 1e-2);
-  // Natural-order activations and other weight types are refused, not silently wrong.
-  QuantizeActivationsInt8(x.data(), 1, 256, false, &xa);
-  EXPECT_THROW(GemvQ4Int8Range(xa, wb.w, nullptr, y.data(), 0, 8), glance::Error);
+  const int64_t nb = wb.w.blocks();
+  for (int64_t panel_row : {int64_t{3}, int64_t{35}}) {  // a full panel, the short last one
+    std::vector<uint8_t> mixed(static_cast<const uint8_t*>(wb.w.data),
+                               static_cast<const uint8_t*>(wb.w.data) + WeightBytes(WeightType::Q4, 40, 256) - 40 * nb * 2);
+    for (int64_t c = 0; c < 4; ++c)
+      std::swap_ranges(mixed.begin() + Q4DwordOffset(40, nb, panel_row, 1, c),
+                       mixed.begin() + Q4DwordOffset(40, nb, panel_row, 1, c) + 4,
+                       mixed.begin() + Q4DwordOffset(40, nb, panel_row + 1, 1, c));
+    WeightRef w = wb.w;
+    w.data = mixed.data();
+    GemvQ4Int8Range(xa, w, nullptr, y.data(), 0, 40);
+    double worst = 0;
+    for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+    EXPECT_GT(worst, 1e-2) << "row " << panel_row;
+    GemvQ4Int8Range(xa, wb.w, nullptr, y.data(), 0, 40);  // the real layout: within the gate
+    worst = 0;
+    for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+    EXPECT_LT(worst, 1e-3);
+  }
   Built w8 = MakeWeights(WeightType::Q8, 8, 256, rng);
-  QuantizeActivationsInt8(x.data(), 1, 256, true, &xa);
   EXPECT_THROW(GemvQ4Int8Range(xa, w8.w, nullptr, y.data(), 0, 8), glance::Error);
 }
 
-TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStepInBothOrders) {
+TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStep) {
   std::mt19937 rng(2);
   std::normal_distribution<float> nd(0.0f, 3.0f);
   for (int64_t cols : {1, 7, 32, 33, 64, 100, 2048}) {
     std::vector<float> x(static_cast<size_t>(cols));
     for (auto& v : x) v = nd(rng);
     if (cols > 3) x[2] = 0.0f;
-    for (bool pairs : {false, true}) {
+    {
       Int8Activations xa;
-      QuantizeActivationsInt8(x.data(), 1, cols, pairs, &xa);
+      QuantizeActivationsInt8(x.data(), 1, cols, &xa);
       ASSERT_EQ(xa.blocks, QuantBlocks(cols));
-      std::vector<int> seen(static_cast<size_t>(xa.blocks * 32), 0);
       for (int64_t b = 0; b < xa.blocks; ++b) {
         const double d = xa.scale[size_t(b)];
         int sum = 0;
         for (int64_t j = 0; j < 32; ++j) {
-          const int64_t k = b * 32 + j, at = Int8ActivationIndex(xa, k);
-          ++seen[size_t(at)];
-          const int q = xa.q[size_t(at)];
+          const int64_t k = b * 32 + j;
+          const int q = xa.q[size_t(k)];
           sum += q;
           EXPECT_GE(q, -127);
           if (k >= cols) {
@@ -365,7 +409,6 @@ TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStepInBothOrders) {
         }
         EXPECT_EQ(xa.offset[size_t(b)], 8.0f * float(sum));
       }
-      for (int v : seen) EXPECT_EQ(v, 1) << "index map is not a permutation";
     }
   }
 }
