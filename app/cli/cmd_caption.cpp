@@ -24,7 +24,7 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   auto engine = LoadEngineFromFlags(p);
   const auto mode = ParseMode(p);
   GenerateOptions options = ParseGenerateOptions(p);
-  CheckSpeculative(options, *engine);
+  ResolveSpeculative(options, *engine);
   options.capture_attention = false;
   const std::string prompt = p.Get("prompt", "Describe this image.");
   const auto system = p.Get("system");
@@ -65,7 +65,7 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
   if (auto sys = p.Get("system")) session.SetSystemPrompt(*sys);
   const ImageInfo info = session.AttachImage(image, ParseMode(p));
   GenerateOptions options = ParseGenerateOptions(p);
-  CheckSpeculative(options, *engine);
+  ResolveSpeculative(options, *engine);
   options.capture_attention = p.Has("json") && !p.Has("no-attention");
   const bool json = p.Has("json");
   if (!json)

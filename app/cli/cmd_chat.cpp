@@ -59,8 +59,8 @@ int Chat(const Args& args) {
   Session session(engine);
   if (auto sys = p.Get("system")) session.SetSystemPrompt(*sys);
   const auto mode = ParseMode(p);
-  const GenerateOptions options = ParseGenerateOptions(p);
-  CheckSpeculative(options, *engine);
+  GenerateOptions options = ParseGenerateOptions(p);
+  ResolveSpeculative(options, *engine);
   auto attach = [&](const std::string& path) {
     const ImageInfo info = session.AttachImage(path, mode);
     std::fprintf(stderr, "[image %s: %dx%d -> %dx%d tokens]\n", path.c_str(), info.source_w,

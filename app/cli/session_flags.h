@@ -17,6 +17,7 @@
 #include "app/cli/arg_parser.h"
 #include "core/engine/engine.h"
 #include "core/engine/session.h"
+#include "core/engine/speculative_record.h"
 #include "core/lm/language_model.h"
 #include "core/settings/registry.h"
 
@@ -95,8 +96,16 @@ inline GenerateOptions ParseGenerateOptions(const ArgParser& p) {
   return o;
 }
 
-// --speculative mtp on a checkpoint without an MTP layer: say so instead of silently decoding plainly.
-inline void CheckSpeculative(const GenerateOptions& o, const Engine& engine) {
+// --speculative mtp on a checkpoint without an MTP layer: say so instead of silently decoding
+// plainly. --speculative auto (the default): decided here by this machine's record
+// (core/engine/speculative_record.h), a damaged record file said in one line on stderr.
+inline void ResolveSpeculative(GenerateOptions& o, const Engine& engine) {
+  if (o.speculative_auto) {
+    const SpeculativeAutoChoice c = ChooseSpeculativeAuto(engine, DefaultSpeculativeRecordPath());
+    if (!c.warning.empty()) std::fprintf(stderr, "%s\n", c.warning.c_str());
+    o.speculative_auto = false;
+    o.speculative_draft_tokens = c.draft_tokens;
+  }
   if (o.speculative_draft_tokens > 0 && !engine.lm().has_mtp())
     throw Error("--speculative mtp: " + engine.info().dir + " has no MTP layer (no mtp.* tensors; glance-cli info shows it)");
 }

@@ -15,6 +15,7 @@
 #include "core/engine/sampler.h"
 #include "core/engine/session.h"
 #include "core/engine/speculative.h"
+#include "core/engine/speculative_record.h"
 #include "core/lm/language_model.h"
 #include "core/lm/mtp.h"
 #include "core/text/tokenizer.h"
@@ -121,7 +122,7 @@ void MeasureCosts(const SpeculativeBenchOptions& o, nlohmann::json& j) {
 void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
   auto engine = LoadEngine(o.demo_model_dir.empty() ? DefaultDemoModelDir() : o.demo_model_dir, o.demo_precision,
                            o.threads);
-  if (!engine->lm().has_mtp()) throw Error("speculative bench: the demo model has no MTP layer");
+  if (!engine->lm().has_mtp()) throw Error("speculative bench: " + engine->info().dir + " has no MTP layer");
   const DemoScenes scenes = LoadDemoScenes(DefaultDemoScenesDir());
   GenerateOptions g;
   g.max_new_tokens = o.max_new_tokens;
@@ -164,7 +165,13 @@ void MeasureDemo(const SpeculativeBenchOptions& o, nlohmann::json& j) {
   j["mtp_speedup"] = spec_s > 0 ? plain_s / spec_s : 0.0;
   j["mtp_identical_output"] = identical;
   j["mtp_tokens_per_weight_pass"] = passes_spec > 0 ? static_cast<double>(passes_plain) / passes_spec : 0.0;
-  j["demo"] = {{"scenes", n},       {"reps", o.reps},  {"draft_tokens", o.draft_tokens},
+  if (!o.record_path.empty()) {
+    SaveSpeculativeMeasurement(o.record_path, SpeculativeRecordKeyFor(*engine),
+                               {o.draft_tokens, spec_s > 0 ? plain_s / spec_s : 0.0,
+                                drafted > 0 ? static_cast<double>(accepted) / drafted : 0.0, identical});
+    j["record"] = o.record_path;
+  }
+  j["demo"] = {{"model", engine->info().dir}, {"scenes", n}, {"reps", o.reps}, {"draft_tokens", o.draft_tokens},
                {"draft_vocab", std::min(DraftVocab(o), engine->lm().config().vocab_size)},
                {"tokens", tokens},  {"plain_decode_s", plain_s}, {"speculative_decode_s", spec_s},
                {"threads", engine->info().threads}, {"precision", std::string(Name(engine->info().precision))}};

@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
 #include "core/engine/speculative.h"
+#include "core/engine/speculative_record.h"
 #include "core/engine/speculative_sampling.h"
 #include "core/engine/timing.h"
 #include "core/lm/language_model.h"
@@ -130,9 +131,18 @@ struct SessionImpl {
   // Drafts per speculative step for this turn: 0 (plain decoding) unless asked for and the
   // checkpoint has an MTP layer; at most 3.
   int SpeculativeDrafts(const GenerateOptions& options) const {
-    if (options.speculative_draft_tokens <= 0 || !engine->lm().has_mtp()) return 0;
-    return std::min(options.speculative_draft_tokens, 3);
+    const int asked = RequestedDrafts(options);
+    if (asked <= 0 || !engine->lm().has_mtp()) return 0;
+    return std::min(asked, 3);
   }
+  // speculative_draft_tokens, or with speculative_auto what this machine's record says
+  // (speculative_record.h), looked up once per session.
+  int RequestedDrafts(const GenerateOptions& options) const {
+    if (!options.speculative_auto) return options.speculative_draft_tokens;
+    if (!auto_drafts) auto_drafts = ChooseSpeculativeAuto(*engine, DefaultSpeculativeRecordPath()).draft_tokens;
+    return *auto_drafts;
+  }
+  mutable std::optional<int> auto_drafts;
   // Throws glance::Error for a forced token outside the vocabulary (before anything changes).
   void CheckForcedTokens(const GenerateOptions& options) const {
     for (int32_t id : options.forced_tokens)
@@ -517,7 +527,7 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   // Keep what the user wrote if anything below fails: the turn is removed, images stay pending.
   const Snapshot saved_before = im.before_user, saved_after = im.after_user;
   im.turns.push_back({user_text, im.pending, "", false});
-  im.keep_mtp = options.speculative_draft_tokens > 0 && im.engine->lm().has_mtp();
+  im.keep_mtp = im.RequestedDrafts(options) > 0 && im.engine->lm().has_mtp();
   try {
     const PromptStream stream = im.Stream(options.enable_thinking);
     PromptProgress progress{cb};

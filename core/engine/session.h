@@ -53,6 +53,10 @@ struct GenerateOptions {
   // the plain answer's distribution (speculative_sampling.h), not its draws for a seed.
   // Ignored for checkpoints without an MTP layer (Engine::lm().has_mtp()).
   int speculative_draft_tokens = 0;
+  // `--speculative auto`: speculative_draft_tokens is replaced by what this machine's record
+  // (core/engine/speculative_record.h, written by glance-cli bench-speculative) says for this
+  // model, precision, thread count and CPU: on only when measured faster at identical output.
+  bool speculative_auto = false;
   // The MTP drafts from token ids [0, n) only (core/lm/mtp.h: a reduced draft vocabulary makes
   // drafting cheap; the verify scores every id, so answers do not depend on it). 0: the
   // default, lm::kDefaultDraftVocab.

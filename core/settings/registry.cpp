@@ -141,11 +141,13 @@ std::vector<Key> BuildRegistry() {
            "Whether the model reasons in a <think> block before answering. default = what the "
            "checkpoint's chat template does.",
            "thinking", "Generation"),
-      Enum("speculative", go.speculative_draft_tokens > 0 ? "mtp" : "off", {"off", "mtp"}, "Speculative decoding",
+      Enum("speculative", "auto", {"auto", "off", "mtp"}, "Speculative decoding",
            "mtp = draft the next token with the checkpoint's own multi-token-prediction layer and "
            "check it in the same pass over the weights as the current one. Greedy answers are the "
            "same as with off, sampled ones follow the same distribution; fewer passes over the "
-           "weights when drafts are accepted. Needs a checkpoint with an MTP layer.",
+           "weights when drafts are accepted. Needs a checkpoint with an MTP layer. auto = mtp "
+           "only where `glance-cli bench-speculative --model DIR` measured it faster on this "
+           "machine for this model, precision and thread count; off otherwise.",
            "speculative", "Generation"),
       Bool("capture_attention", go.capture_attention, "Capture attention",
            "Record where each generated token looks in the image (for the attention panel). "
@@ -327,7 +329,9 @@ GenerateOptions ToGenerateOptions(const Values& values) {
   const int64_t seed = GetInt(values, "seed");
   if (seed != kFreshSeed) o.seed = static_cast<uint64_t>(seed);
   o.capture_attention = GetBool(values, "capture_attention");
-  if (GetString(values, "speculative") == "mtp") o.speculative_draft_tokens = 1;  // --draft-tokens: more
+  const std::string speculative = GetString(values, "speculative");
+  if (speculative == "mtp") o.speculative_draft_tokens = 1;  // --draft-tokens: more
+  o.speculative_auto = speculative == "auto";
   const std::string thinking = GetString(values, "thinking");
   if (thinking == "on") o.enable_thinking = true;
   if (thinking == "off") o.enable_thinking = false;

@@ -215,7 +215,9 @@ TEST(Speculative, ReducedDraftVocabularyKeepsTheAnswer) {
       ExpectSame(a, b, *e, "draft vocab " + std::to_string(n) + " k=" + std::to_string(k));
       EXPECT_GT(b.r.stats.drafted, 0);
       if (n == vocab) accepted_full = b.r.stats.accepted;
-      if (n == 256) EXPECT_LT(b.r.stats.accepted, accepted_full) << "k=" << k;
+      if (n == 256) {
+        EXPECT_LT(b.r.stats.accepted, accepted_full) << "k=" << k;
+      }
     }
   }
 }
