@@ -68,9 +68,10 @@ def content_phrases(tok):
     return [tok.encode(" " + w) for w in words]
 
 
-def content_weights(ids, target, phrases, weight):
-    """Per-token loss weights: `weight` on the answer tokens inside a content phrase, else 1."""
-    w = [1.0] * len(ids)
+def content_weights(ids, target, phrases, weight, w=None):
+    """Per-token loss weights: `weight` on the answer tokens inside a content phrase, else 1 (or
+    what `w` says)."""
+    w = [1.0] * len(ids) if w is None else w
     for p in phrases:
         n = len(p)
         for t in range(len(ids) - n + 1):
@@ -79,10 +80,15 @@ def content_weights(ids, target, phrases, weight):
     return w
 
 
-def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False):
+def yes_no_phrases(tok):
+    """The tokens that decide a "Is there ...?" answer ("Yes," / "No," opening it)."""
+    return [tok.encode("Yes,"), tok.encode("No,")]
+
+
+def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False, yes_no_weight=1.0):
     """-> dict of tensors for the scenes `indices` of `split` (conversation rng from seed);
     `weight`: each token's loss weight (content_weight on content words, see content_weights);
-    near_misses: see shapes_world.qa_turns."""
+    near_misses: see shapes_world.qa_turns; yes_no_weight: the weight of "Yes," / "No,"."""
     pixels, labels = vision_batch(split, indices)
     seqs, masks = [], []
     for i in indices:
@@ -96,12 +102,14 @@ def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False)
     tgt = torch.zeros((len(seqs), T), dtype=torch.bool)
     weight = torch.ones((len(seqs), T))
     phrases = content_phrases(tok) if content_weight != 1.0 else []
+    yes_no = yes_no_phrases(tok) if yes_no_weight != 1.0 else []
     pos = torch.zeros((len(seqs), 3, T), dtype=torch.long)
     for b, (s, m) in enumerate(zip(seqs, masks)):
         ids[b, :len(s)] = torch.tensor(s)
         tgt[b, :len(s)] = torch.tensor(m)
-        if phrases:
-            weight[b, :len(s)] = torch.tensor(content_weights(s, m, phrases, content_weight))
+        if phrases or yes_no:
+            w = content_weights(s, m, phrases, content_weight)
+            weight[b, :len(s)] = torch.tensor(content_weights(s, m, yes_no, yes_no_weight, w))
         p, _ = mrope_positions(s + [pad] * (T - len(s)), tok.special["<|image_pad|>"], [GRID])
         pos[b] = p
     return dict(pixels=pixels, ids=ids, target=tgt, positions=pos, labels=labels, weight=weight)
@@ -263,6 +271,8 @@ def main():
     ap.add_argument("--aux-weight", type=float, default=0.5)
     ap.add_argument("--content-weight", type=float, default=1.0,
                     help="loss weight of the answers' content words (positions, colours, shapes, sizes)")
+    ap.add_argument("--yes-no-weight", type=float, default=1.0,
+                    help="loss weight of the 'Yes,' / 'No,' that opens an answer to 'Is there ...?'")
     ap.add_argument("--near-misses", action="store_true",
                     help="absent pairs in 'Is there ...?' mostly differ from a present object in colour or shape only")
     ap.add_argument("--favour-three-objects", action="store_true",
@@ -326,7 +336,7 @@ def main():
     while step < a.steps:
         t0, p0 = time.time(), time.process_time()
         batch = make_batch(tok, "train", joint_indices(step, a.batch, a.favour_three_objects), a.seed,
-                           a.content_weight, a.near_misses)
+                           a.content_weight, a.near_misses, a.yes_no_weight)
         for grp in opt.param_groups:
             grp["lr"] = lr_at(step, a.steps, a.lr)
         main_loss, mtp_loss, aux_loss, acc, macc = losses(model, probe, batch)
