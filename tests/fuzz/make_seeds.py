@@ -70,9 +70,12 @@ template = open(os.path.join(DATA, "chat_template.jinja")).read()
 put("chat_template", "tiny_a", template + "\0Describe the picture. <think>x</think>")
 put("chat_template", "tiny_a_empty", template + "\0")
 
-# Weight cache: one F32 4x4 entry under the key "k" (the format weight_cache.cpp reads).
+# Weight cache: one F32 4x4 entry under the key "k" (the format weight_cache.cpp reads; its
+# kVersion, 2 since Q4 matrices are stored in row panels, must match or every seed is refused
+# at the header).
+WEIGHT_CACHE_VERSION = 2
 def cache(entries):
-    out = b"GLWCACHE" + struct.pack("<II", 1, len(entries)) + b"k"
+    out = b"GLWCACHE" + struct.pack("<II", WEIGHT_CACHE_VERSION, len(entries)) + b"k"
     head = []
     pos = 512
     for name, wtype, rows, cols, dbytes, sbytes in entries:

@@ -1,0 +1,59 @@
+// The fuzzers start from their seeds; a seed the reader refuses at the header only exercises the
+// header check. Seeds written by tests/fuzz/make_seeds.py in a reader's own format must therefore
+// be accepted by that reader — this catches a format bump (e.g. the weight cache's version) that
+// make_seeds.py did not follow.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/model/weight_cache.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// Whether the weight cache reader accepts `bytes` as a cache file (seeds use the key "k").
+bool LoadsAsWeightCache(const std::string& bytes) {
+  const fs::path dir = fs::temp_directory_path() / ("glance-seed-check-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream out(dir / "k.bin", std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  bool loaded = false;
+  {
+    glance::WeightCache cache(dir.string(), "k");
+    loaded = cache.loaded();
+  }
+  fs::remove_all(dir);
+  return loaded;
+}
+
+TEST(FuzzSeeds, EveryWeightCacheSeedIsAcceptedByTheReader) {
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(GLANCE_FUZZ_SEEDS) / "weight_cache")) {
+    EXPECT_TRUE(LoadsAsWeightCache(ReadAll(entry.path())))
+        << entry.path() << " is refused by the weight cache reader (re-run tests/fuzz/make_seeds.py?)";
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+}
+
+TEST(FuzzSeeds, NegativeControlAnotherVersionIsRefused) {
+  std::string bytes = ReadAll(fs::path(GLANCE_FUZZ_SEEDS) / "weight_cache" / "f32.bin");
+  ASSERT_TRUE(LoadsAsWeightCache(bytes));
+  bytes[8] = static_cast<char>(bytes[8] + 1);  // the uint32 version right after "GLWCACHE"
+  EXPECT_FALSE(LoadsAsWeightCache(bytes));
+}
+
+}  // namespace
