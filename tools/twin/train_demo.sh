@@ -1,6 +1,6 @@
 #!/bin/sh
-# The demo model's recipe, from scratch, as one replayable sequence (resources/demo-model's
-# training.json records the run that wrote the shipped model and how long each command took).
+# A demo model recipe, from scratch, as one replayable sequence (tools/twin/README.md: what its
+# run measured and how long each command took).
 #
 #   tools/twin/train_demo.sh RUN OUT     # RUN: the run's folder (state.pt, logs); OUT: the model folder
 #
@@ -35,7 +35,7 @@ JOINT="--steps 3600 --lr 0.004 --content-weight 3 --near-misses --favour-three-o
 # 2. The vision tower and its probes alone (shape / colour / size / cell): ~0.5 s a step.
 timed vision $PY "$TRAIN" $COMMON --vision-only --steps 400 --batch 32 --lr 0.006
 # 3. Joint steps (captions and Q&A through the chat template, MTP, probes), exporting step 3150
-#    and step 3600; the shipped model is their mean.
+#    and step 3600; OUT is their mean.
 if [ ! -d "$RUN/A" ]; then
   timed joint-a $PY "$TRAIN" $COMMON $JOINT --stop-at-step 3150
   timed export-a $PY "$TRAIN" $COMMON $JOINT --export "$RUN/A"
