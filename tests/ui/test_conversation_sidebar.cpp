@@ -214,7 +214,8 @@ class TestConversationSidebar : public QObject {
     QCOMPARE(window.sidebar()->visibleIds().size(), 1000);
     QVERIFY(window.sidebar()->visibleTitles().contains(QStringLiteral("Chat number 999")));
     QCOMPARE(window.chat()->messageCount(), 4);  // the newest is open
-    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+    // One second on a release build; sanitized builds run several times slower.
+    QVERIFY2(ms < 1000 * GLANCE_TEST_TIME_FACTOR, qPrintable(QStringLiteral("%1 ms").arg(ms)));
   }
 
   void liveTurnIsSavedAndReopens() {
