@@ -127,6 +127,9 @@ void SettingsDialog::build() {
       checklist->setObjectName(QStringLiteral("npu_checklist"));
       checklist->setTextInteractionFlags(Qt::TextSelectableByMouse);
       checklist->setStyleSheet(QStringLiteral("font-family: monospace"));
+      // A failed check's reason can be a long dlopen error: wrap it rather than widen the
+      // dialog past the screen.
+      checklist->setWordWrap(true);
       form->addRow(QString(), checklist);
     }
   }

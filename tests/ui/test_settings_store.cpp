@@ -147,6 +147,20 @@ class SettingsStoreTest : public QObject {
     SettingsDialog fresh(&store);
     QCOMPARE(fresh.editorValue(QStringLiteral("top_p")), QStringLiteral("0.8"));
   }
+
+  // The NPU checklist's lines can be long (the XRT plugin's dlopen error names a path and a
+  // driver); they wrap, so the dialog fits a laptop screen instead of running off its edge.
+  void dialogFitsALaptopScreenWhateverTheNpuChecklistSays() {
+    SettingsStore store(Ini());
+    SettingsDialog dialog(&store);
+    auto* checklist = dialog.findChild<QLabel*>(QStringLiteral("npu_checklist"));
+    QVERIFY(checklist);
+    const QString long_line = QStringLiteral("  [FAIL] XRT  ") + QStringLiteral("cannot open ").repeated(40);
+    checklist->setText(checklist->text() + QStringLiteral("\n") + long_line);
+    dialog.adjustSize();
+    QVERIFY2(dialog.width() <= 1280, qPrintable(QString::number(dialog.width())));
+    QVERIFY(checklist->text().endsWith(long_line));  // wrapped, not cut
+  }
 };
 
 QTEST_MAIN(SettingsStoreTest)
