@@ -7,20 +7,15 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "core/model/weight_cache.h"
+#include "core/util/read_file.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+std::string ReadAll(const fs::path& p) { return glance::ReadWholeFile(p.string(), "cannot open the seed"); }
 
 // Whether the weight cache reader accepts `bytes` as a cache file (seeds use the key "k").
 bool LoadsAsWeightCache(const std::string& bytes) {
