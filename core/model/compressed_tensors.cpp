@@ -9,7 +9,7 @@
 #include "core/model/safetensors.h"
 #include "core/util/error.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
 
 namespace glance {
@@ -105,7 +105,7 @@ std::optional<kernels::WeightRef> LoadPackedInt4(const TensorStore& store, const
       for (int64_t b = 0; b < nb; ++b)
         row_scales[static_cast<size_t>(b)] = kernels::f32_to_bf16(scales_f32[static_cast<size_t>(r * nb + b)]);
     }
-    // Q4 matrices are stored in panels of rows (kernels/cpu/q4_panels.h).
+    // Q4 matrices are stored in panels of rows (kernels/cpu/weight_panels.h).
     kernels::StoreQ4Row(row_blocks.data(), row_scales.data(), rows, nb, r, st->data.data(), st->scales.data());
   }
   kernels::WeightRef w;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'G', 'L', 'W', 'C', 'A', 'C', 'H', 'E'};
-constexpr uint32_t kVersion = 2;  // bump when a weight layout in quant_formats.h changes (2: Q4 panels)
+constexpr uint32_t kVersion = 3;  // bump when a weight layout in quant_formats.h changes (2: Q4 panels, 3: Q8 panels)
 constexpr uint64_t kAlign = 64;
 
 struct Mapping {

@@ -7,7 +7,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/cpu/gemv_kernels.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace glance::kernels::detail {
@@ -24,25 +24,31 @@ constexpr size_t kChunks = 32 / kLanes16;
 
 // Block loaders: weight row `o`'s block b as kChunks int16 vectors in element order, and its
 // f32 scale.
+// Q8 and Q4 blocks live in the panel layout (weight_panels.h): a block is gathered into the
+// plain element order first. This portable kernel is the fallback without the x86 integer
+// kernels, not the decode path.
 struct Q8Blocks {
   struct Row {
-    const int8_t* q;   // int8 [blocks·32]
-    const float* s;    // f32 [blocks]
+    const int8_t* q;
+    const float* s;
+    int64_t rows, nb, o;
   };
   static HWY_INLINE Row RowOf(const WeightRef& w, int64_t o, int64_t nb) {
-    return {static_cast<const int8_t*>(w.data) + o * nb * 32, static_cast<const float*>(w.scales) + o * nb};
+    return {static_cast<const int8_t*>(w.data), static_cast<const float*>(w.scales), w.rows, nb, o};
   }
   static HWY_INLINE void Load(const Row& row, int64_t b, V16* wv) {
     const hn::Rebind<int8_t, D16> d8;
+    alignas(32) int8_t block[32];
+    LoadQ8Block(row.q, row.rows, row.nb, row.o, b, block);
     for (size_t c = 0; c < kChunks; ++c)
-      wv[c] = hn::PromoteTo(D16(), hn::LoadU(d8, row.q + b * 32 + static_cast<int64_t>(c * kLanes16)));
+      wv[c] = hn::PromoteTo(D16(), hn::LoadU(d8, block + c * kLanes16));
   }
-  static HWY_INLINE float ScaleOf(const Row& row, int64_t b) { return row.s[b]; }
+  static HWY_INLINE float ScaleOf(const Row& row, int64_t b) {
+    return row.s[PanelScaleIndex(row.rows, row.nb, row.o, b)];
+  }
 };
 
-// Q4 blocks live in the panel layout (q4_panels.h): a block is gathered into the plain
-// 16-byte order first (element j low nibble, j + 16 high nibble). This portable kernel is the
-// fallback without the x86 integer kernels, not the decode path.
+// Q4: the plain 16-byte order is element j low nibble, j + 16 high nibble.
 struct Q4Blocks {
   struct Row {
     const uint8_t* q;
@@ -68,7 +74,7 @@ struct Q4Blocks {
     }
   }
   static HWY_INLINE float ScaleOf(const Row& row, int64_t b) {
-    return hwy::F32FromBF16(hwy::bfloat16_t{row.s[Q4ScaleIndex(row.rows, row.nb, row.o, b)]});
+    return hwy::F32FromBF16(hwy::bfloat16_t{row.s[PanelScaleIndex(row.rows, row.nb, row.o, b)]});
   }
 };
 

@@ -9,7 +9,7 @@
 //                  with AVX-512)
 // Q4 nibbles are unsigned (q + 8), so Σ q·x = Σ nibble·x − 8·Σ x: the 8·Σx of each activation
 // block is computed once when quantizing (Int8Activations::offset). Q4 matrices are stored in
-// panels of 16 rows, a block's dwords interleaved across the panel's rows (q4_panels.h), so
+// panels of 16 rows, a block's dwords interleaved across the panel's rows (weight_panels.h), so
 // that a register's int32 lanes are 16 rows' sums of one block: per block,
 // y_row += (scale_w,row · scale_x) · (integer dot − offset), accumulated in f32, for 16 rows at
 // once.
@@ -19,7 +19,7 @@
 // q8 precision exists for accuracy. Q4's own rounding error is ~30× the int8 activations'.
 //
 // Decode (one activation row) and the speculative verify (2–7 rows) run one tiled kernel per
-// format: W weight rows (Q4: W panels of 16 rows), each from a different part of the thread's
+// format: W panels of 16 weight rows, each from a different part of the thread's
 // rows, times up to 4 activation rows. W streams in flight because one sequential stream per core is
 // latency-bound (read-only test here: 33 GB/s on two cores with one stream each, 53 GB/s with
 // four); each weight load shared by the activation rows. Per (weight row, activation row) the
@@ -65,9 +65,11 @@ bool Int8KernelsActive();
 void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end);
 
-// Q8 weights × int16 activations (quant_formats.h QuantizedActivations) — the same sums as
-// the portable kernel (gemv_kernels.h GemvInt16Range), with AVX-512 VNNI vpdpwssd on 512-bit
-// registers or AVX2 vpmaddwd, scales multiplied 8 blocks at a time.
+// Q8 weights × int16 activations (quant_formats.h QuantizedActivations) on the Q8 panel layout
+// (weight_panels.h: a register's int32 lanes are 16 rows' sums of one block): the same exact
+// per-block integer sums as the portable kernel (gemv_kernels.h GemvInt16Range), with AVX-512
+// VNNI vpdpwssd on 512-bit registers or vpmaddwd on 256-bit ones, a block's scales applied to
+// 16 rows with one multiply-add per activation row.
 // Requires Int8KernelsAvailable(); Matmul uses it for Q8 when Int8KernelsActive().
 void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end);

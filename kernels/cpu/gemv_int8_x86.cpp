@@ -11,7 +11,7 @@
 #include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/kernel_error.h"
 

@@ -8,7 +8,7 @@
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/gemv_kernels.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -32,15 +32,15 @@ float WeightRef::at(int64_t r, int64_t c) const {
     case WeightType::F32: return static_cast<const float*>(data)[i];
     case WeightType::BF16: return bf16_to_f32(static_cast<const uint16_t*>(data)[i]);
     case WeightType::F16: return f16_to_f32(static_cast<const uint16_t*>(data)[i]);
-    case WeightType::Q8:
-      return static_cast<float>(static_cast<const int8_t*>(data)[r * nb * kQuantBlock + c]) *
-             static_cast<const float*>(scales)[r * nb + b];
-    case WeightType::Q4: {  // panel layout: q4_panels.h
+    case WeightType::Q8:  // panel layout: weight_panels.h
+      return static_cast<float>(static_cast<const int8_t*>(data)[Q8PairOffset(rows, nb, r, b, j / 2) + (j & 1)]) *
+             static_cast<const float*>(scales)[PanelScaleIndex(rows, nb, r, b)];
+    case WeightType::Q4: {  // panel layout: weight_panels.h
       const uint8_t byte =
           static_cast<const uint8_t*>(data)[Q4DwordOffset(rows, nb, r, b, (j & 15) / 4) + (j & 3)];
       const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
       return static_cast<float>(nib - 8) *
-             bf16_to_f32(static_cast<const uint16_t*>(scales)[Q4ScaleIndex(rows, nb, r, b)]);
+             bf16_to_f32(static_cast<const uint16_t*>(scales)[PanelScaleIndex(rows, nb, r, b)]);
     }
   }
   return 0.0f;

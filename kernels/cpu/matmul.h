@@ -38,11 +38,11 @@ const char* WeightTypeName(WeightType t);
 struct WeightRef {
   WeightType type = WeightType::F32;
   // F32/BF16/F16: [rows][cols] in `type`.
-  // Q8: int8 [rows][blocks·32]; Q4: uint8 [rows][blocks·16] (layout in quant_formats.h).
+  // Q8: rows·blocks·32 int8; Q4: rows·blocks·16 bytes (in panels of 16 rows: weight_panels.h).
   const void* data = nullptr;
   int64_t rows = 0;  // out features
   int64_t cols = 0;  // in features
-  // Q8: float [rows][blocks]; Q4: bf16 bits uint16 [rows][blocks]. Unused otherwise.
+  // Q8: rows·blocks float; Q4: rows·blocks bf16 bits (uint16), in the same panels. Unused otherwise.
   const void* scales = nullptr;
   // Keeps prepared storage (quantized copies, a cache mapping) alive while any ref to it
   // exists; empty for refs into the checkpoint's own mapping.

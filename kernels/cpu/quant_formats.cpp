@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::kernels {
@@ -88,14 +88,17 @@ WeightRef QuantizeMatrix(const WeightRef& src, WeightType target, ThreadPool* po
   st->scales.resize(row_scale_bytes * static_cast<size_t>(rows));
   auto body = [&](size_t begin, size_t end) {
     std::vector<float> row(static_cast<size_t>(cols));
+    std::vector<int8_t> q8_row(target == WeightType::Q8 ? static_cast<size_t>(nb * 32) : 0);
+    std::vector<float> q8_scales(target == WeightType::Q8 ? static_cast<size_t>(nb) : 0);
     std::vector<uint8_t> q4_row(target == WeightType::Q4 ? static_cast<size_t>(nb * 16) : 0);
     std::vector<uint16_t> q4_scales(target == WeightType::Q4 ? static_cast<size_t>(nb) : 0);
     for (size_t r = begin; r < end; ++r) {
       src.row_to_f32(static_cast<int64_t>(r), row.data());
       uint8_t* d = st->data.data() + r * row_bytes;
-      uint8_t* s = st->scales.data() + r * row_scale_bytes;
-      if (target == WeightType::Q8) {
-        QuantizeRowQ8(row.data(), cols, reinterpret_cast<int8_t*>(d), reinterpret_cast<float*>(s));
+      if (target == WeightType::Q8) {  // quantized in row order, stored in panels
+        QuantizeRowQ8(row.data(), cols, q8_row.data(), q8_scales.data());
+        StoreQ8Row(q8_row.data(), q8_scales.data(), rows, nb, static_cast<int64_t>(r),
+                   reinterpret_cast<int8_t*>(st->data.data()), reinterpret_cast<float*>(st->scales.data()));
       } else if (target == WeightType::Q4) {  // quantized in row order, stored in panels
         QuantizeRowQ4(row.data(), cols, q4_row.data(), q4_scales.data());
         StoreQ4Row(q4_row.data(), q4_scales.data(), rows, nb, static_cast<int64_t>(r), st->data.data(),

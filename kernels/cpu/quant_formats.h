@@ -5,7 +5,10 @@
 //   Q8: int8 q[32] per block, values in [−127, 127], plus one f32 scale per block
 //       (W = q · scale). f32 rather than f16 scales: exact, no f16 range issues for tiny
 //       weights, and only 4/32 bytes of overhead.
-//       Storage: data = int8 [rows][blocks·32], scales = float [rows][blocks].
+//       Storage: data = rows·blocks·32 int8, scales = rows·blocks f32, both in panels of 16
+//       rows with the blocks interleaved by pair (2 bytes) across a panel's rows
+//       (weight_panels.h); QuantizeRowQ8 writes one row in the plain order, StoreQ8Row
+//       places it.
 //   Q4: 4-bit symmetric, q in [−8, 7] stored as the nibble q + 8 (the compressed-tensors
 //       pack-quantized convention, qwen35.md §6), one bf16 scale per block (the scale dtype
 //       of those checkpoints, so they load without re-rounding).
@@ -15,7 +18,7 @@
 //       is repacked into this order at load: RepackCompressedTensorsQ4Row.)
 //       Storage: data = rows·blocks·16 bytes, scales = rows·blocks uint16 (bf16 bits), both in
 //       panels of 16 rows with the blocks interleaved by dword across a panel's rows
-//       (q4_panels.h: what the multi-row GEMV needs); QuantizeRowQ4 and
+//       (weight_panels.h: what the multi-row GEMV needs); QuantizeRowQ4 and
 //       RepackCompressedTensorsQ4Row write one row in the plain order, StoreQ4Row places it.
 #include <algorithm>
 #include <cmath>

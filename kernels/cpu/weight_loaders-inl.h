@@ -25,7 +25,7 @@
 
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -185,21 +185,24 @@ HWY_INLINE void WidenSegment(const WeightRef& w, int64_t row, int64_t k0, int64_
     case WeightType::F16:
       WidenRun<F16Format>(static_cast<const uint16_t*>(w.data) + row * K + k0, len, dst);
       return;
-    case WeightType::Q8: {
-      const int8_t* q = static_cast<const int8_t*>(w.data) + row * nb * kQuantBlock + k0;
-      const float* s = static_cast<const float*>(w.scales) + row * nb + b0;
-      for (int64_t b = 0; b * kQuantBlock < len; ++b)
-        WidenQ8Block(q + b * kQuantBlock, s[b], std::min<int64_t>(kQuantBlock, len - b * kQuantBlock),
-                     dst + b * kQuantBlock);
+    case WeightType::Q8: {  // panel layout: weight_panels.h
+      const int8_t* q = static_cast<const int8_t*>(w.data);
+      const float* s = static_cast<const float*>(w.scales);
+      alignas(32) int8_t block[32];
+      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
+        LoadQ8Block(q, w.rows, nb, row, b0 + b, block);
+        WidenQ8Block(block, s[PanelScaleIndex(w.rows, nb, row, b0 + b)],
+                     std::min<int64_t>(kQuantBlock, len - b * kQuantBlock), dst + b * kQuantBlock);
+      }
       return;
     }
-    case WeightType::Q4: {  // panel layout: q4_panels.h
+    case WeightType::Q4: {  // panel layout: weight_panels.h
       const uint8_t* p = static_cast<const uint8_t*>(w.data);
       const uint16_t* s = static_cast<const uint16_t*>(w.scales);
       uint8_t block[16];
       for (int64_t b = 0; b * kQuantBlock < len; ++b) {
         LoadQ4Block(p, w.rows, nb, row, b0 + b, block);
-        WidenQ4Block(block, bf16_to_f32(s[Q4ScaleIndex(w.rows, nb, row, b0 + b)]),
+        WidenQ4Block(block, bf16_to_f32(s[PanelScaleIndex(w.rows, nb, row, b0 + b)]),
                      std::min<int64_t>(kQuantBlock, len - b * kQuantBlock), dst + b * kQuantBlock);
       }
       return;

@@ -71,9 +71,9 @@ put("chat_template", "tiny_a", template + "\0Describe the picture. <think>x</thi
 put("chat_template", "tiny_a_empty", template + "\0")
 
 # Weight cache: one F32 4x4 entry under the key "k" (the format weight_cache.cpp reads; its
-# kVersion, 2 since Q4 matrices are stored in row panels, must match or every seed is refused
+# kVersion, 3 since Q4 and Q8 matrices are stored in row panels, must match or every seed is refused
 # at the header).
-WEIGHT_CACHE_VERSION = 2
+WEIGHT_CACHE_VERSION = 3
 def cache(entries):
     out = b"GLWCACHE" + struct.pack("<II", WEIGHT_CACHE_VERSION, len(entries)) + b"k"
     head = []

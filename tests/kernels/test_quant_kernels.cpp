@@ -15,9 +15,9 @@
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
-#include "kernels/cpu/q4_panels.h"
 #include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/thread_pool.h"
+#include "kernels/cpu/weight_panels.h"
 #include "kernels/kernel_error.h"
 
 using namespace glance::kernels;
@@ -237,7 +237,7 @@ TEST(QuantFormats, RoundTripErrorBounds) {
   }
 }
 
-// The Q4 panel layout (q4_panels.h): QuantizeMatrix stores every row's blocks and scales
+// The Q4 panel layout (weight_panels.h): QuantizeMatrix stores every row's blocks and scales
 // exactly as QuantizeRowQ4 makes them for that row alone, every dword of the storage belongs
 // to exactly one (row, block, dword), and at() reads them back — for full panels and a short
 // last one.
@@ -258,14 +258,51 @@ TEST(QuantFormats, Q4PanelsHoldEachRowsOwnBlocks) {
         uint8_t block[16];
         LoadQ4Block(static_cast<const uint8_t*>(w.data), rows, nb, r, b, block);
         for (int64_t j = 0; j < 16; ++j) ASSERT_EQ(block[j], q[size_t(b * 16 + j)]) << rows << " " << r << " " << b;
-        ASSERT_EQ(static_cast<const uint16_t*>(w.scales)[Q4ScaleIndex(rows, nb, r, b)], s[size_t(b)]);
-        ++scale_owners[size_t(Q4ScaleIndex(rows, nb, r, b))];
+        ASSERT_EQ(static_cast<const uint16_t*>(w.scales)[PanelScaleIndex(rows, nb, r, b)], s[size_t(b)]);
+        ++scale_owners[size_t(PanelScaleIndex(rows, nb, r, b))];
         for (int64_t c = 0; c < 4; ++c) ++owners[size_t(Q4DwordOffset(rows, nb, r, b, c) / 4)];
       }
       const WeightRef one{WeightType::Q4, q.data(), 1, cols, s.data()};  // one row: the plain order
       for (int64_t k = 0; k < cols; ++k) ASSERT_EQ(w.at(r, k), one.at(0, k)) << rows << " " << r << " " << k;
     }
     for (int v : owners) ASSERT_EQ(v, 1) << "dword offsets are not a permutation, rows " << rows;
+    for (int v : scale_owners) ASSERT_EQ(v, 1) << "scale indices are not a permutation, rows " << rows;
+  }
+}
+
+// The Q8 panel layout (weight_panels.h), the same three checks: QuantizeMatrix stores every
+// row's blocks and scales exactly as QuantizeRowQ8 makes them for that row alone, every pair
+// of the storage belongs to exactly one (row, block, pair), and at() reads them back.
+TEST(QuantFormats, Q8PanelsHoldEachRowsOwnBlocks) {
+  for (int64_t rows : {1, 15, 16, 37, 48}) {
+    const int64_t cols = 72, nb = QuantBlocks(cols);
+    std::mt19937 rng{static_cast<unsigned>(rows + 100)};
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<float> f(static_cast<size_t>(rows * cols));
+    for (auto& v : f) v = nd(rng);
+    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, f.data(), rows, cols}, WeightType::Q8, nullptr);
+    std::vector<int> owners(static_cast<size_t>(rows * nb * 16), 0), scale_owners(static_cast<size_t>(rows * nb), 0);
+    std::vector<int8_t> q(static_cast<size_t>(nb * 32));
+    std::vector<float> s(static_cast<size_t>(nb));
+    std::vector<float> widened(static_cast<size_t>(cols));
+    for (int64_t r = 0; r < rows; ++r) {
+      QuantizeRowQ8(f.data() + r * cols, cols, q.data(), s.data());
+      for (int64_t b = 0; b < nb; ++b) {
+        int8_t block[32];
+        LoadQ8Block(static_cast<const int8_t*>(w.data), rows, nb, r, b, block);
+        for (int64_t j = 0; j < 32; ++j) ASSERT_EQ(block[j], q[size_t(b * 32 + j)]) << rows << " " << r << " " << b;
+        ASSERT_EQ(static_cast<const float*>(w.scales)[PanelScaleIndex(rows, nb, r, b)], s[size_t(b)]);
+        ++scale_owners[size_t(PanelScaleIndex(rows, nb, r, b))];
+        for (int64_t c = 0; c < 16; ++c) ++owners[size_t(Q8PairOffset(rows, nb, r, b, c) / 2)];
+      }
+      const WeightRef one{WeightType::Q8, q.data(), 1, cols, s.data()};  // one row: the plain order
+      w.row_to_f32(r, widened.data());  // the SIMD loaders agree with the scalar decoding
+      for (int64_t k = 0; k < cols; ++k) {
+        ASSERT_EQ(w.at(r, k), one.at(0, k)) << rows << " " << r << " " << k;
+        ASSERT_EQ(widened[size_t(k)], one.at(0, k)) << rows << " " << r << " " << k;
+      }
+    }
+    for (int v : owners) ASSERT_EQ(v, 1) << "pair offsets are not a permutation, rows " << rows;
     for (int v : scale_owners) ASSERT_EQ(v, 1) << "scale indices are not a permutation, rows " << rows;
   }
 }
@@ -346,7 +383,7 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
 }
 
 // Q4 matrices live in panels of 16 rows, a block's dwords interleaved across the rows
-// (q4_panels.h). Negative control: exchange two rows' dwords inside a panel (what a kernel
+// (weight_panels.h). Negative control: exchange two rows' dwords inside a panel (what a kernel
 // reading the wrong lane or the row-by-row layout would see) — the oracle comparison above
 // must catch it; and other weight types are refused, not silently wrong.
 TEST(Int8Kernels, NegativeControlQ4LanesMixedUpAreCaught) {
@@ -380,6 +417,46 @@ TEST(Int8Kernels, NegativeControlQ4LanesMixedUpAreCaught) {
   }
   Built w8 = MakeWeights(WeightType::Q8, 8, 256, rng);
   EXPECT_THROW(GemvQ4Int8Range(xa, w8.w, nullptr, y.data(), 0, 8), glance::Error);
+}
+
+// The Q8 panel GEMV reads each lane as its own row: two rows' pairs of one block swapped in
+// the storage must move the result away from the oracle (which reads the true layout), for a
+// full panel and the short last one; every x86 instruction set this CPU has.
+TEST(Int8Kernels, NegativeControlQ8LanesMixedUpAreCaught) {
+  if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(12);
+  Built wb = MakeWeights(WeightType::Q8, 40, 256, rng);  // panels of 16, 16 and 8 rows
+  std::vector<float> x(256), y(40), ref(40);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (auto& v : x) v = nd(rng);
+  QuantizedActivations xa;
+  QuantizeActivations(x.data(), 1, 256, &xa);
+  MatmulInt16Reference(xa, wb.w, nullptr, ref.data());
+  const int64_t nb = wb.w.blocks();
+  for (const char* isa : {"avx2", "avx-vnni", "avx512-vnni"}) {
+    if (!SelectInt8KernelIsa(isa)) continue;
+    for (int64_t panel_row : {int64_t{3}, int64_t{35}}) {  // a full panel, the short last one
+      std::vector<int8_t> mixed(static_cast<const int8_t*>(wb.w.data),
+                                static_cast<const int8_t*>(wb.w.data) + 40 * nb * 32);
+      for (int64_t c = 0; c < 16; ++c)
+        std::swap_ranges(mixed.begin() + Q8PairOffset(40, nb, panel_row, 1, c),
+                         mixed.begin() + Q8PairOffset(40, nb, panel_row, 1, c) + 2,
+                         mixed.begin() + Q8PairOffset(40, nb, panel_row + 1, 1, c));
+      WeightRef w = wb.w;
+      w.data = mixed.data();
+      GemvQ8Int16Range(xa, w, nullptr, y.data(), 0, 40);
+      double worst = 0;
+      for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+      EXPECT_GT(worst, 1e-2) << isa << " row " << panel_row;
+      GemvQ8Int16Range(xa, wb.w, nullptr, y.data(), 0, 40);  // the real layout: within the gate
+      worst = 0;
+      for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+      EXPECT_LT(worst, 1e-3) << isa;
+    }
+  }
+  SelectInt8KernelIsa("");
+  Built w4 = MakeWeights(WeightType::Q4, 8, 256, rng);
+  EXPECT_THROW(GemvQ8Int16Range(xa, w4.w, nullptr, y.data(), 0, 8), glance::Error);
 }
 
 TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStep) {

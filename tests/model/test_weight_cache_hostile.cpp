@@ -15,13 +15,13 @@
 namespace glance {
 namespace {
 
-// One-entry cache file in the format weight_cache.cpp reads: magic, version 2, count, key, then
+// One-entry cache file in the format weight_cache.cpp reads: magic, version 3, count, key, then
 // per entry name, type, rows, cols, data offset/bytes, scale offset/bytes; data after, 64-aligned.
 void WriteCache(const std::string& path, const std::string& key, kernels::WeightType type, int64_t rows,
                 int64_t cols, uint64_t dbytes, uint64_t sbytes) {
   std::string out("GLWCACHE", 8);
   auto put = [&](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
-  put(uint32_t{2});  // version (weight_cache.cpp kVersion)
+  put(uint32_t{3});  // version (weight_cache.cpp kVersion)
   put(uint32_t{1});  // count
   out += key;
   const std::string name = "m.weight";
