@@ -48,64 +48,63 @@ inline int64_t PanelScaleIndex(int64_t rows, int64_t nb, int64_t r, int64_t b) {
   return p0 * nb + b * t + (r - p0);
 }
 
-// ---- Q4: 16-byte blocks, moved by dword (4 bytes) ----
+// Byte offset of chunk c of block b of row r, for blocks of kBlockBytes bytes moved in chunks
+// of kChunkBytes: p0·nb·B + b·t·B + c·t·C + l·C (B = kBlockBytes, C = kChunkBytes).
+template <int64_t kBlockBytes, int64_t kChunkBytes>
+inline int64_t PanelChunkOffset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
+  const int64_t p0 = PanelStart(r), t = PanelWidth(rows, r);
+  return p0 * nb * kBlockBytes + b * t * kBlockBytes + (c * t + (r - p0)) * kChunkBytes;
+}
+
+// Row r's block b in the plain order.
+template <int64_t kBlockBytes, int64_t kChunkBytes, class T>
+inline void LoadPanelBlock(const T* data, int64_t rows, int64_t nb, int64_t r, int64_t b, T* out) {
+  for (int64_t c = 0; c < kBlockBytes / kChunkBytes; ++c) {
+    const T* d = data + PanelChunkOffset<kBlockBytes, kChunkBytes>(rows, nb, r, b, c);
+    for (int64_t j = 0; j < kChunkBytes; ++j) out[c * kChunkBytes + j] = d[j];
+  }
+}
+
+// Writes row r (nb blocks in the plain order, nb scales) into the panel layout.
+template <int64_t kBlockBytes, int64_t kChunkBytes, class T, class S>
+inline void StorePanelRow(const T* row_blocks, const S* row_scales, int64_t rows, int64_t nb, int64_t r,
+                          T* data, S* scales) {
+  for (int64_t b = 0; b < nb; ++b) {
+    for (int64_t c = 0; c < kBlockBytes / kChunkBytes; ++c) {
+      T* d = data + PanelChunkOffset<kBlockBytes, kChunkBytes>(rows, nb, r, b, c);
+      for (int64_t j = 0; j < kChunkBytes; ++j) d[j] = row_blocks[b * kBlockBytes + c * kChunkBytes + j];
+    }
+    scales[PanelScaleIndex(rows, nb, r, b)] = row_scales[b];
+  }
+}
+
+// ---- Q4: 16-byte blocks moved by dword; bf16 scales ----
 
 // Byte offset of dword c (0..3) of block b of row r in a Q4 matrix of `rows` rows, nb blocks.
 inline int64_t Q4DwordOffset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
-  const int64_t p0 = PanelStart(r), t = PanelWidth(rows, r);
-  return p0 * nb * 16 + (b * t * 4 + c * t + (r - p0)) * 4;
+  return PanelChunkOffset<16, 4>(rows, nb, r, b, c);
 }
-
-// Row r's block b in the plain 16-byte order (quant_formats.h).
 inline void LoadQ4Block(const uint8_t* data, int64_t rows, int64_t nb, int64_t r, int64_t b,
                         uint8_t out[16]) {
-  for (int64_t c = 0; c < 4; ++c) {
-    const uint8_t* d = data + Q4DwordOffset(rows, nb, r, b, c);
-    for (int64_t j = 0; j < 4; ++j) out[c * 4 + j] = d[j];
-  }
+  LoadPanelBlock<16, 4>(data, rows, nb, r, b, out);
 }
-
-// Writes row r (nb blocks in the plain order, nb bf16 scales) into the panel layout.
 inline void StoreQ4Row(const uint8_t* row_blocks, const uint16_t* row_scales, int64_t rows,
                        int64_t nb, int64_t r, uint8_t* data, uint16_t* scales) {
-  for (int64_t b = 0; b < nb; ++b) {
-    for (int64_t c = 0; c < 4; ++c) {
-      uint8_t* d = data + Q4DwordOffset(rows, nb, r, b, c);
-      for (int64_t j = 0; j < 4; ++j) d[j] = row_blocks[b * 16 + c * 4 + j];
-    }
-    scales[PanelScaleIndex(rows, nb, r, b)] = row_scales[b];
-  }
+  StorePanelRow<16, 4>(row_blocks, row_scales, rows, nb, r, data, scales);
 }
 
-// ---- Q8: 32-byte blocks, moved by pair (2 bytes) ----
+// ---- Q8: 32-byte blocks moved by pair (elements 2c, 2c + 1); f32 scales ----
 
-// Byte offset of pair c (0..15: elements 2c, 2c + 1) of block b of row r in a Q8 matrix.
 inline int64_t Q8PairOffset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
-  const int64_t p0 = PanelStart(r), t = PanelWidth(rows, r);
-  return p0 * nb * 32 + (b * t * 16 + c * t + (r - p0)) * 2;
+  return PanelChunkOffset<32, 2>(rows, nb, r, b, c);
 }
-
-// Row r's block b in element order.
 inline void LoadQ8Block(const int8_t* data, int64_t rows, int64_t nb, int64_t r, int64_t b,
                         int8_t out[32]) {
-  for (int64_t c = 0; c < 16; ++c) {
-    const int8_t* d = data + Q8PairOffset(rows, nb, r, b, c);
-    out[2 * c] = d[0];
-    out[2 * c + 1] = d[1];
-  }
+  LoadPanelBlock<32, 2>(data, rows, nb, r, b, out);
 }
-
-// Writes row r (nb blocks of 32 int8 in element order, nb f32 scales) into the panel layout.
 inline void StoreQ8Row(const int8_t* row_blocks, const float* row_scales, int64_t rows, int64_t nb,
                        int64_t r, int8_t* data, float* scales) {
-  for (int64_t b = 0; b < nb; ++b) {
-    for (int64_t c = 0; c < 16; ++c) {
-      int8_t* d = data + Q8PairOffset(rows, nb, r, b, c);
-      d[0] = row_blocks[b * 32 + 2 * c];
-      d[1] = row_blocks[b * 32 + 2 * c + 1];
-    }
-    scales[PanelScaleIndex(rows, nb, r, b)] = row_scales[b];
-  }
+  StorePanelRow<32, 2>(row_blocks, row_scales, rows, nb, r, data, scales);
 }
 
 }  // namespace glance::kernels
