@@ -237,75 +237,76 @@ TEST(QuantFormats, RoundTripErrorBounds) {
   }
 }
 
-// The Q4 panel layout (weight_panels.h): QuantizeMatrix stores every row's blocks and scales
-// exactly as QuantizeRowQ4 makes them for that row alone, every dword of the storage belongs
-// to exactly one (row, block, dword), and at() reads them back — for full panels and a short
-// last one.
-TEST(QuantFormats, Q4PanelsHoldEachRowsOwnBlocks) {
+// The panel layouts (weight_panels.h), per format: QuantizeMatrix stores every row's blocks
+// and scales exactly as the row quantizer makes them for that row alone, every chunk of the
+// storage (Q4: dword, Q8: pair) belongs to exactly one (row, block, chunk), and at() and the
+// SIMD loaders (row_to_f32) read them back — for full panels and a short last one.
+struct Q4Layout {
+  using Q = uint8_t;
+  using S = uint16_t;
+  static constexpr WeightType kType = WeightType::Q4;
+  static constexpr int64_t kBlockBytes = 16, kChunkBytes = 4;
+  static void QuantizeRow(const float* f, int64_t cols, Q* q, S* s) { QuantizeRowQ4(f, cols, q, s); }
+  static void Load(const WeightRef& w, int64_t r, int64_t b, Q* out) {
+    LoadQ4Block(static_cast<const Q*>(w.data), w.rows, w.blocks(), r, b, out);
+  }
+  static int64_t Offset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
+    return Q4DwordOffset(rows, nb, r, b, c);
+  }
+};
+struct Q8Layout {
+  using Q = int8_t;
+  using S = float;
+  static constexpr WeightType kType = WeightType::Q8;
+  static constexpr int64_t kBlockBytes = 32, kChunkBytes = 2;
+  static void QuantizeRow(const float* f, int64_t cols, Q* q, S* s) { QuantizeRowQ8(f, cols, q, s); }
+  static void Load(const WeightRef& w, int64_t r, int64_t b, Q* out) {
+    LoadQ8Block(static_cast<const Q*>(w.data), w.rows, w.blocks(), r, b, out);
+  }
+  static int64_t Offset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
+    return Q8PairOffset(rows, nb, r, b, c);
+  }
+};
+
+template <class L>
+void CheckPanelsHoldEachRowsOwnBlocks() {
+  constexpr int64_t kChunks = L::kBlockBytes / L::kChunkBytes;
   for (int64_t rows : {1, 15, 16, 37, 48}) {
     const int64_t cols = 72, nb = QuantBlocks(cols);
     std::mt19937 rng{static_cast<unsigned>(rows)};
     std::normal_distribution<float> nd(0.0f, 1.0f);
     std::vector<float> f(static_cast<size_t>(rows * cols));
     for (auto& v : f) v = nd(rng);
-    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, f.data(), rows, cols}, WeightType::Q4, nullptr);
-    std::vector<int> owners(static_cast<size_t>(rows * nb * 4), 0), scale_owners(static_cast<size_t>(rows * nb), 0);
-    std::vector<uint8_t> q(static_cast<size_t>(nb * 16));
-    std::vector<uint16_t> s(static_cast<size_t>(nb));
-    for (int64_t r = 0; r < rows; ++r) {
-      QuantizeRowQ4(f.data() + r * cols, cols, q.data(), s.data());
-      for (int64_t b = 0; b < nb; ++b) {
-        uint8_t block[16];
-        LoadQ4Block(static_cast<const uint8_t*>(w.data), rows, nb, r, b, block);
-        for (int64_t j = 0; j < 16; ++j) ASSERT_EQ(block[j], q[size_t(b * 16 + j)]) << rows << " " << r << " " << b;
-        ASSERT_EQ(static_cast<const uint16_t*>(w.scales)[PanelScaleIndex(rows, nb, r, b)], s[size_t(b)]);
-        ++scale_owners[size_t(PanelScaleIndex(rows, nb, r, b))];
-        for (int64_t c = 0; c < 4; ++c) ++owners[size_t(Q4DwordOffset(rows, nb, r, b, c) / 4)];
-      }
-      const WeightRef one{WeightType::Q4, q.data(), 1, cols, s.data()};  // one row: the plain order
-      for (int64_t k = 0; k < cols; ++k) ASSERT_EQ(w.at(r, k), one.at(0, k)) << rows << " " << r << " " << k;
-    }
-    for (int v : owners) ASSERT_EQ(v, 1) << "dword offsets are not a permutation, rows " << rows;
-    for (int v : scale_owners) ASSERT_EQ(v, 1) << "scale indices are not a permutation, rows " << rows;
-  }
-}
-
-// The Q8 panel layout (weight_panels.h), the same three checks: QuantizeMatrix stores every
-// row's blocks and scales exactly as QuantizeRowQ8 makes them for that row alone, every pair
-// of the storage belongs to exactly one (row, block, pair), and at() reads them back.
-TEST(QuantFormats, Q8PanelsHoldEachRowsOwnBlocks) {
-  for (int64_t rows : {1, 15, 16, 37, 48}) {
-    const int64_t cols = 72, nb = QuantBlocks(cols);
-    std::mt19937 rng{static_cast<unsigned>(rows + 100)};
-    std::normal_distribution<float> nd(0.0f, 1.0f);
-    std::vector<float> f(static_cast<size_t>(rows * cols));
-    for (auto& v : f) v = nd(rng);
-    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, f.data(), rows, cols}, WeightType::Q8, nullptr);
-    std::vector<int> owners(static_cast<size_t>(rows * nb * 16), 0), scale_owners(static_cast<size_t>(rows * nb), 0);
-    std::vector<int8_t> q(static_cast<size_t>(nb * 32));
-    std::vector<float> s(static_cast<size_t>(nb));
+    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, f.data(), rows, cols}, L::kType, nullptr);
+    std::vector<int> owners(static_cast<size_t>(rows * nb * kChunks), 0), scale_owners(static_cast<size_t>(rows * nb), 0);
+    std::vector<typename L::Q> q(static_cast<size_t>(nb * L::kBlockBytes));
+    std::vector<typename L::S> s(static_cast<size_t>(nb));
     std::vector<float> widened(static_cast<size_t>(cols));
     for (int64_t r = 0; r < rows; ++r) {
-      QuantizeRowQ8(f.data() + r * cols, cols, q.data(), s.data());
+      L::QuantizeRow(f.data() + r * cols, cols, q.data(), s.data());
       for (int64_t b = 0; b < nb; ++b) {
-        int8_t block[32];
-        LoadQ8Block(static_cast<const int8_t*>(w.data), rows, nb, r, b, block);
-        for (int64_t j = 0; j < 32; ++j) ASSERT_EQ(block[j], q[size_t(b * 32 + j)]) << rows << " " << r << " " << b;
-        ASSERT_EQ(static_cast<const float*>(w.scales)[PanelScaleIndex(rows, nb, r, b)], s[size_t(b)]);
+        typename L::Q block[L::kBlockBytes];
+        L::Load(w, r, b, block);
+        for (int64_t j = 0; j < L::kBlockBytes; ++j)
+          ASSERT_EQ(block[j], q[size_t(b * L::kBlockBytes + j)]) << rows << " " << r << " " << b;
+        ASSERT_EQ(static_cast<const typename L::S*>(w.scales)[PanelScaleIndex(rows, nb, r, b)], s[size_t(b)]);
         ++scale_owners[size_t(PanelScaleIndex(rows, nb, r, b))];
-        for (int64_t c = 0; c < 16; ++c) ++owners[size_t(Q8PairOffset(rows, nb, r, b, c) / 2)];
+        for (int64_t c = 0; c < kChunks; ++c) ++owners[size_t(L::Offset(rows, nb, r, b, c) / L::kChunkBytes)];
       }
-      const WeightRef one{WeightType::Q8, q.data(), 1, cols, s.data()};  // one row: the plain order
-      w.row_to_f32(r, widened.data());  // the SIMD loaders agree with the scalar decoding
+      const WeightRef one{L::kType, q.data(), 1, cols, s.data()};  // one row: the plain order
+      w.row_to_f32(r, widened.data());
       for (int64_t k = 0; k < cols; ++k) {
         ASSERT_EQ(w.at(r, k), one.at(0, k)) << rows << " " << r << " " << k;
         ASSERT_EQ(widened[size_t(k)], one.at(0, k)) << rows << " " << r << " " << k;
       }
     }
-    for (int v : owners) ASSERT_EQ(v, 1) << "pair offsets are not a permutation, rows " << rows;
+    for (int v : owners) ASSERT_EQ(v, 1) << "chunk offsets are not a permutation, rows " << rows;
     for (int v : scale_owners) ASSERT_EQ(v, 1) << "scale indices are not a permutation, rows " << rows;
   }
 }
+
+TEST(QuantFormats, Q4PanelsHoldEachRowsOwnBlocks) { CheckPanelsHoldEachRowsOwnBlocks<Q4Layout>(); }
+TEST(QuantFormats, Q8PanelsHoldEachRowsOwnBlocks) { CheckPanelsHoldEachRowsOwnBlocks<Q8Layout>(); }
 
 TEST(QuantFormats, CompressedTensorsRepackMatchesTheirDequant) {
   // compressed-tensors int4: element k in word k/8 at bits 4(k%8), nibble = q + 8.
