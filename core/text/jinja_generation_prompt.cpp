@@ -1,6 +1,7 @@
 #include "core/text/jinja_generation_prompt.h"
 
 #include <cctype>
+#include <string>
 #include <vector>
 
 #include "core/util/error.h"
@@ -144,9 +145,26 @@ class Condition {
     while (Accept("and")) v = Not() && v;
     return v;
   }
-  bool Not() { return Accept("not") ? !Not() : Primary(); }
+  // Nesting (parentheses, chained `not`) is bounded: each level is a few stack frames, and a
+  // template from a stranger could nest thousands deep (found by fuzz_chat_template: a stack
+  // overflow at ~10,000 open parentheses under ASan). Real templates nest one or two levels.
+  static constexpr int kMaxDepth = 64;
+  struct DepthGuard {
+    Condition& c;
+    explicit DepthGuard(Condition& cond) : c(cond) {
+      if (++c.depth_ > kMaxDepth)
+        throw Error(c.src_ + ": the generation-prompt condition nests deeper than " +
+                    std::to_string(kMaxDepth) + " levels");
+    }
+    ~DepthGuard() { --c.depth_; }
+  };
+  bool Not() {
+    const DepthGuard guard(*this);
+    return Accept("not") ? !Not() : Primary();
+  }
   bool Primary() {
     if (Accept("(")) {
+      const DepthGuard guard(*this);
       const bool v = Or();
       if (!Accept(")")) Unsupported();
       return v;
@@ -180,6 +198,7 @@ class Condition {
 
   std::vector<Tok> toks_;
   size_t i_ = 0;
+  int depth_ = 0;
   EnableThinking state_;
   const std::string& text_;
   const std::string& src_;

@@ -130,6 +130,34 @@ TEST(ChatTemplate, OtherSpellingsOfTheConditionAreUnderstood) {
   EXPECT_EQ(a.GenerationPrompt(false), "<|im_start|>assistant\n<think>\n\n</think>\n\n");
 }
 
+// A condition nested far deeper than any real template (fuzz_chat_template found a stack
+// overflow at ~10,000 open parentheses) is a one-line error, by parentheses and by chained
+// `not`; a moderate nesting still evaluates (the negative control of the limit).
+TEST(ChatTemplate, DeeplyNestedConditionIsRefusedNotAStackOverflow) {
+  const std::string cond = "enable_thinking is defined and enable_thinking is true";
+  const std::string base = SmallModelTemplate();
+  auto with = [&](const std::string& c) {
+    std::string t = base;
+    t.replace(t.find(cond), cond.size(), c);
+    return t;
+  };
+  for (const int depth : {1000, 100000}) {
+    const std::string parens = std::string(size_t(depth), '(') + "enable_thinking" + std::string(size_t(depth), ')');
+    std::string nots;
+    for (int i = 0; i < depth; ++i) nots += "not ";
+    for (const std::string& c : {parens, nots + "enable_thinking"}) {
+      try {
+        ChatTemplate::FromText(with(c), "deep");
+        ADD_FAILURE() << "a condition nested " << depth << " deep was accepted";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("nests deeper than"), std::string::npos) << e.what();
+      }
+    }
+  }
+  const ChatTemplate ok = ChatTemplate::FromText(with("((((not not enable_thinking))))"), "moderate");
+  EXPECT_EQ(ok.GenerationPrompt(true), "<|im_start|>assistant\n<think>\n");
+}
+
 TEST(ChatTemplate, NegativeControlEditedTemplateRendersDifferently) {
   // If the generation prompt were hard-coded rather than read, this edit would go unnoticed.
   std::string t = ReadFile(TinyA("chat_template.jinja"));
