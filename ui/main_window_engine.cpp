@@ -314,6 +314,9 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
     visionSecondsPerToken_ = ImageSeconds(result.stats) / result.stats.image_tokens;
   if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
+  // Speculative auto found this machine's record damaged and decoded plainly: say so once
+  // (the CLI prints the same line on stderr).
+  if (!result.stats.speculative_warning.empty()) showNotice(Q(result.stats.speculative_warning));
   recordTurn(result);
   chat_->setBusy(false);
   timing_->addTurn(result.stats);

@@ -73,6 +73,9 @@ struct TurnStats {
   int drafted = 0;          // draft tokens verified
   int accepted = 0;         // of them, accepted
   int weight_passes = 0;    // main-model decode forwards (verify or plain), first token excluded
+  // Speculative auto could not read this machine's record (speculative_record.h): the one-line
+  // warning, on the first turn of a session that consulted it; empty otherwise.
+  std::string speculative_warning;
   double acceptance_rate() const { return drafted > 0 ? static_cast<double>(accepted) / drafted : 0.0; }
   // Decoded tokens (first excluded) per pass over the weights: 1 for plain decoding.
   double tokens_per_weight_pass() const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <string>
+#include <utility>
 
 #include "core/engine/attention_capture.h"
 #include "core/engine/engine.h"
@@ -139,10 +141,15 @@ struct SessionImpl {
   // (speculative_record.h), looked up once per session.
   int RequestedDrafts(const GenerateOptions& options) const {
     if (!options.speculative_auto) return options.speculative_draft_tokens;
-    if (!auto_drafts) auto_drafts = ChooseSpeculativeAuto(*engine, DefaultSpeculativeRecordPath()).draft_tokens;
+    if (!auto_drafts) {
+      const SpeculativeAutoChoice c = ChooseSpeculativeAuto(*engine, DefaultSpeculativeRecordPath());
+      auto_drafts = c.draft_tokens;
+      auto_warning = c.warning;  // reaches the user once, in the next turn's stats
+    }
     return *auto_drafts;
   }
   mutable std::optional<int> auto_drafts;
+  mutable std::string auto_warning;  // a damaged record, not yet reported
   // Throws glance::Error for a forced token outside the vocabulary (before anything changes).
   void CheckForcedTokens(const GenerateOptions& options) const {
     for (int32_t id : options.forced_tokens)
@@ -273,6 +280,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   Capture capture = SetupCapture(stream, options);
   const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
   const int draft_k = forced.empty() ? SpeculativeDrafts(options) : 0;
+  r.stats.speculative_warning = std::exchange(auto_warning, std::string());
   if (draft_k > 0) {
     engine->lm().EnableMtp(state);  // no-op when the snapshot already keeps the MTP cache
   } else {

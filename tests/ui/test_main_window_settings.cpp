@@ -155,6 +155,59 @@ class TestMainWindowSettings : public QObject {
     QVERIFY(window.modelInfo().is_demo);
     QVERIFY2(window.noticeText().contains(QStringLiteral("demo model")), qPrintable(window.noticeText()));
   }
+
+  // Speculative decoding "auto" (the default) reads this machine's record; a damaged record
+  // file decodes plainly and says so in the notice, once, naming the file (the CLI prints the
+  // same line on stderr). Negative control: the next turn (record already read) leaves the
+  // notice alone, and with a valid record file a new window shows none.
+  void damagedSpeculativeRecordIsANotice() {
+    QTemporaryDir cache;
+    QVERIFY(cache.isValid());
+    const QByteArray previous = qgetenv("XDG_CACHE_HOME");
+    qputenv("XDG_CACHE_HOME", cache.path().toLocal8Bit());
+    QVERIFY(QDir().mkpath(cache.filePath(QStringLiteral("glance"))));
+    const QString record = cache.filePath(QStringLiteral("glance/speculative-record.json"));
+    auto write = [&](const QByteArray& text) {
+      QFile f(record);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(text);
+    };
+    write("{damaged");
+    auto turn = [&](const QString& text, bool expectNotice) {
+      auto settings = Settings();
+      QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("4")));
+      QCOMPARE(settings->value(QStringLiteral("speculative")), QStringLiteral("auto"));
+      ConversationStore store(ConversationsDir());
+      MainWindow window(nullptr, settings.get(), &store);
+      QSignalSpy ready(&window, &MainWindow::modelReady);
+      QSignalSpy done(&window, &MainWindow::turnCompleted);
+      QSignalSpy failed(&window, &MainWindow::failed);
+      window.loadDefaultModel();
+      QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+      QCOMPARE(failed.count(), 0);
+      window.newChat();
+      window.chat()->submit(text);
+      QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+      QCOMPARE(done.count(), 1);
+      const TurnResult r = qvariant_cast<TurnResult>(done.last().at(0));
+      QCOMPARE(r.stats.draft_tokens, 0);  // no usable record: plain decoding
+      if (!expectNotice) {
+        QVERIFY2(window.noticeText().isEmpty(), qPrintable(window.noticeText()));
+        return;
+      }
+      QVERIFY2(window.noticeText().contains(record), qPrintable(window.noticeText()));
+      QVERIFY(window.noticeText().contains(QStringLiteral("speculative")));
+      window.newChat();  // clears the notice; the same model's next chat does not repeat it
+      window.chat()->submit(QStringLiteral("And then?"));
+      QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+      QVERIFY2(window.noticeText().isEmpty(), qPrintable(window.noticeText()));  // said once
+    };
+    turn(QStringLiteral("Hello?"), true);
+    write(R"({"format": 1, "records": []})");  // valid, no record for this model: off, silently
+    turn(QStringLiteral("Hello again?"), false);
+    if (previous.isNull()) qunsetenv("XDG_CACHE_HOME");
+    else qputenv("XDG_CACHE_HOME", previous);
+  }
 };
 
 QTEST_MAIN(TestMainWindowSettings)
