@@ -67,7 +67,11 @@ TEST(JsonField, ReadJsonFileNamesTheFileThatFails) {
   std::ofstream(bad) << R"({"a": )";
   EXPECT_EQ(ReadJsonFile(good, "cannot open").at("a").size(), 2u);
   EXPECT_EQ(Message([&] { ReadJsonFile(dir + "/none.json", "cannot open none.json"); }), "cannot open none.json");
-  EXPECT_EQ(Message([&] { ReadJsonFile(bad, "x"); }).rfind(bad + " is not valid JSON: ", 0), 0u);
+  const std::string parse = Message([&] { ReadJsonFile(bad, "x"); });
+  EXPECT_EQ(parse.rfind(bad + " is not valid JSON: ", 0), 0u) << parse;
+  // Where and what for the user, without the library's own error tag.
+  EXPECT_NE(parse.find("line 1, column 7"), std::string::npos) << parse;
+  EXPECT_EQ(parse.find("[json.exception"), std::string::npos) << parse;
   std::filesystem::remove_all(dir);
 }
 
