@@ -69,15 +69,23 @@ TEST_F(GenerationConfig, GreedyUnlessItSamplesAndHfDefaultsFillTheRest) {
 
 TEST_F(GenerationConfig, BadValuesNameTheFileAndField) {
   for (const char* bad : {R"({"do_sample": "yes"})", R"({"do_sample": true, "temperature": "hot"})",
-                          R"({"do_sample": true, "top_p": 7})", R"([1, 2])", R"({"do_sample": tru)"}) {
+                          R"({"do_sample": true, "top_p": 7})", R"([1, 2])", R"({"do_sample": tru)",
+                          // top_k past INT_MAX (was an undefined float-to-int conversion), negative,
+                          // fractional
+                          R"({"do_sample": true, "top_k": 1e30})", R"({"do_sample": true, "top_k": -1})",
+                          R"({"do_sample": true, "top_k": 2.5})", R"({"do_sample": true, "top_k": 3e9})"}) {
     const std::string p = Write(bad);
     try {
       SamplingFromGenerationConfig(p);
       FAIL() << "accepted " << bad;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+      if (std::string(bad).find("top_k") != std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("'top_k'"), std::string::npos) << e.what();
     }
   }
+  // Negative control: the largest top_k an int holds is still a top_k.
+  EXPECT_EQ(SamplingFromGenerationConfig(Write(R"({"do_sample": true, "top_k": 2147483647})")).top_k, 2147483647);
 }
 
 TEST(EnginePrecision, AutoQuantizesAnUnquantizedCheckpointAndSaysSo) {

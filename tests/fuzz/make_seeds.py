@@ -102,6 +102,15 @@ put("npu_bundle", "empty_tensors", "version 1\n\0\0")
 for name in ("config.json",):
     put("config", "tiny_a_" + name, open(os.path.join(DATA, name)).read())
 
+# model_json: "<preprocessor_config.json>\0<generation_config.json>", from tiny-a, the demo
+# model, and the released checkpoints' sampling block.
+DEMO = os.path.join(HERE, "..", "..", "resources", "demo-model")
+for tag, folder in (("tiny_a", DATA), ("demo", DEMO)):
+    put("model_json", tag, open(os.path.join(folder, "preprocessor_config.json")).read() + "\0" +
+        open(os.path.join(folder, "generation_config.json")).read())
+put("model_json", "sampling", '{"min_pixels": 3136, "max_pixels": 1003520, "patch_size": 14}\0'
+    '{"do_sample": true, "temperature": 0.6, "top_k": 20, "top_p": 0.95, "repetition_penalty": 1.05}')
+
 conv = {"format": "glance-conversation", "version": 2, "id": "fuzz", "title": "A chat",
         "created": "2026-01-02T03:04:05Z", "updated": "2026-01-02T03:05:00Z", "system_prompt": "",
         "model": "tiny-a", "precision": "f32",
