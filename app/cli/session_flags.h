@@ -64,7 +64,12 @@ inline settings::Values SessionValues(const ArgParser& p) {
   p.RefuseBoth("greedy", "sampling");
   settings::Values values = settings::Defaults();
   auto apply = [&values](const settings::Key& key, const std::string& typed, const std::string& value) {
-    if (auto err = settings::ValidationError(key, value)) throw Error("--" + typed + ": " + *err);
+    if (auto err = settings::ValidationError(key, value)) {
+      // The registry's message starts with the setting's name (what the settings file and the
+      // dialog need); here the flag as typed names it instead of both.
+      const std::string own = key.name + ": ";
+      throw Error("--" + typed + ": " + (err->rfind(own, 0) == 0 ? err->substr(own.size()) : *err));
+    }
     values[key.name] = settings::Canonical(key.name, value);
   };
   for (const auto& [alias, flag] : LegacyFlagAliases())

@@ -49,6 +49,19 @@ TEST(CliUsage, DuplicatedFlagIsRefusedNamingIt) {
   EXPECT_NE(b.err.find("--json"), std::string::npos) << b.err;
 }
 
+// A value out of range is one line naming the flag as typed, once, with what is allowed.
+TEST(CliUsage, BadFlagValueNamesTheFlagOnce) {
+  const std::string image = std::string(GLANCE_TEST_DATA) + "/tiny-a/image.png";
+  CliProcess p({"caption", image, "--threads", "100000"});
+  EXPECT_EQ(p.Wait(), 1);
+  EXPECT_NE(p.err.find("--threads: '100000' is out of range; allowed 0..1024"), std::string::npos) << p.err;
+  EXPECT_EQ(p.err.find("threads: '"), p.err.find("--threads: '") + 2) << p.err;  // not "--threads: threads:"
+  EXPECT_EQ(Lines(p.err), 1) << p.err;
+  CliProcess t({"caption", image, "--top-k", "1e30"});
+  EXPECT_EQ(t.Wait(), 1);
+  EXPECT_NE(t.err.find("--top-k: '1e30' is not a whole number"), std::string::npos) << t.err;
+}
+
 // An old flag name and its new one together are the same option given twice (issue 12): each
 // alias pair, in either order and with --name=value, on the commands that take them.
 TEST(CliUsage, AnAliasAndItsFlagTogetherAreRefusedNamingBoth) {
