@@ -1,13 +1,13 @@
 #include "core/model/compressed_tensors.h"
 
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "core/model/safetensors.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
@@ -16,9 +16,13 @@ namespace glance {
 
 CompressedTensorsConfig ReadCompressedTensorsConfig(const std::string& path) {
   CompressedTensorsConfig c;
-  std::ifstream f(path);
-  if (!f) return c;
-  const nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  std::string text;
+  try {
+    text = ReadWholeFile(path, "cannot open " + path);
+  } catch (const Error&) {
+    return c;  // config.json's own reader reports what is wrong with it
+  }
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("quantization_config")) return c;
   const auto& q = j["quantization_config"];
   if (!q.is_object() || q.value("quant_method", "") != "compressed-tensors") return c;

@@ -1,7 +1,6 @@
 #include "core/model/model_folder.h"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -9,6 +8,7 @@
 #include "core/model/safetensors.h"
 #include "core/model/tensor_manifest.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance {
 
@@ -30,11 +30,11 @@ std::string FindChatTemplate(const fs::path& d) {
   const fs::path tc = d / "tokenizer_config.json";
   if (fs::exists(tc)) {
     try {
-      std::ifstream in(tc);
-      const auto j = nlohmann::json::parse(in);
+      const auto j = nlohmann::json::parse(ReadWholeFile(tc.string(), "cannot open " + tc.string()));
       if (j.is_object() && j.contains("chat_template") && !j["chat_template"].is_null()) return "tokenizer_config.json";
-    } catch (const nlohmann::json::exception&) {
-      // A broken tokenizer_config.json is the tokenizer loader's to report; here it holds no template.
+    } catch (const std::exception&) {
+      // A broken (or unreadable: a FIFO) tokenizer_config.json is the tokenizer loader's to
+      // report; here it holds no template.
     }
   }
   return {};

@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/json_field.h"
 #include "kernels/cpu/numeric.h"
 
 namespace glance {
@@ -293,13 +293,7 @@ TensorStore TensorStore::OpenFolder(const std::string& dir) {
   const fs::path index = d / "model.safetensors.index.json";
   std::vector<std::string> paths;
   if (fs::exists(index)) {
-    json j;
-    try {
-      std::ifstream in(index);
-      j = json::parse(in);
-    } catch (const json::exception& e) {
-      throw Error(index.string() + " is not valid JSON (" + e.what() + ")");
-    }
+    const json j = ReadJsonFile(index.string(), "cannot open " + index.string());
     if (!j.contains("weight_map") || !j["weight_map"].is_object())
       throw Error(index.string() + " has no weight_map object");
     std::set<std::string> shards;

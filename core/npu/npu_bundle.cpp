@@ -8,6 +8,7 @@
 
 #include "core/model/safetensors.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance::npu {
 
@@ -31,8 +32,8 @@ struct Record {
 
 std::vector<Record> ReadManifest(const std::string& dir) {
   const fs::path path = fs::path(dir) / "manifest.txt";
-  std::ifstream f(path);
-  if (!f) throw Error("NPU bundle " + dir + ": cannot read manifest.txt (is this a bundle folder?)");
+  std::istringstream f(
+      ReadWholeFile(path.string(), "NPU bundle " + dir + ": cannot read manifest.txt (is this a bundle folder?)"));
   std::vector<Record> out;
   std::string line;
   for (int n = 1; std::getline(f, line); ++n) {
@@ -199,8 +200,7 @@ NpuBundle NpuBundle::Open(const std::string& dir) {
   }
 
   const std::string tf = (fs::path(dir) / "tensors.txt").string();
-  std::ifstream t(tf);
-  if (!t) throw Error("NPU bundle " + dir + ": cannot read tensors.txt");
+  std::istringstream t(ReadWholeFile(tf, "NPU bundle " + dir + ": cannot read tensors.txt"));
   std::error_code ec;
   const uint64_t bin_size = fs::file_size(fs::path(dir) / "tensors.bin", ec);
   if (ec) throw Error("NPU bundle " + dir + ": cannot read tensors.bin");
