@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QUuid>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "core/util/error.h"
@@ -31,7 +32,20 @@ bool WriteAtomically(const QString& path, const QByteArray& bytes, QString* erro
   return true;
 }
 
+// A FIFO blocks a read forever and a device (a link to /dev/zero) never ends: a saved chat, a
+// kept image or a file to keep is read only when it is a regular file (a link to one is fine).
+bool IsRegularFile(const QString& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(QFile::encodeName(path).toStdString(), ec);
+}
+
 bool ReadAll(const QString& path, QByteArray* bytes, QString* error) {
+  if (!IsRegularFile(path)) {
+    if (error)
+      *error = QFileInfo::exists(path) ? QObject::tr("Cannot read %1: it is not a regular file").arg(path)
+                                       : QObject::tr("Cannot read %1: it does not exist").arg(path);
+    return false;
+  }
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
     if (error) *error = QObject::tr("Cannot read %1: %2").arg(path, f.errorString());
@@ -94,6 +108,7 @@ class HeaderSax : public json::json_sax_t {
 // The header of a conversation file. Version 2 files stop at "turns"; older files (keys in
 // alphabetical order, "updated" after "turns") are parsed whole with their turns skipped.
 Conversation ReadHeader(const QString& path) {
+  if (!IsRegularFile(path)) throw Error("not a regular file");
   std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
   if (!in) throw Error("cannot read the file");
   HeaderSax sax;
@@ -228,6 +243,10 @@ QString ConversationStore::keepImage(const QImage& image, QString* error) const 
 }
 
 QString ConversationStore::keepImageFile(const QString& source, QString* error) const {
+  if (!IsRegularFile(source)) {
+    if (error) *error = tr("Cannot read %1: it is not a regular file").arg(source);
+    return {};
+  }
   QFile in(source);
   if (!in.open(QIODevice::ReadOnly)) {
     if (error) *error = tr("Cannot read %1: %2").arg(source, in.errorString());
@@ -244,6 +263,7 @@ QString ConversationStore::keepImageFile(const QString& source, QString* error) 
 
 QString ConversationStore::findImage(const QString& path, const QString& sha256) const {
   auto matches = [&sha256](const QString& candidate) {
+    if (!IsRegularFile(candidate)) return false;
     QFile f(candidate);
     return f.open(QIODevice::ReadOnly) && (sha256.isEmpty() || Sha256Hex(f.readAll()) == sha256);
   };

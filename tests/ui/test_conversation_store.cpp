@@ -1,6 +1,9 @@
 // ConversationStore: save/reload is lossless (deep compare, field by field), corrupt files are
 // skipped and reported, writes are atomic, exports carry images, hashes, stats and attention.
+#include <sys/stat.h>
+
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -409,6 +412,29 @@ class ConversationStoreTest : public QObject {
     QString error;
     QVERIFY(!store.load(QStringLiteral("truncated"), &error));
     QVERIFY2(error.contains(QStringLiteral("truncated.json")), qPrintable(error));
+  }
+
+  // A FIFO or a link to a device among the saved chats (or opened by name) must not block or
+  // fill memory: listing skips them, opening one is an error naming the file.
+  void fifoAndDeviceFilesDoNotBlock() {
+    ConversationStore store(Folder());
+    Conversation good = Sample();
+    QVERIFY(store.save(good));
+    const QString fifo = Folder() + QStringLiteral("/fifo.json");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QVERIFY(QFile::link(QStringLiteral("/dev/zero"), Folder() + QStringLiteral("/zero.json")));
+    QElapsedTimer timer;
+    timer.start();
+    const auto entries = store.list();
+    QCOMPARE(entries.size(), 1);
+    QCOMPARE(entries[0].id, good.id);
+    QString error;
+    QVERIFY(!store.load(QStringLiteral("fifo"), &error).has_value());
+    QVERIFY2(error.contains(QStringLiteral("fifo.json")), qPrintable(error));
+    QVERIFY(!store.load(QStringLiteral("zero"), &error).has_value());
+    QVERIFY2(error.contains(QStringLiteral("zero.json")), qPrintable(error));
+    QVERIFY(timer.elapsed() < 5000);
+    QVERIFY(store.load(good.id, &error).has_value());  // the negative control still opens
   }
 
   void atomicWriteLeavesNoPartialFile() {
