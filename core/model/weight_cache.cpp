@@ -87,10 +87,12 @@ std::string WeightCache::Key(const TensorStore& store, const std::string& precis
 WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(key) {
   if (dir.empty()) return;
   path_ = (fs::path(dir) / (key + ".bin")).string();
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO put in its place would otherwise wait for a writer forever;
+  // anything but a regular file is treated as no entry (and re-prepared over).
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return;
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || st.st_size < 16) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 16) {
     ::close(fd);
     return;
   }

@@ -3,7 +3,11 @@
 // bytes is not accepted; the cache is then ignored (and rebuilt), never trusted.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -62,6 +66,22 @@ TEST(WeightCacheHostile, WrappedByteCountsAreNotTrusted) {
   // An entry larger than the file, without any wrap, is refused as well.
   WriteCache(dir / "k.bin", key, WeightType::F32, 1024, 1024, uint64_t{4} << 20, 0);
   EXPECT_FALSE(WeightCache(dir.path(), key).loaded());
+}
+
+// A FIFO (or a device) where the cache file should be: no entry, at once (opening a FIFO for
+// reading used to wait for a writer forever, so loading the model hung).
+TEST(WeightCacheHostile, AFifoInPlaceOfTheFileIsNoEntryNotAHang) {
+  test::TempDir dir;
+  ASSERT_EQ(::mkfifo((dir / "k.bin").c_str(), 0600), 0);  // (the path is a std::string)
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(WeightCache(dir.path(), "k").loaded());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  std::filesystem::remove(dir / "k.bin");
+  std::filesystem::create_symlink("/dev/zero", dir / "k.bin");
+  EXPECT_FALSE(WeightCache(dir.path(), "k").loaded());
+  std::filesystem::remove(dir / "k.bin");
+  WriteCache(dir / "k.bin", "k", kernels::WeightType::F32, 4, 4, 64, 0);  // control
+  EXPECT_TRUE(WeightCache(dir.path(), "k").loaded());
 }
 
 }  // namespace
