@@ -1,9 +1,14 @@
 // glance: the desktop app. Thin: the window and its logic live in glance_ui.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QGuiApplication>
+#include <QMessageBox>
 #include <QTimer>
 
+#include <cstdio>
+
 #include "ui/main_window.h"
+#include "ui/settings_store.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -31,6 +36,15 @@ int main(int argc, char** argv) {
   screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
   parser.addOptions({model, image, screenshot});
   parser.process(app);
+
+  // Before anything reads the settings: a FIFO in place of the settings file would block the
+  // start forever.
+  if (const QString problem = glance::ui::DefaultSettingsFileProblem(); !problem.isEmpty()) {
+    std::fprintf(stderr, "glance: %s\n", qPrintable(problem));
+    if (QGuiApplication::platformName() != QStringLiteral("offscreen"))
+      QMessageBox::critical(nullptr, QStringLiteral("Glance"), problem);
+    return 1;
+  }
 
   glance::ui::MainWindow window;
   if (parser.isSet(screenshot)) window.setScreenshotPath(parser.value(screenshot));

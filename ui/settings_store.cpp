@@ -1,6 +1,11 @@
 #include "ui/settings_store.h"
 
+#include <QCoreApplication>
+#include <QFile>
+#include <QStandardPaths>
+#include <QStringList>
 #include <QVariant>
+#include <filesystem>
 
 namespace glance::ui {
 
@@ -8,6 +13,23 @@ namespace {
 std::string ToStd(const QString& s) { return s.toStdString(); }
 QString FromStd(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
+
+QString DefaultSettingsFileProblem() {
+  const QString config = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+  const QString org = QCoreApplication::organizationName();
+  QStringList bad;
+  for (const QString& path : {config + QLatin1Char('/') + org + QLatin1Char('/') +
+                                  QCoreApplication::applicationName() + QStringLiteral(".conf"),
+                              config + QLatin1Char('/') + org + QStringLiteral(".conf")}) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(QFile::encodeName(path).toStdString(), ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) bad << path;
+  }
+  if (bad.isEmpty()) return {};
+  return QObject::tr("%1 is not a regular file (a FIFO, device or folder where Glance keeps its settings); "
+                     "remove it and start Glance again")
+      .arg(bad.join(QStringLiteral(" and ")));
+}
 
 SettingsStore::SettingsStore(QObject* parent)
     : SettingsStore(std::make_unique<QSettings>(), parent) {}

@@ -15,6 +15,13 @@
 
 namespace glance::ui {
 
+// QSettings reads its file when it is constructed, and a FIFO in place of that file blocks the
+// read forever (the app hung at start). The application's default settings files (Qt's
+// documented Unix locations: <config>/<Organization>/<Application>.conf and
+// <config>/<Organization>.conf) that exist but are not regular files, as one line naming them
+// ("" when there are none); checked before any default QSettings is made.
+QString DefaultSettingsFileProblem();
+
 class SettingsStore : public QObject {
   Q_OBJECT
  public:

@@ -1,4 +1,6 @@
 // SettingsStore over QSettings and the generated SettingsDialog.
+#include <sys/stat.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -79,6 +81,29 @@ class SettingsStoreTest : public QObject {
     QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("77"));
     again.resetAll();
     QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("-1"));
+  }
+
+  // A FIFO where the app's settings file goes is named before any QSettings reads it (one
+  // would block forever). The location checked is the one QSettings really uses.
+  void fifoInPlaceOfTheSettingsFileIsNamed() {
+    QCoreApplication::setOrganizationName(QStringLiteral("GlanceTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("settings-fifo-test"));
+    const QString path = QSettings().fileName();
+    QFile::remove(path);
+    QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // absent: fine
+    {
+      QSettings s;
+      s.setValue(QStringLiteral("x"), 1);
+    }
+    QVERIFY(QFile::exists(path));
+    QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // a regular file: fine
+    QVERIFY(QFile::remove(path));
+    QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    const QString problem = glance::ui::DefaultSettingsFileProblem();
+    QVERIFY2(problem.contains(path), qPrintable(problem + QStringLiteral(" / ") + path));
+    QVERIFY(problem.contains(QStringLiteral("not a regular file")));
+    QVERIFY(!problem.contains(QLatin1Char('\n')));
+    QVERIFY(QFile::remove(path));
   }
 
   void invalidWritesRejected() {
