@@ -41,6 +41,37 @@ TEST(JsonField, RequiredFieldsReadTheirTypeAndNameWhatIsWrong) {
   EXPECT_EQ(Message([&] { RequiredField<int>(json::array(), "n", "a.json"); }), "a.json: field 'n' is missing");
 }
 
+// A number the field's type cannot hold is an error naming the field (it used to be a cast:
+// undefined for 1e300 into an integer, found by the model_json fuzz harness in
+// preprocessor_config.json's min_pixels; a silent wrap for 2^40 into an int).
+TEST(JsonField, NumbersTheTypeCannotHoldAreRefusedNotCast) {
+  const json j = json::parse(R"({"huge": 3.1e101, "inf_int": 1e300, "frac": 2.5, "whole": 3136.0,
+      "wide": 1099511627776, "neg": -1, "u64": 18446744073709551615, "big_float": 1e300,
+      "edge": 2147483647, "edge_up": 2147483648, "low": -2147483648, "low_down": -2147483649,
+      "i64_top": 9.223372036854775807e18})");
+  const auto msg = [&](auto reader) { return Message(reader); };
+  EXPECT_EQ(msg([&] { RequiredField<int64_t>(j, "huge", "p.json"); }),
+            "p.json: field 'huge' must be a whole number from -9223372036854775808 to 9223372036854775807 (found 3.1e+101)");
+  EXPECT_NE(msg([&] { RequiredField<int>(j, "inf_int", "p.json"); }).find("field 'inf_int' must be a whole number"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<int>(j, "frac", "p.json"); }).find("field 'frac' must be a whole number"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<int>(j, "wide", "p.json"); }).find("from -2147483648 to 2147483647"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<uint32_t>(j, "neg", "p.json"); }).find("from 0 to 4294967295"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<int64_t>(j, "u64", "p.json"); }).find("field 'u64'"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<float>(j, "big_float", "p.json"); }).find("a number a float holds"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<int64_t>(j, "i64_top", "p.json"); }).find("field 'i64_top'"), std::string::npos);  // = 2^63
+  EXPECT_NE(msg([&] { RequiredField<int>(j, "edge_up", "p.json"); }).find("field 'edge_up'"), std::string::npos);
+  EXPECT_NE(msg([&] { RequiredField<int>(j, "low_down", "p.json"); }).find("field 'low_down'"), std::string::npos);
+  // Controls: what the type holds is read, a whole number written as a float included.
+  EXPECT_EQ(RequiredField<int64_t>(j, "whole", "p.json"), 3136);
+  EXPECT_EQ(RequiredField<int>(j, "edge", "p.json"), 2147483647);
+  EXPECT_EQ(RequiredField<int>(j, "low", "p.json"), -2147483648);
+  EXPECT_EQ(RequiredField<int64_t>(j, "wide", "p.json"), 1099511627776);
+  EXPECT_EQ(RequiredField<uint64_t>(j, "u64", "p.json"), 18446744073709551615u);
+  EXPECT_EQ(RequiredField<double>(j, "big_float", "p.json"), 1e300);
+  EXPECT_EQ(RequiredField<int>(j, "neg", "p.json"), -1);
+  EXPECT_FLOAT_EQ(RequiredField<float>(j, "frac", "p.json"), 2.5f);
+}
+
 TEST(JsonField, OptionalFieldsFallBackWhenAbsentOrNull) {
   const json j = {{"n", 3}, {"nil", nullptr}, {"s", "x"}};
   EXPECT_EQ(OptionalField<int>(j, "n", 7, "b"), 3);
