@@ -1,5 +1,4 @@
 // SamplingFromGenerationConfig and FreshSeed (sampler.h).
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,12 +26,7 @@ SamplingParams SamplingFromGenerationConfig(const std::string& path) {
   // Hugging Face GenerationConfig defaults for the fields a sampling config leaves out.
   p.greedy = false;
   p.temperature = number("temperature", 1.0f);
-  // top_k is a count: a whole number that fits an int, checked before the conversion (a float
-  // past INT_MAX converted to int is undefined behaviour, and 1e30 is not "negative").
-  const double top_k = OptionalField<double>(j, "top_k", 50.0, path);
-  if (!(top_k >= 0 && top_k <= 2147483647.0 && top_k == std::floor(top_k)))
-    throw Error(path + ": field 'top_k' must be a whole number from 0 to 2147483647, found " + j["top_k"].dump());
-  p.top_k = static_cast<int>(top_k);
+  p.top_k = OptionalField<int>(j, "top_k", 50, path);  // a whole number an int holds (json_field.h)
   p.top_p = number("top_p", 1.0f);
   p.min_p = number("min_p", 0.0f);
   p.repetition_penalty = number("repetition_penalty", 1.0f);
