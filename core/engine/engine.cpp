@@ -40,7 +40,10 @@ static std::string HumanBytes(uint64_t b) {
 
 static std::string RequireFile(const fs::path& dir, const char* name, const char* why) {
   const fs::path p = dir / name;
-  if (!fs::is_regular_file(p))
+  std::error_code ec;
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))  // a FIFO, device or folder by that name
+    throw Error(p.string() + " is not a regular file (" + why + ")");
+  if (!fs::is_regular_file(p, ec))
     throw Error(dir.string() + " is not a complete Qwen3.5 model folder: " + name + " is missing (" + why + ")");
   return p.string();
 }

@@ -2,6 +2,7 @@
 // glance::Error or a non-zero exit with a message on stderr — never a crash.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -103,6 +104,30 @@ TEST(BadInput, ModelFolderProblemsNameWhatIsWrong) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("config.json"), std::string::npos) << e.what();
   }
+}
+
+// A FIFO (or a folder) where a model file should be is named as what it is, and nothing blocks
+// on it: config.json, tokenizer.json and the weights each in turn.
+TEST(BadInput, AFifoInPlaceOfAModelFileIsNamedNotRead) {
+  TempDir t;
+  const fs::path dir = DemoCopy(t.path / "m", [](auto&) {});
+  for (const char* name : {"tokenizer.json", "config.json", "model.safetensors"}) {
+    const fs::path p = dir / name;
+    const fs::path kept = dir / (std::string(name) + ".kept");
+    fs::rename(p, kept);
+    ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      Engine::Load(dir.string());
+      ADD_FAILURE() << "loaded with " << name << " a FIFO";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(p.string() + " is not a regular file"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10)) << name;
+    fs::remove(p);
+    fs::rename(kept, p);
+  }
+  EXPECT_NO_THROW(Engine::Load(dir.string()));  // control: the same folder, whole again
 }
 
 TEST(BadInput, CliRefusesBadImagesWithAMessage) {
