@@ -85,6 +85,25 @@ cv::Mat ApplyOrientation(const cv::Mat& m, int orientation) {
   }
 }
 
+// cv::imdecode does not take a format: it hands the bytes to the first of its decoders whose
+// signature matches (opencv modules/imgcodecs/src/loadsave.cpp, findDecoder). Every decoder
+// Glance means to use, and every other one but two, looks at the first bytes, which the format
+// detected above already owns. The two that look further in are DICOM (GDCM: "DICM" at byte
+// 128) and GDAL's DTED ("DTED" at byte 140): when the detected format's own decoder turns the
+// bytes down, one of them would get a file Glance took for a PNG, JPEG, WebP, BMP or TIFF —
+// with a size the header walk never saw, through libraries that abort on bad input (a fuzzed
+// "WebP" with "DICM" at 128 hit an assert in GDCM). Real images of the five formats carry these
+// four bytes at those offsets by chance only (one in 2^32), so such a file is refused.
+void RefuseOtherDecoderSignatures(std::span<const uint8_t> bytes, ImageFormat format, const std::string& source) {
+  const auto at = [&](size_t offset, const char* tag) {
+    return bytes.size() >= offset + 4 && std::memcmp(bytes.data() + offset, tag, 4) == 0;
+  };
+  if (at(128, "DICM") || at(140, "DTED"))
+    throw Error(NotAnImage(source, std::string("it starts as a ") + ImageFormatName(format) +
+                                       " but also carries another format's signature (DICOM or DTED), which "
+                                       "the decoder could pick instead"));
+}
+
 }  // namespace
 
 RgbImage DecodeImage(std::span<const uint8_t> bytes, const std::string& source) {
@@ -104,6 +123,7 @@ RgbImage DecodeImage(std::span<const uint8_t> bytes, const std::string& source) 
     throw Error(NotAnImage(source, std::string("its ") + ImageFormatName(format) +
                                        " header does not say how large it is (damaged or truncated?)"));
   CheckLimits(dims->width, dims->height, source);
+  RefuseOtherDecoderSignatures(bytes, format, source);
 
   cv::Mat decoded;
   try {

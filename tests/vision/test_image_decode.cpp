@@ -411,5 +411,26 @@ TEST(ImageLimits, WebpAndBmpHeadersAreChecked) {
   test::ExpectErrorContaining([&] { DecodeImage(webp, "big.webp"); }, {"big.webp", "16384x16384"});
 }
 
+// OpenCV picks its decoder by signature, and two decoders look past the first bytes: DICOM
+// ("DICM" at 128, GDCM) and GDAL's DTED ("DTED" at 140). A file detected as one of Glance's
+// formats that also carries either is refused before any decoder sees it: a fuzzed WebP whose
+// own decoder turned it down went to GDCM, which aborted on an assert (and decoded a size the
+// header walk never checked). Every format, both signatures; control: the same bytes without.
+TEST(ImageLimits, AnotherDecodersSignatureInsideIsRefused) {
+  cv::Mat img(24, 24, CV_8UC3, cv::Scalar(10, 200, 30));
+  cv::randu(img, 0, 255);  // enough bytes past offset 144 in every format
+  for (const char* ext : {".png", ".jpg", ".webp", ".bmp", ".tiff"}) {
+    const std::vector<uint8_t> clean = Encode(img, ext);
+    ASSERT_GT(clean.size(), 150u) << ext;
+    EXPECT_EQ(DecodeImage(clean, std::string("clean") + ext).width, 24) << ext;  // control
+    for (const auto& [offset, tag] : {std::pair<size_t, const char*>{128, "DICM"}, {140, "DTED"}}) {
+      std::vector<uint8_t> two = clean;
+      std::copy(tag, tag + 4, two.begin() + static_cast<std::ptrdiff_t>(offset));
+      const std::string name = std::string("two") + ext;
+      test::ExpectErrorContaining([&] { DecodeImage(two, name); }, {name.c_str(), "another format's signature"});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace glance::vision
