@@ -109,7 +109,10 @@ std::vector<std::string> ListImageFiles(const std::string& dir) {
   for (; it != fs::directory_iterator(); it.increment(ec)) {
     if (ec) throw Error(dir + ": cannot list the folder: " + ec.message());
     std::error_code type_ec;
-    if (!it->is_regular_file(type_ec)) continue;  // folders, sockets; symlinks to files count
+    // Folders are not images; anything else by an image's name is listed, so that a FIFO, device
+    // or dangling link is reported as failed (by the hash, which refuses it) rather than skipped
+    // without a word.
+    if (it->is_directory(type_ec)) continue;
     if (kImageExtensions.count(Lower(it->path().extension().string())))
       names.push_back(it->path().filename().string());
   }

@@ -28,8 +28,10 @@ enum class CaptionFormat { kJsonl, kCsv };
 // By the output file's extension (.jsonl / .csv); throws glance::Error naming the file otherwise.
 CaptionFormat CaptionFormatForPath(const std::string& out_path);
 
-// Files directly in `dir` whose extension is an image format Glance decodes (.png .jpg .jpeg
-// .webp .bmp .tif .tiff), by name. Throws glance::Error when `dir` is not a readable folder.
+// Entries directly in `dir`, other than folders, whose extension is an image format Glance
+// decodes (.png .jpg .jpeg .webp .bmp .tif .tiff), by name; a FIFO or dangling link by such a name
+// is listed too, so that captioning reports it. Throws glance::Error when `dir` is not a readable
+// folder.
 std::vector<std::string> ListImageFiles(const std::string& dir);
 
 // The sha256 column of an existing output file (empty set when it does not exist yet). A line

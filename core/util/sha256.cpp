@@ -1,8 +1,11 @@
 #include "core/util/sha256.h"
 
-#include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
-#include <memory>
 
 #include "core/util/error.h"
 
@@ -81,13 +84,28 @@ std::string Sha256Hex(const void* data, size_t n) {
 }
 
 std::string Sha256File(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw Error("cannot read " + path + ": " + std::strerror(errno));
+  // O_NONBLOCK and the S_ISREG check: a FIFO or device by an image's name (say, among the images of
+  // `caption DIR`) would otherwise block the open, or never end.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw Error("cannot read " + path + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw Error("cannot read " + path + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Error(path + " is not a regular file");
   Sha256 h;
   char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) h.Update(buf, n);
-  if (std::ferror(f.get())) throw Error("error while reading " + path);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error("error while reading " + path + ": " + std::strerror(errno));
+    }
+    h.Update(buf, static_cast<size_t>(n));
+  }
   return h.HexDigest();
 }
 

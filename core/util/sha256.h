@@ -21,7 +21,8 @@ class Sha256 {
 };
 
 std::string Sha256Hex(const void* data, size_t n);
-// Hashes a file in chunks; throws glance::Error when it cannot be read.
+// Hashes a regular file in chunks; throws glance::Error when it cannot be read or is not a
+// regular file (a FIFO or device is refused at once, never waited on).
 std::string Sha256File(const std::string& path);
 
 }  // namespace glance

@@ -22,8 +22,12 @@ constexpr std::uintmax_t kMaxImageFileBytes = 1ull << 30;
 std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   std::error_code ec;
   const std::filesystem::path p(path);
-  if (!std::filesystem::exists(p, ec)) throw Error("image " + path + " does not exist");
-  if (!std::filesystem::is_regular_file(p, ec)) throw Error("image " + path + " is not a regular file");
+  const auto status = std::filesystem::status(p, ec);
+  // Only a missing file "does not exist"; a link loop, a path through a file or a folder without
+  // permission say what they are.
+  if (ec && ec != std::errc::no_such_file_or_directory) throw Error("cannot read image " + path + ": " + ec.message());
+  if (!std::filesystem::exists(status)) throw Error("image " + path + " does not exist");
+  if (!std::filesystem::is_regular_file(status)) throw Error("image " + path + " is not a regular file");
   const std::uintmax_t size = std::filesystem::file_size(p, ec);
   if (ec) throw Error("cannot read image " + path + ": " + ec.message());
   if (size > kMaxImageFileBytes) {

@@ -1,7 +1,12 @@
 // core/engine/caption_folder.h with a fake captioner: which files are taken, resume keyed by
 // sha256 (a renamed image is not captioned twice), duplicates, failures skipped and retried,
 // a half-written last line, CSV quoting read back, cancellation.
+#include <sys/stat.h>
+
 #include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <future>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -91,6 +96,35 @@ TEST(CaptionFolder, ResumesByHashAndRetriesFailures) {
   EXPECT_EQ(s.already_done, 3);
   EXPECT_EQ(fake.calls, (std::vector<std::string>{"broken.jpg", "three.bmp"}));
   EXPECT_EQ(ReadCaptionedHashes(out, CaptionFormat::kJsonl).size(), 4u);
+}
+
+// A FIFO or a dangling link by an image's name is reported as failed (not skipped without a word,
+// and not waited on: hashing a FIFO used to be able to block), and the real images are captioned.
+TEST(CaptionFolder, AFifoOrDanglingLinkIsAFailureNotASilentSkipOrAHang) {
+  test::TempDir d;
+  Write(d / "one.jpg", "one");
+  ASSERT_EQ(::mkfifo((d / "fifo.png").c_str(), 0600), 0);
+  std::filesystem::create_symlink(d / "gone.jpg", d / "dangling.jpg");
+  std::filesystem::create_directory(d / "folder.png");  // a folder is not an image: not listed
+  EXPECT_EQ(ListImageFiles(d.path()), (std::vector<std::string>{"dangling.jpg", "fifo.png", "one.jpg"}));
+
+  std::map<std::string, std::string> failed;
+  CaptionFolderCallbacks cb;
+  cb.on_failed = [&](const std::string& f, const std::string& error) { failed[f] = error; };
+  FakeCaptioner fake;
+  const std::string out = d / "captions.jsonl";
+  auto run = std::async(std::launch::async, [&] {
+    return CaptionFolder(d.path(), out, [&](const std::string& p) { return fake(p); }, cb);
+  });
+  ASSERT_EQ(run.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "captioning blocked on the FIFO";
+  const CaptionFolderSummary s = run.get();
+  EXPECT_EQ(s.images, 3);
+  EXPECT_EQ(s.captioned, 1);
+  EXPECT_EQ(s.failed, 2);
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_NE(failed["fifo.png"].find("not a regular file"), std::string::npos) << failed["fifo.png"];
+  EXPECT_NE(failed["dangling.jpg"].find("dangling.jpg"), std::string::npos) << failed["dangling.jpg"];
+  EXPECT_EQ(fake.calls, std::vector<std::string>{"one.jpg"});
 }
 
 TEST(CaptionFolder, CsvQuotesAndReadsBack) {

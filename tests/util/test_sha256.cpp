@@ -1,9 +1,18 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
 #include <string>
 
+#include "core/util/error.h"
 #include "core/util/sha256.h"
+#include "tests/model/temp_dir.h"
 
+using glance::Sha256File;
 using glance::Sha256Hex;
 
 TEST(Sha256, KnownVectors) {  // FIPS 180-4 examples
@@ -17,4 +26,34 @@ TEST(Sha256, KnownVectors) {  // FIPS 180-4 examples
 
 TEST(Sha256, OneBitChangesTheDigest) {
   EXPECT_NE(Sha256Hex("abc", 3), Sha256Hex("abd", 3));
+}
+
+// A file is hashed as its bytes are; anything but a regular file is refused at once. Run on
+// another thread with a deadline, because the failure this guards against is a hang (a FIFO's
+// open waits for a writer).
+TEST(Sha256, FileIsHashedAndAFifoOrDeviceIsRefusedNotWaitedOn) {
+  glance::test::TempDir d;
+  const std::string file = d / "photo.png";
+  std::ofstream(file, std::ios::binary) << "abc";
+  EXPECT_EQ(Sha256File(file), Sha256Hex("abc", 3));  // control
+
+  const std::string fifo = d / "fifo.png";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string zero = d / "zero.png";
+  std::filesystem::create_symlink("/dev/zero", zero);
+  for (const std::string& path : {fifo, zero, d.path()}) {
+    auto result = std::async(std::launch::async, [path]() -> std::string {
+      try {
+        Sha256File(path);
+        return "hashed";
+      } catch (const glance::Error& e) {
+        return e.what();
+      }
+    });
+    ASSERT_EQ(result.wait_for(std::chrono::seconds(5)), std::future_status::ready) << path << " blocked";
+    const std::string what = result.get();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find("not a regular file"), std::string::npos) << what;
+  }
+  EXPECT_THROW(Sha256File(d / "missing.png"), glance::Error);
 }

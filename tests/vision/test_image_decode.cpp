@@ -180,6 +180,20 @@ TEST(ImageDecode, BadInputsGiveClearErrors) {
   // Files: missing, a directory, a text file on disk.
   const ImagePreprocessor pre;
   test::ExpectErrorContaining([&] { pre.Preprocess("/nonexistent/x.png", ImageMode::kFast); }, {"does not exist"});
+  // A link loop is not "missing": the error says what it is.
+  const std::string loop = test::WriteTemp("loop-target.png", {}) + ".loop.png";
+  std::filesystem::remove(loop);
+  std::filesystem::create_symlink(loop, loop);
+  try {
+    pre.Preprocess(loop, ImageMode::kFast);
+    ADD_FAILURE() << "a link loop was read";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(loop), std::string::npos) << what;
+    EXPECT_NE(what.find("symbolic links"), std::string::npos) << what;
+    EXPECT_EQ(what.find("does not exist"), std::string::npos) << what;
+  }
+  std::filesystem::remove(loop);
   test::ExpectErrorContaining([&] { pre.Preprocess(test::TinyDir(), ImageMode::kFast); }, {"not a regular file"});
   const std::string txt = test::WriteTemp("notes.txt", text);
   test::ExpectErrorContaining([&] { pre.Preprocess(txt, ImageMode::kDetail); }, {"notes.txt", kNotAnImage});
