@@ -217,7 +217,8 @@ std::optional<ImageDims> ReadImageDims(std::span<const uint8_t> b, ImageFormat f
       // A tiled page makes the decoder allocate one whole tile (TileWidth x TileLength, tags
       // 322/323) whatever the image size, so a tile larger than the image counts instead.
       const auto tw = TiffTag(b, 322), th = TiffTag(b, 323);
-      if (tw && th && int64_t{*tw} * int64_t{*th} > d.width * d.height) {
+      // In uint64_t: two 32-bit sides multiply past int64_t's range ((2^32-1)^2 < 2^64).
+      if (tw && th && uint64_t{*tw} * uint64_t{*th} > uint64_t{*w} * uint64_t{*h}) {
         d.width = *tw;
         d.height = *th;
       }

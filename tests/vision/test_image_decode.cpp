@@ -393,6 +393,17 @@ TEST(ImageLimits, TiffDuplicateTagsTilesAndPages) {
   TiffSpec tiled;
   tiled.extra = {{322, 4, 20000}, {323, 4, 20000}};
   test::ExpectErrorContaining([&] { DecodeImage(MakeTiff(tiled), "tile.tiff"); }, {"tile.tiff", "20000x20000"});
+  // Sides of 2^32-1 for both the image and its tile: the areas compared overflowed int64_t (UB,
+  // found by the fuzz_image campaign); now compared exactly and refused by the size.
+  TiffSpec widest;
+  widest.width = widest.height = 0xFFFFFFFFu;
+  widest.with_pixels = false;
+  widest.extra = {{322, 4, 0xFFFFFFFFu}, {323, 4, 0xFFFFFFFFu}};
+  const auto widest_dims = ReadImageDims(MakeTiff(widest), ImageFormat::kTiff);
+  ASSERT_TRUE(widest_dims.has_value());
+  EXPECT_EQ(widest_dims->width, 4294967295);
+  test::ExpectErrorContaining([&] { DecodeImage(MakeTiff(widest), "widest.tiff"); },
+                              {"widest.tiff", "4294967295x4294967295"});
 
   // Multi-page: the first page is what is decoded, and the one checked. A huge second page
   // after a small first one decodes the first; a huge first page is refused.
