@@ -1,5 +1,6 @@
 #include "server/chat_request.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -142,6 +143,9 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     if (v.get<int64_t>() > limits.max_tokens)
       throw BadRequest(std::string(max_name) + " is above this server's limit of " + std::to_string(limits.max_tokens), max_name);
     r.max_tokens = static_cast<int>(v.get<int64_t>());
+  } else {
+    // No length asked for: the default, but never past the cap the server was started with.
+    r.max_tokens = std::min(r.max_tokens, limits.max_tokens);
   }
   if (HasField(j, "stream")) {
     if (!j["stream"].is_boolean()) throw BadRequest("stream must be true or false", "stream");

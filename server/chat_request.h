@@ -28,7 +28,7 @@ struct RequestMessage {
 struct ChatRequest {
   std::string model;
   std::vector<RequestMessage> messages;  // validated: [system] (user assistant)* user
-  int max_tokens = 256;
+  int max_tokens = 256;                  // when the request names none, capped by ServerLimits::max_tokens
   bool stream = false;
   bool include_usage = false;            // stream_options.include_usage
   std::optional<float> temperature;      // 0 = greedy

@@ -123,3 +123,26 @@ put("conversation_store", "no_turns.json", json.dumps(conv))
 put("settings", "settings.ini", "[settings]\ntemperature=0.7\ntop_p=0.9\nthreads=4\nprecision=q8\n"
     "max_new_tokens=512\ntheme=dark\n")
 put("settings", "bad_values.ini", "[settings]\ntemperature=hot\ntop_p=2\nunknown_key=1\n[other]\nx=\"\\\\x00\"\n")
+
+# chat_request: bodies of POST /v1/chat/completions (server/chat_request.h), one with a 1x1 PNG
+# as a data URL, and a bare data URL (the harness also reads its input as one).
+def png_1x1():
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(b"\0\xff\0\0")) + chunk(b"IEND", b""))
+import base64
+png_url = "data:image/png;base64," + base64.b64encode(png_1x1()).decode()
+put("chat_request", "text.json", json.dumps({"model": "glance", "messages": [{"role": "user", "content": "hi"}]}))
+put("chat_request", "image_and_options.json", json.dumps({
+    "messages": [{"role": "developer", "content": "Be brief."},
+                 {"role": "user", "content": [{"type": "text", "text": "What is this?"},
+                                              {"type": "image_url", "image_url": {"url": png_url}}]},
+                 {"role": "assistant", "content": "A red dot."},
+                 {"role": "user", "content": [{"type": "text", "text": "And now?"}]}],
+    "max_tokens": 16, "stream": True, "stream_options": {"include_usage": True}, "temperature": 0.7,
+    "top_p": 0.9, "top_k": 20, "presence_penalty": 0.5, "seed": 7, "n": 1, "stop": ["\n\n", "END"],
+    "glance": {"attention": True, "image_mode": "detail"}}))
+put("chat_request", "greedy.json", json.dumps({"messages": [{"role": "user", "content": "x"}],
+                                               "temperature": 0, "max_completion_tokens": 3, "stop": "."}))
+put("chat_request", "data_url.txt", png_url)

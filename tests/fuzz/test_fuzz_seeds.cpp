@@ -10,6 +10,9 @@
 
 #include "core/model/weight_cache.h"
 #include "core/util/read_file.h"
+#include "server/api_error.h"
+#include "server/chat_request.h"
+#include "server/data_url.h"
 
 namespace {
 
@@ -49,6 +52,28 @@ TEST(FuzzSeeds, NegativeControlAnotherVersionIsRefused) {
   ASSERT_TRUE(LoadsAsWeightCache(bytes));
   bytes[8] = static_cast<char>(bytes[8] + 1);  // the uint32 version right after "GLWCACHE"
   EXPECT_FALSE(LoadsAsWeightCache(bytes));
+}
+
+// The server's request seeds: every *.json is a request the reader accepts, and the bare data
+// URL decodes to an image.
+TEST(FuzzSeeds, EveryChatRequestSeedIsAcceptedByTheReader) {
+  const fs::path dir = fs::path(GLANCE_FUZZ_SEEDS) / "chat_request";
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(glance::server::ParseChatRequest(ReadAll(entry.path()), {})) << entry.path();
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+  EXPECT_FALSE(glance::server::ParseImageDataUrl(ReadAll(dir / "data_url.txt"), "seed").bytes.empty());
+}
+
+TEST(FuzzSeeds, NegativeControlARequestEndingWithTheAnswerIsRefused) {
+  const std::string body = ReadAll(fs::path(GLANCE_FUZZ_SEEDS) / "chat_request" / "text.json");
+  ASSERT_NO_THROW(glance::server::ParseChatRequest(body, {}));
+  std::string changed = body;
+  changed.replace(changed.find("\"user\""), 6, "\"assistant\"");
+  EXPECT_THROW(glance::server::ParseChatRequest(changed, {}), glance::server::ApiError);
 }
 
 }  // namespace

@@ -115,6 +115,17 @@ TEST(ServerRequest, ParsesTheOpenAiShape) {
   EXPECT_FALSE(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}]})", {}).Sampling().has_value());
 }
 
+// A request that names no length gets the default (256), but never more than the server's cap
+// (`serve --max-tokens-limit`): found by the chat_request fuzz harness.
+TEST(ServerRequest, TheDefaultLengthKeepsTheServersCap) {
+  const std::string body = R"({"messages":[{"role":"user","content":"hi"}]})";
+  ServerLimits limits;
+  limits.max_tokens = 64;
+  EXPECT_EQ(ParseChatRequest(body, limits).max_tokens, 64);
+  limits.max_tokens = 4096;  // control: a cap above the default leaves the default
+  EXPECT_EQ(ParseChatRequest(body, limits).max_tokens, 256);
+}
+
 TEST(ServerRequest, EveryBadRequestIsA4xxNamingTheField) {
   ServerLimits limits;
   limits.max_messages = 3;

@@ -1,0 +1,56 @@
+// The server's request reader (server/chat_request.h, data_url.h): the body of
+// POST /v1/chat/completions as any local program — or a web page the user visits — may send it.
+// It must answer with an ApiError naming the field, or a request that keeps the limits it was
+// checked against. The same bytes also go to the data-URL reader alone, so the fuzzer reaches
+// the base64 decoder without first having to build JSON around it.
+#include <cstdlib>
+#include <string>
+
+#include "server/api_error.h"
+#include "server/chat_request.h"
+#include "server/data_url.h"
+#include "tests/fuzz/fuzz_util.h"
+
+namespace {
+
+// What a parsed request promises the rest of the server (chat_request.h).
+void CheckAccepted(const glance::server::ChatRequest& r, const glance::server::ServerLimits& limits) {
+  if (r.messages.empty() || r.messages.size() > static_cast<size_t>(limits.max_messages)) std::abort();
+  if (r.messages.back().role != "user") std::abort();
+  size_t images = 0;
+  for (const auto& m : r.messages) {
+    if (m.role != "system" && m.role != "user" && m.role != "assistant") std::abort();
+    if (!m.images.empty() && m.role != "user") std::abort();
+    for (const auto& img : m.images)
+      if (img.bytes.empty() || img.sha256.size() != 64) std::abort();
+    images += m.images.size();
+  }
+  if (images > static_cast<size_t>(limits.max_images)) std::abort();
+  if (r.max_tokens < 1 || r.max_tokens > limits.max_tokens) std::abort();
+  if (r.stop.size() > 4) std::abort();
+  if (const auto s = r.Sampling(); s && !s->greedy) {
+    if (!(s->temperature > 0 && s->temperature <= 2) || !(s->top_p > 0 && s->top_p <= 1) || s->top_k < 0)
+      std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string body(glance::fuzz::AsText(data, size));
+  glance::server::ServerLimits limits;
+  limits.max_images = 3;  // small limits, so the fuzzer can reach the edges
+  limits.max_messages = 6;
+  limits.max_tokens = 64;
+  limits.max_image_megapixels = 1.0;
+  try {
+    CheckAccepted(glance::server::ParseChatRequest(body, limits), limits);
+  } catch (const glance::server::ApiError&) {
+  }
+  try {
+    const auto url = glance::server::ParseImageDataUrl(body, "fuzz");
+    if (url.bytes.empty() || url.mime.rfind("image/", 0) != 0) std::abort();
+  } catch (const glance::server::ApiError&) {
+  }
+  return 0;
+}
