@@ -15,15 +15,12 @@
 #include "server/chat_service.h"
 #include "server/client_connection.h"
 #include "server/connection_pool.h"
+#include "server/request_source.h"
 #include "server/openai_json.h"
 
 namespace glance::server {
 
 using nlohmann::json;
-
-bool IsLoopbackHost(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
 
 // Hands one chat request's ServedRequest to ServerOptions::on_served when the last holder
 // (the handler, or a streamed response's content provider) lets go of it.
@@ -62,8 +59,13 @@ struct ChatServer::Impl {
   int port = 0;
   bool started = false;
 
+  RequestSourcePolicy source_policy;
+
   Impl(std::shared_ptr<const Engine> engine, ServerOptions o)
-      : options(std::move(o)), service(std::move(engine), options.limits) {}
+      : options(std::move(o)), service(std::move(engine), options.limits) {
+    source_policy.bound_to_loopback = IsLoopbackHost(options.host);
+    source_policy.allowed_origins = options.allowed_origins;
+  }
 
   static void SendError(httplib::Response& res, const ApiError& e) {
     res.status = e.status();
@@ -108,13 +110,33 @@ struct ChatServer::Impl {
     });
     const int threads = std::max(2, options.threads);
     http.new_task_queue = [this, threads] { return new ConnectionPool(static_cast<size_t>(threads), waiting_connections); };
-    http.set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
+    http.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      // A page from this machine (or an allowed site) may read the answer: CORS.
+      const std::string origin = req.get_header_value("Origin");
+      if (!origin.empty() && OriginAllowed(origin, source_policy)) {
+        res.set_header("Access-Control-Allow-Origin", origin);
+        res.set_header("Vary", "Origin");
+      }
       if (waiting_connections->load() <= 0) return;
       res.headers.erase("Keep-Alive");
       res.set_header("Connection", "close");  // this client reconnects behind the waiting ones
     });
 
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      // Where the request comes from, before the key: a browser's preflight carries no key.
+      if (const auto refused =
+              CheckRequestSource(req.get_header_value("Host"), req.get_header_value("Origin"), source_policy)) {
+        SendError(res, *refused);
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (req.method == "OPTIONS") {  // CORS preflight (the origin passed above)
+        res.status = 204;
+        res.set_header("Allow", "GET, POST, OPTIONS");
+        res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type");
+        res.set_header("Access-Control-Max-Age", "600");
+        return httplib::Server::HandlerResponse::Handled;
+      }
       if (Authorized(req)) return httplib::Server::HandlerResponse::Unhandled;
       SendError(res, ApiError(401, "invalid_api_key", "missing or wrong API key (send Authorization: Bearer KEY)"));
       res.set_header("WWW-Authenticate", "Bearer");

@@ -6,7 +6,8 @@
 // "Local server" toggle start and stop the same object.
 //
 // Safety: binds 127.0.0.1 unless told otherwise; with an API key every request needs
-// `Authorization: Bearer KEY` (401); the body size (413), image size (413), message and image
+// `Authorization: Bearer KEY` (401); web pages from other sites and requests through a name
+// that is not this machine's are refused (403, request_source.h); the body size (413), image size (413), message and image
 // counts and max_tokens (400) are checked before anything runs; a full queue answers 429 and a
 // long wait 503. Every error is a JSON body, never a dropped connection or a crash.
 //
@@ -15,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "server/request_source.h"  // IsLoopbackHost
 #include "server/server_options.h"
 
 namespace glance {
@@ -51,8 +53,5 @@ class ChatServer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// True for 127.0.0.0/8, ::1 and "localhost": the addresses only this machine can reach.
-bool IsLoopbackHost(const std::string& host);
 
 }  // namespace glance::server

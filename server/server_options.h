@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "server/served_request.h"
 
@@ -24,6 +25,9 @@ struct ServerOptions {
   std::string host = "127.0.0.1";  // loopback only unless the user says otherwise
   int port = 8080;                 // 0 = any free port (tests)
   std::string api_key;             // empty = no key; else `Authorization: Bearer KEY` on every request
+  // Web pages from other sites allowed to use the server (exact origins, or "*"); pages from
+  // this machine always are (request_source.h).
+  std::vector<std::string> allowed_origins;
   ServerLimits limits;
   int threads = 8;                 // HTTP worker threads (requests beyond wait in the engine queue)
   // Called once per chat request that passed the API-key check, when it has been answered or

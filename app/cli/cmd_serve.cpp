@@ -16,7 +16,7 @@ namespace {
 int Serve(const Args& args) {
   auto flags = SessionValueFlags();
   for (const char* f : {"host", "port", "api-key", "max-body-mb", "max-image-mp", "max-tokens-limit",
-                        "max-waiting", "max-conversations", "http-threads"})
+                        "max-waiting", "max-conversations", "http-threads", "allow-origin"})
     flags.insert(f);
   ArgParser p(args, flags, {});
   if (!p.positional().empty()) throw Error("serve takes no positional arguments (use --model DIR)");
@@ -25,6 +25,7 @@ int Serve(const Args& args) {
   const long long port = p.GetInt("port", o.port);
   if (port < 0 || port > 65535) throw Error("--port must be between 0 and 65535");
   o.port = static_cast<int>(port);
+  o.allowed_origins = server::ParseAllowedOrigins(p.Get("allow-origin", ""));
   o.api_key = p.Get("api-key", std::getenv("GLANCE_API_KEY") ? std::getenv("GLANCE_API_KEY") : "");
   auto positive = [&](const char* flag, double fallback) {
     const double v = p.GetDouble(flag, fallback);
@@ -64,7 +65,7 @@ int Serve(const Args& args) {
 Register reg("serve",
              "serve [--model DIR] [--host 127.0.0.1] [--port 8080] [--api-key KEY] [--max-body-mb 32] "
              "[--max-image-mp 16] [--max-tokens-limit 4096] [--max-waiting 16] [--max-conversations 4] "
-             "[--http-threads N] [--threads N] [--precision P]",
+             "[--http-threads N] [--allow-origin URL,...|*] [--threads N] [--precision P]",
              "an OpenAI-compatible chat server (POST /v1/chat/completions, images as data: URLs)", Serve);
 
 }  // namespace

@@ -98,17 +98,21 @@ class Server {
 struct CurlResult {
   int status = 0;
   json body;
+  std::string headers;  // the response's header lines, as received
 };
 
 // curl as a user would run it; the body goes through a file so any size works.
 CurlResult Curl(const Server& s, const std::string& method, const std::string& path, const std::string& body,
-                const std::string& key = kKey) {
+                const std::string& key = kKey, const std::vector<std::string>& headers = {}) {
   const fs::path dir = fs::temp_directory_path() / ("glance_curl_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string in = (dir / "in.json").string(), out = (dir / "out.json").string();
+  const std::string head = (dir / "head.txt").string();
   std::ofstream(in, std::ios::binary) << body;
-  std::string cmd = "curl -s -o '" + out + "' -w '%{http_code}' -X " + method + " '" + s.base() + path + "'";
+  std::string cmd = "curl -s -o '" + out + "' -D '" + head + "' -w '%{http_code}' -X " + method + " '" + s.base() +
+                    path + "'";
   if (!key.empty()) cmd += " -H 'Authorization: Bearer " + key + "'";
+  for (const std::string& h : headers) cmd += " -H '" + h + "'";
   if (method == "POST") cmd += " -H 'Content-Type: application/json' --data-binary @'" + in + "'";
   CurlResult r;
   if (FILE* p = ::popen(cmd.c_str(), "r")) {
@@ -117,6 +121,7 @@ CurlResult Curl(const Server& s, const std::string& method, const std::string& p
     ::pclose(p);
   }
   r.body = json::parse(ReadFile(out), nullptr, false);
+  r.headers = ReadFile(head);
   fs::remove_all(dir);
   return r;
 }
@@ -166,6 +171,24 @@ TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
       Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + Base64(broken), 3));
   EXPECT_EQ(bad_pixels.status, 400) << bad_pixels.body.dump();
   EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
+
+  // Web pages: one from another site is refused even with the key, and so is a request through a
+  // name that is not this machine's (DNS rebinding); a page from this machine gets CORS headers,
+  // and its preflight (which carries no key) is answered.
+  ExpectError(Curl(s, "GET", "/v1/models", "", kKey, {"Origin: https://evil.example"}), 403, "--allow-origin");
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", image, 3), kKey,
+                   {"Origin: https://evil.example"}), 403, "evil.example");
+  ExpectError(Curl(s, "GET", "/v1/models", "", kKey, {"Host: rebound.example:8080"}), 403, "Host header");
+  const CurlResult local_page = Curl(s, "GET", "/v1/models", "", kKey, {"Origin: http://localhost:3000"});
+  EXPECT_EQ(local_page.status, 200) << local_page.body.dump();
+  EXPECT_NE(local_page.headers.find("Access-Control-Allow-Origin: http://localhost:3000"), std::string::npos)
+      << local_page.headers;
+  const CurlResult preflight = Curl(s, "OPTIONS", "/v1/chat/completions", "", "",
+                                    {"Origin: http://127.0.0.1:5173", "Access-Control-Request-Method: POST"});
+  EXPECT_EQ(preflight.status, 204) << preflight.headers;
+  EXPECT_NE(preflight.headers.find("Access-Control-Allow-Headers: Authorization"), std::string::npos)
+      << preflight.headers;
+  EXPECT_EQ(Curl(s, "OPTIONS", "/v1/chat/completions", "", "", {"Origin: https://evil.example"}).status, 403);
 
   // A second server on the same port is refused (no SO_REUSEPORT sharing the connections).
   CliProcess second({"serve", "--port", std::to_string(s.port())});

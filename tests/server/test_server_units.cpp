@@ -13,11 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engine/engine.h"
+#include "core/util/error.h"
 #include "server/api_error.h"
 #include "server/chat_request.h"
 #include "server/chat_service.h"
 #include "server/data_url.h"
 #include "server/engine_queue.h"
+#include "server/request_source.h"
 #include "server/stop_scanner.h"
 
 namespace glance::server {
@@ -113,6 +115,55 @@ TEST(ServerRequest, ParsesTheOpenAiShape) {
   // temperature 0 is greedy; nothing given leaves the model's defaults.
   EXPECT_TRUE(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}],"temperature":0})", {}).Sampling()->greedy);
   EXPECT_FALSE(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}]})", {}).Sampling().has_value());
+}
+
+TEST(ServerRequestSource, LoopbackNamesAreExactNotPrefixes) {
+  for (const char* yes : {"localhost", "LocalHost", "localhost.", "127.0.0.1", "127.1.2.3", "::1", "[::1]"})
+    EXPECT_TRUE(IsLoopbackHost(yes)) << yes;
+  for (const char* no : {"127.evil.example", "localhost.evil.example", "128.0.0.1", "0.0.0.0", "::", "10.0.0.1",
+                         "example.com", ""})
+    EXPECT_FALSE(IsLoopbackHost(no)) << no;
+  EXPECT_EQ(HostOfAuthority("[::1]:8080"), "::1");
+  EXPECT_EQ(HostOfAuthority("localhost:3000"), "localhost");
+  EXPECT_EQ(HostOfAuthority("example.com"), "example.com");
+}
+
+TEST(ServerRequestSource, OtherSitesAndRenamedHostsAreRefused) {
+  RequestSourcePolicy policy;  // bound to loopback, no origin allowed
+  struct Case {
+    const char* host;
+    const char* origin;
+    bool allowed;
+  };
+  const Case cases[] = {
+      {"127.0.0.1:8080", "", true},                          // curl, the openai packages
+      {"", "", true},                                        // HTTP/1.0 without Host
+      {"localhost:8080", "http://localhost:3000", true},     // a page served from this machine
+      {"[::1]:8080", "http://[::1]:5173", true},
+      {"127.0.0.1:8080", "https://evil.example", false},     // another site
+      {"127.0.0.1:8080", "null", false},                     // a sandboxed frame
+      {"127.0.0.1:8080", "http://127.evil.example", false},  // prefix, not an address
+      {"rebound.example:8080", "", false},                   // DNS rebinding
+      {"127.0.0.1.evil.example", "", false},
+  };
+  for (const Case& c : cases) {
+    const auto refused = CheckRequestSource(c.host, c.origin, policy);
+    EXPECT_EQ(!refused.has_value(), c.allowed) << c.host << " / " << c.origin;
+    if (refused) {
+      EXPECT_EQ(refused->status(), 403);
+    }
+  }
+  // The user can allow a site, or every site; a server bound beyond loopback has other names.
+  policy.allowed_origins = ParseAllowedOrigins("https://app.example, http://other.example:8000");
+  EXPECT_FALSE(CheckRequestSource("127.0.0.1", "https://APP.example", policy).has_value());
+  EXPECT_TRUE(CheckRequestSource("127.0.0.1", "https://evil.example", policy).has_value());
+  policy.allowed_origins = {"*"};
+  EXPECT_FALSE(CheckRequestSource("127.0.0.1", "https://evil.example", policy).has_value());
+  policy.bound_to_loopback = false;
+  EXPECT_FALSE(CheckRequestSource("workstation.lan:8080", "", policy).has_value());
+  EXPECT_THROW(ParseAllowedOrigins("app.example"), Error);
+  EXPECT_THROW(ParseAllowedOrigins("https://app.example/path"), Error);
+  EXPECT_TRUE(ParseAllowedOrigins("").empty());
 }
 
 // A request that names no length gets the default (256), but never more than the server's cap
