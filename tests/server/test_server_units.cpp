@@ -211,7 +211,7 @@ TEST(ServerRequest, EveryBadRequestIsA4xxNamingTheField) {
       {R"({"messages":[{"role":"user","content":[)" + huge + "]}]}", 413},
       {R"({"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,aGVsbG8="}}]}]})", 400},
   };
-  for (const auto& [body, status] : cases) EXPECT_EQ(StatusOf([&] { ParseChatRequest(body, limits); }), status) << body;
+  for (const auto& c : cases) EXPECT_EQ(StatusOf([&] { ParseChatRequest(c.first, limits); }), c.second) << c.first;
   // Negative control: the same limits accept a well-formed request.
   EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":[)" + img + "]}]}", limits); }), 200);
 }
