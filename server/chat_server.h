@@ -7,16 +7,15 @@
 //
 // Safety: binds 127.0.0.1 unless told otherwise; with an API key every request needs
 // `Authorization: Bearer KEY` (401); web pages from other sites and requests through a name
-// that is not this machine's are refused (403, request_source.h); the body size (413), image size (413), message and image
-// counts and max_tokens (400) are checked before anything runs; a full queue answers 429 and a
-// long wait 503. Every error is a JSON body, never a dropped connection or a crash.
+// that is not this machine's are refused (403, request_source.h); the body size (413), image
+// size (413), message and image counts and max_tokens (400) are checked before anything runs;
+// a full queue answers 429 and a long wait 503. Every error is a JSON body, never a dropped connection or a crash.
 //
 // Thread contract: Start/Stop/Wait from one owning thread; requests are served on the
 // server's own worker threads and take turns on the engine.
 #include <memory>
 #include <string>
 
-#include "server/request_source.h"  // IsLoopbackHost
 #include "server/server_options.h"
 
 namespace glance {

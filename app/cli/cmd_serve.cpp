@@ -9,6 +9,7 @@
 #include "app/cli/command.h"
 #include "app/cli/session_flags.h"
 #include "server/chat_server.h"
+#include "server/request_source.h"
 
 namespace glance::cli {
 namespace {
