@@ -10,6 +10,7 @@
 #include "core/vision/image_header.h"
 #include "server/api_error.h"
 #include "server/data_url.h"
+#include "server/request_fields.h"
 
 namespace glance::server {
 
@@ -45,8 +46,43 @@ void CheckImageSize(const RequestImage& img, const ServerLimits& limits) {
   }
 }
 
-RequestMessage ParseMessage(const json& m, const std::string& where, int& images_left, const ServerLimits& limits) {
+// A value that asks for nothing (null, false, 0, "", [], {}, and the defaults named below): a
+// refused field sent with it is accepted, since clients send such defaults meaning nothing.
+bool IsNoOp(const std::string& name, const json& v) {
+  if (v.is_null() || (v.is_boolean() && !v.get<bool>()) || (v.is_number() && v.get<double>() == 0.0) ||
+      ((v.is_string() || v.is_array() || v.is_object()) && v.empty()))
+    return true;
+  if (name == "response_format") return v.is_object() && v.size() == 1 && v.value("type", "") == "text";
+  if (name == "tool_choice") return v == "none" || v == "auto";  // no tools are sent (they are refused)
+  if (name == "modalities") return v == json::array({"text"});
+  return false;
+}
+
+// Refuses fields of `obj` that `table` refuses (unless sent as a no-op) or does not know.
+void CheckFields(const json& obj, std::span<const RequestField> table, const std::string& where,
+                 const char* what) {
+  for (const auto& [name, value] : obj.items()) {
+    const std::string param = where.empty() ? name : where + "." + name;
+    const RequestField* f = FindField(table, name);
+    if (!f) throw BadRequest(param + " is not a known " + what + " field; nothing was run", param);
+    if (f->use == FieldUse::kRefused && !IsNoOp(name, value))
+      throw BadRequest(param + ": " + f->note + "; the request was not run", param);
+  }
+}
+
+ImageMode ImageModeOf(const json& image_url, const std::string& where, ImageMode fallback) {
+  if (!image_url.is_object() || !HasField(image_url, "detail")) return fallback;
+  const json& d = image_url["detail"];
+  if (d == "low") return ImageMode::kFast;
+  if (d == "high") return ImageMode::kDetail;
+  if (d == "auto") return fallback;
+  throw BadRequest(where + ".detail must be low, high or auto", where + ".detail");
+}
+
+RequestMessage ParseMessage(const json& m, const std::string& where, int& images_left, const ServerLimits& limits,
+                            ImageMode image_mode) {
   if (!m.is_object()) throw BadRequest(where + " must be an object", where);
+  CheckFields(m, MessageFields(), where, "message");
   if (!m.contains("role") || !m["role"].is_string()) throw BadRequest(where + ".role is missing", where + ".role");
   RequestMessage msg;
   msg.role = m["role"].get<std::string>();
@@ -60,6 +96,7 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
   }
   if (content->is_string()) {
     msg.text = content->get<std::string>();
+    if (!msg.text.empty()) msg.parts.push_back(MessagePart::Text(msg.text));
     return msg;
   }
   if (!content->is_array()) throw BadRequest(where + ".content must be a string or an array of parts", where + ".content");
@@ -69,10 +106,14 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
     if (!part.is_object() || !part.contains("type") || !part["type"].is_string())
       throw BadRequest(pw + " must be an object with a type", pw);
     const std::string type = part["type"].get<std::string>();
+    const RequestField* known = FindField(ContentPartTypes(), type);
+    if (!known) throw BadRequest(pw + ".type '" + type + "' is not a known content part type", pw + ".type");
+    if (known->use == FieldUse::kRefused) throw BadRequest(pw + ".type '" + type + "': " + known->note, pw + ".type");
     if (type == "text") {
       if (!part.contains("text") || !part["text"].is_string()) throw BadRequest(pw + ".text must be a string", pw);
-      if (!msg.text.empty()) msg.text += "\n";
-      msg.text += part["text"].get<std::string>();
+      const std::string text = part["text"].get<std::string>();
+      msg.text += text;  // the chat template concatenates parts with no separator
+      if (!text.empty()) msg.parts.push_back(MessagePart::Text(text));
     } else if (type == "image_url") {
       if (msg.role != "user") throw BadRequest("images are accepted in user messages only", pw);
       const json* iu = part.contains("image_url") ? &part["image_url"] : nullptr;
@@ -85,9 +126,9 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
       img.bytes = ParseImageDataUrl(url->get<std::string>(), img.param).bytes;
       CheckImageSize(img, limits);
       img.sha256 = Sha256Hex(img.bytes.data(), img.bytes.size());
+      img.mode = ImageModeOf(*iu, pw + ".image_url", image_mode);
+      msg.parts.push_back(MessagePart::Image(static_cast<int>(msg.images.size())));
       msg.images.push_back(std::move(img));
-    } else {
-      throw BadRequest(pw + ".type '" + type + "' is not supported (text, image_url)", pw + ".type");
     }
   }
   return msg;
@@ -112,6 +153,36 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
   if (j.is_discarded()) throw BadRequest("the request body is not valid JSON");
   if (!j.is_object()) throw BadRequest("the request body must be a JSON object");
   ChatRequest r;
+  CheckFields(j, ChatRequestFields(), "", "chat-completions");
+  // glance.image_mode is every image's default, so it is read before the messages.
+  if (HasField(j, "glance")) {
+    const json& g = j["glance"];
+    if (!g.is_object()) throw BadRequest("glance must be an object", "glance");
+    for (const auto& [name, value] : g.items())
+      if (name != "attention" && name != "image_mode")
+        throw BadRequest("glance." + name + " is not a known field (attention, image_mode)", "glance." + name);
+    if (g.contains("attention")) {
+      if (!g["attention"].is_boolean()) throw BadRequest("glance.attention must be true or false", "glance.attention");
+      r.attention = g["attention"].get<bool>();
+    }
+    if (g.contains("image_mode")) {
+      if (!g["image_mode"].is_string()) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
+      const std::optional<ImageMode> m = ParseImageMode(g["image_mode"].get<std::string>());
+      if (!m) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
+      r.image_mode = *m;
+    }
+  }
+  if (HasField(j, "chat_template_kwargs")) {
+    const json& k = j["chat_template_kwargs"];
+    if (!k.is_object()) throw BadRequest("chat_template_kwargs must be an object", "chat_template_kwargs");
+    for (const auto& [name, value] : k.items()) {
+      const std::string param = "chat_template_kwargs." + name;
+      if (name != "enable_thinking")
+        throw BadRequest(param + " is not supported (only enable_thinking is)", param);
+      if (!value.is_boolean()) throw BadRequest(param + " must be true or false", param);
+      r.enable_thinking = value.get<bool>();
+    }
+  }
   if (HasField(j, "model")) {
     if (!j["model"].is_string()) throw BadRequest("model must be a string", "model");
     r.model = j["model"].get<std::string>();
@@ -123,7 +194,7 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     throw BadRequest("more than " + std::to_string(limits.max_messages) + " messages in one request", "messages");
   int images_left = limits.max_images;
   for (size_t i = 0; i < msgs.size(); ++i)
-    r.messages.push_back(ParseMessage(msgs[i], Where("messages", i), images_left, limits));
+    r.messages.push_back(ParseMessage(msgs[i], Where("messages", i), images_left, limits, r.image_mode));
   // Shape: [system] then user/assistant alternating, ending with a user message.
   size_t first = 0;
   if (r.messages[0].role == "system") first = 1;
@@ -163,7 +234,7 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     r.seed = j["seed"].is_number_unsigned() ? j["seed"].get<uint64_t>() : static_cast<uint64_t>(j["seed"].get<int64_t>());
   }
   if (HasField(j, "n") && !(j["n"].is_number_integer() && j["n"].get<int64_t>() == 1))
-    throw BadRequest("only n = 1 is supported", "n");
+    throw BadRequest("n: only n = 1 is supported (one answer per request); the request was not run", "n");
   if (HasField(j, "stop")) {
     const json& s = j["stop"];
     if (s.is_string()) r.stop.push_back(s.get<std::string>());
@@ -171,20 +242,6 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
       for (const auto& x : s) r.stop.push_back(x.get<std::string>());
     else throw BadRequest("stop must be a string or an array of up to 4 strings", "stop");
     std::erase(r.stop, std::string());
-  }
-  if (HasField(j, "glance")) {
-    const json& g = j["glance"];
-    if (!g.is_object()) throw BadRequest("glance must be an object", "glance");
-    if (g.contains("attention")) {
-      if (!g["attention"].is_boolean()) throw BadRequest("glance.attention must be true or false", "glance.attention");
-      r.attention = g["attention"].get<bool>();
-    }
-    if (g.contains("image_mode")) {
-      if (!g["image_mode"].is_string()) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
-      const std::optional<ImageMode> m = ParseImageMode(g["image_mode"].get<std::string>());
-      if (!m) throw BadRequest("glance.image_mode must be fast or detail", "glance.image_mode");
-      r.image_mode = *m;
-    }
   }
   return r;
 }

@@ -9,6 +9,7 @@
 
 #include "core/engine/engine_options.h"
 #include "core/engine/sampler.h"
+#include "core/engine/session.h"
 #include "server/server_options.h"
 
 namespace glance::server {
@@ -17,12 +18,16 @@ struct RequestImage {
   std::vector<uint8_t> bytes;  // encoded (PNG, JPEG, ...)
   std::string sha256;          // of `bytes`: identifies the image when a conversation continues
   std::string param;           // where it was in the request, for error messages
+  ImageMode mode = ImageMode::kFast;  // image_url.detail, else glance.image_mode
 };
 
 struct RequestMessage {
   std::string role;  // "system" | "user" | "assistant"
-  std::string text;  // text parts joined by "\n"
-  std::vector<RequestImage> images;  // user messages only
+  std::string text;  // its text parts concatenated with no separator, as the chat template does
+  std::vector<RequestImage> images;  // user messages only, in order
+  // The message in order: text parts and image parts (indices into `images`), as the client
+  // sent them; the prompt is rendered in this order.
+  std::vector<MessagePart> parts;
 };
 
 struct ChatRequest {
@@ -37,6 +42,7 @@ struct ChatRequest {
   std::optional<float> presence_penalty;
   std::optional<uint64_t> seed;
   std::vector<std::string> stop;         // up to 4, as OpenAI
+  std::optional<bool> enable_thinking;   // chat_template_kwargs.enable_thinking
   bool attention = false;                // glance.attention: per-word maps in the response
   ImageMode image_mode = ImageMode::kFast;  // glance.image_mode: "fast" or "detail"
 
@@ -45,7 +51,8 @@ struct ChatRequest {
   std::optional<SamplingParams> Sampling() const;
 };
 
-// Throws ApiError. `body` is the raw request body.
+// Throws ApiError. `body` is the raw request body. Every field is checked against the table of
+// server/request_fields.h: a refused or unknown field is a 400 naming it.
 ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits);
 
 }  // namespace glance::server

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "core/engine/engine.h"
+#include "core/engine/prompt_stream.h"
 #include "core/util/error.h"
 #include "core/vision/image_decode.h"
 #include "server/api_error.h"
@@ -18,12 +19,12 @@ namespace glance::server {
 using Clock = std::chrono::steady_clock;
 
 std::string MessageKey(const RequestMessage& m) {
+  // The parts in order: the same text and images in another order is another conversation.
   std::string k = m.role;
-  k += '\0';
-  k += m.text;
-  for (const auto& img : m.images) {
-    k += '\0';
-    k += img.sha256;
+  if (m.role != "user") return k + '\0' + m.text;  // text only: the answer as the session holds it
+  for (const MessagePart& p : m.parts) {
+    k += p.kind == MessagePart::kText ? "\0t" : "\0i";
+    k += p.kind == MessagePart::kText ? p.text : m.images[static_cast<size_t>(p.image)].sha256;
   }
   return k;
 }
@@ -68,11 +69,12 @@ void ChatService::ContinueHistory(Session& session, const ChatRequest& request) 
     for (size_t i = first; i + 1 < msgs.size(); i += 2) {
       SavedTurn t;
       t.user_text = msgs[i].text;
+      t.parts = msgs[i].parts;
       for (const RequestImage& img : msgs[i].images) {
         const std::string path = (dir / (img.sha256 + ".img")).string();
         std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(img.bytes.data()),
                                                     static_cast<std::streamsize>(img.bytes.size()));
-        t.images.push_back({path, img.sha256, request.image_mode});
+        t.images.push_back({path, img.sha256, img.mode});
       }
       t.answer = msgs[i + 1].text;
       turns.push_back(std::move(t));
@@ -116,15 +118,21 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   job->key_.push_back(MessageKey(request.messages.back()));
   job->request_ = request;
   job->request_.messages.clear();  // the bytes are not needed past this point
-  job->request_.messages.push_back({request.messages.back().role, request.messages.back().text, {}});
+  job->request_.messages.push_back({request.messages.back().role, request.messages.back().text, {}, {}});
 
-  const ImageMode mode = request.image_mode;
+  // The new message, part by part in the client's order (Send then sends what was built).
+  const RequestMessage& last = request.messages.back();
   Session& s = *job->held_.session;
   try {
     engine_thread_.Run([&] {
-      for (const RequestImage& img : request.messages.back().images) {
+      for (const MessagePart& p : last.parts) {
+        if (p.kind == MessagePart::kText) {
+          s.AddText(p.text);
+          continue;
+        }
+        const RequestImage& img = last.images[static_cast<size_t>(p.image)];
         const vision::RgbImage rgb = vision::DecodeImage(img.bytes, img.param);
-        s.AttachImageRgb(rgb.pixels.data(), rgb.width, rgb.height, 0, mode);
+        s.AttachImageRgb(rgb.pixels.data(), rgb.width, rgb.height, 0, img.mode);
       }
     });
   } catch (const Error& e) {
@@ -140,7 +148,7 @@ ChatService::Job::~Job() {
 
 void ChatService::Job::KeepConversationAsItWas() {
   if (!held_.session) return;
-  held_.session->ClearPendingImages();
+  held_.session->ClearPending();
   if (!held_.session->turns().empty()) service_->Return(std::move(held_));
   held_ = {};
 }
@@ -162,6 +170,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   // every prompt chunk: a client gone stops the turn before the next forward pass.
   scb.on_logits = [&](std::span<const float>) { alive(); };
   scb.on_progress = [&](const Progress&) { alive(); };
+  scb.on_prompt = [&](const PromptStream& p) { c.prompt_ids = p.ids; };
   scb.on_text = [&](const std::string& piece) {
     const std::string out = stops.Push(piece);
     if (stops.stopped()) cancel = true;
@@ -174,9 +183,10 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   o.capture_attention = request_.attention;
   o.sampling = request_.Sampling();
   o.seed = request_.seed;
+  o.enable_thinking = request_.enable_thinking;
   Session& s = *held_.session;
   try {
-    service_->engine_thread_.Run([&] { c.turn = s.Send(request_.messages.back().text, o, scb); });
+    service_->engine_thread_.Run([&] { c.turn = s.Send("", o, scb); });  // the parts Prepare added
   } catch (const Cancelled&) {
     // Gone during the prompt: nothing generated, the conversation kept as it was.
     KeepConversationAsItWas();
@@ -202,7 +212,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   c.prompt_tokens = r.stats.context_tokens - fed;
   c.reused_tokens = std::max(0, c.prompt_tokens - r.stats.prompt_tokens);
   // The session now holds this exchange; its key carries the answer as the session has it.
-  key_.push_back(MessageKey({"assistant", s.turns().back().answer, {}}));
+  key_.push_back(MessageKey({"assistant", s.turns().back().answer, {}, {}}));
   held_.key = key_;
   service_->Return(std::move(held_));
   held_ = {};

@@ -40,6 +40,7 @@ struct Completion {
   int reused_tokens = 0;           // prompt tokens taken from a held conversation's state
   double queue_s = 0.0;            // time waiting for the engine
   TurnResult turn;                 // stats, attention maps and words
+  std::vector<int64_t> prompt_ids;  // the turn's whole prompt as the model read it (pads expanded)
 };
 
 struct CompletionCallbacks {

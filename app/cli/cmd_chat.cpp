@@ -1,7 +1,11 @@
 // glance-cli chat: a multi-turn REPL over one Session.
-//   /image PATH   attach an image to the next message      /regenerate  answer the last message again
-//   /reset        start a new conversation                 /stats       statistics of the last turn
+//   /image PATH   add an image to the next message          /regenerate  answer the last message again
+//   /text TEXT    add text to the next message, not sending /send        send the message built so far
+//   /reset        start a new conversation                  /stats       statistics of the last turn
 //   /quit         leave (also end-of-input)
+// A message is text and images in the order written: "Which is older? {image:a.png} or
+// {image:b.png}" places each image where it stands; /image and /text build a message the same
+// way over several lines. A line that fails (an image that cannot be read) adds nothing.
 // Ctrl+C while an answer streams stops that answer and returns to the prompt; Ctrl+C at the
 // prompt leaves (exit 130), as llama-cli does.
 #include <signal.h>
@@ -9,8 +13,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
@@ -46,7 +53,30 @@ void InstallInterruptHandler() {
   ::sigaction(SIGINT, &sa, nullptr);
 }
 
-const char* const kCommandList = "commands: /image PATH, /regenerate, /reset, /stats, /quit";
+const char* const kCommandList =
+    "commands: /image PATH, /text TEXT, /send, /regenerate, /reset, /stats, /quit; "
+    "{image:PATH} in a message places an image there";
+
+// A message line split into text and {image:PATH} pieces, in order.
+struct LinePiece {
+  bool image = false;
+  std::string value;  // the text, or the image's path
+};
+std::vector<LinePiece> SplitImageMarkers(const std::string& line) {
+  static const std::regex marker(R"(\{image:([^}]*)\})");
+  std::vector<LinePiece> out;
+  size_t at = 0;
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), marker); it != std::sregex_iterator(); ++it) {
+    const size_t start = static_cast<size_t>(it->position(0));
+    if (start > at) out.push_back({false, line.substr(at, start - at)});
+    std::string path = (*it)[1].str();
+    if (path.empty()) throw Error("{image:} names no file (write {image:PATH})");
+    out.push_back({true, std::move(path)});
+    at = start + static_cast<size_t>(it->length(0));
+  }
+  if (at < line.size()) out.push_back({false, line.substr(at)});
+  return out;
+}
 
 int Chat(const Args& args) {
   auto flags = SessionValueFlags();
@@ -65,6 +95,33 @@ int Chat(const Args& args) {
     const ImageInfo info = session.AttachImage(path, mode);
     std::fprintf(stderr, "[image %s: %dx%d -> %dx%d tokens]\n", path.c_str(), info.source_w,
                  info.source_h, info.grid_w, info.grid_h);
+  };
+  // Adds a line's text and images to the next message in order, then runs `then` (sending it,
+  // or nothing); when either fails, the message is put back as it was before the line (its
+  // images attached again from their files), so a failed line never leaks into the next one.
+  auto add_line = [&](const std::string& text, const std::function<void()>& then) {
+    const std::vector<LinePiece> pieces = SplitImageMarkers(text);
+    const std::vector<MessagePart> before = session.pending_parts();
+    std::vector<std::string> before_paths;
+    for (const MessagePart& part : before)
+      if (part.kind == MessagePart::kImage) before_paths.push_back(session.images()[static_cast<size_t>(part.image)].path);
+    try {
+      for (const LinePiece& piece : pieces) {
+        if (piece.image)
+          attach(piece.value);
+        else
+          session.AddText(piece.value);
+      }
+      then();
+    } catch (...) {
+      session.ClearPending();
+      size_t k = 0;
+      for (const MessagePart& part : before) {
+        if (part.kind == MessagePart::kText) session.AddText(part.text);
+        else session.AttachImage(before_paths[k++], mode);
+      }
+      throw;
+    }
   };
   if (auto img = p.Get("image")) attach(*img);
   std::fprintf(stderr, "%s (Ctrl+C stops an answer)\n", kCommandList);
@@ -118,14 +175,21 @@ int Chat(const Args& args) {
         attach(path);
         continue;
       }
-      if (line == "/regenerate") {
+      if (line == "/text" || line.rfind("/text ", 0) == 0) {
+        if (line.size() <= 6) throw Error("usage: /text TEXT (adds TEXT to the next message without sending it)");
+        add_line(line.substr(6), [] {});
+        continue;
+      }
+      if (line == "/send") {
+        last = answer([&] { return session.Send("", options, cb); });
+      } else if (line == "/regenerate") {
         last = answer([&] { return session.Regenerate(options, cb); });
       } else if (line[0] == '/') {
         const std::string word = line.substr(0, line.find(' '));
         std::fprintf(stderr, "unknown command %s; %s\n", word.c_str(), kCommandList);
         continue;
       } else {
-        last = answer([&] { return session.Send(line, options, cb); });
+        add_line(line, [&] { last = answer([&] { return session.Send("", options, cb); }); });
       }
       have_last = true;
     } catch (const Error& e) {
@@ -137,7 +201,8 @@ int Chat(const Args& args) {
 }
 
 Register reg("chat", "chat [--model DIR] [--image PATH] [--mode fast|detail] [--max-tokens N] ...",
-             "multi-turn chat in the terminal (/image, /regenerate, /reset, /stats, /quit; Ctrl+C stops an answer)",
+             "multi-turn chat in the terminal (/image, /text, /send, /regenerate, /reset, /stats, /quit; "
+             "{image:PATH} places an image mid-message; Ctrl+C stops an answer)",
              Chat);
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "core/engine/engine.h"
 #include "core/checks/gate_table.h"
 #include "core/lm/language_model.h"
+#include "core/util/error.h"
 
 namespace glance::checks {
 
@@ -49,12 +50,21 @@ CheckRun RunCheck(const ReferenceData& ref, const std::shared_ptr<const Engine>&
       r.turn2.push_back(Step(engine, state, out, r.turn2_tokens[s - 1], nullptr));
   }
   r.dispatches = engine.backend().Stats();
-  r.session = RunSession(SessionScriptFromReference(ref), engine_ptr,
-                         r.images.FeaturePointers(engine.config().text.hidden_size));
+  try {
+    r.session = RunSession(SessionScriptFromReference(ref), engine_ptr,
+                           r.images.FeaturePointers(engine.config().text.hidden_size));
+  } catch (const Error& e) {
+    r.session_error = e.what();
+  }
   return r;
 }
 
 void RecordSessionGates(GateEvaluator& gates, const ReferenceData& ref, const CheckRun& run) {
+  if (!run.session_error.empty()) {
+    for (const char* gate : {"session prompt ids", "session logits"})
+      gates.Record(gate, {run.session_error, {{Quantity::kMismatches, kUnmeasured}, {Quantity::kMaxAbs, kUnmeasured}}});
+    return;
+  }
   gates.Record("session prompt ids", MeasureSessionIds(ref, run.session));
   gates.Record("session logits", MeasureSessionLogits(run.session, run.decode));
 }

@@ -36,6 +36,10 @@ struct CheckRun {
   // of one pass over the reference.
   std::vector<kernels::KernelStat> dispatches;
   SessionRun session;
+  // Why the reference conversation could not go through a Session (one line naming the
+  // message or part), when it could not: the two session gates then fail with this as their
+  // figure, and every other gate still runs and reports.
+  std::string session_error;
 };
 
 struct CheckRunHooks {

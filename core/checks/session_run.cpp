@@ -17,7 +17,7 @@ namespace {
 
 std::vector<int32_t> Int32(const std::vector<int64_t>& ids) { return {ids.begin(), ids.end()}; }
 
-// One turn through the Session: `text` sent with `tokens` as its answer.
+// One turn through the Session: the parts built so far and `text` sent with `tokens` as its answer.
 void SendForced(Session& session, const std::string& text, const std::vector<int32_t>& tokens,
                 std::optional<bool> thinking, PromptStream& prompt, std::vector<std::vector<float>>& rows) {
   GenerateOptions o;
@@ -62,19 +62,21 @@ SessionScript SessionScriptFromReference(const ReferenceData& ref) {
     ++at;
   }
   if (messages.size() != at + 1 || messages[at].role != "user")
-    throw Error(refused + "it is not one user message (after an optional system message)");
-  size_t n_images = 0;
-  for (const ContentPart& p : messages[at].content) {
-    if (p.kind == ContentPart::kText) {
-      s.user_text += p.text;
-    } else if (p.kind != ContentPart::kImage || !s.user_text.empty()) {
-      throw Error(refused + "a Session's message holds images, then its text");
-    } else {
-      ++n_images;
-    }
+    throw Error(refused + "it is not one user message (after an optional system message): message " +
+                std::to_string(std::min(messages.size() - 1, at + 1)) + " is '" +
+                (messages.size() > at ? messages[std::min(messages.size() - 1, at + 1)].role : std::string("none")) + "'");
+  int n_images = 0;
+  for (size_t k = 0; k < messages[at].content.size(); ++k) {
+    const ContentPart& p = messages[at].content[k];
+    if (p.kind == ContentPart::kText)
+      s.parts.push_back(MessagePart::Text(p.text));
+    else if (p.kind == ContentPart::kImage)
+      s.parts.push_back(MessagePart::Image(n_images++));
+    else
+      throw Error(refused + "part " + std::to_string(k) + " of its user message is a video, which a Session cannot attach");
   }
   s.images = ReferenceImageFiles(ref);
-  if (s.images.size() != n_images)
+  if (s.images.size() != static_cast<size_t>(n_images))
     throw Error(refused + "its message has " + std::to_string(n_images) + " image(s), the folder " +
                 std::to_string(s.images.size()));
   s.tokens = Int32(ref.I64("decode.tokens"));
@@ -90,8 +92,17 @@ SessionRun RunSession(const SessionScript& script, const std::shared_ptr<const E
   SessionRun r;
   Session session(engine);
   if (!script.system_prompt.empty()) session.SetSystemPrompt(script.system_prompt);
-  for (const std::string& path : script.images) session.AttachImage(path, ImageMode::kDetail);
-  SendForced(session, script.user_text, script.tokens, script.enable_thinking, r.prompt, r.decode);
+  for (const MessagePart& p : script.parts) {
+    if (p.kind == MessagePart::kText) {
+      session.AddText(p.text);
+    } else {
+      if (p.image < 0 || static_cast<size_t>(p.image) >= script.images.size())
+        throw Error("the session script names image " + std::to_string(p.image) + " of " +
+                    std::to_string(script.images.size()));
+      session.AttachImage(script.images[static_cast<size_t>(p.image)], ImageMode::kDetail);
+    }
+  }
+  SendForced(session, "", script.tokens, script.enable_thinking, r.prompt, r.decode);
   if (script.turn2_user_text.empty()) return r;
   SendForced(session, script.turn2_user_text, script.turn2_tokens, script.enable_thinking, r.turn2_prompt, r.turn2);
 

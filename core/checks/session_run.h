@@ -20,6 +20,7 @@
 
 #include "core/checks/gate_table.h"
 #include "core/engine/prompt_stream.h"
+#include "core/engine/session.h"
 
 namespace glance {
 class Engine;
@@ -33,16 +34,18 @@ class ReferenceData;
 // it to show that the gates fail when the Session feeds something else.
 struct SessionScript {
   std::string system_prompt;
-  std::vector<std::string> images;  // attached to the first message, in order
-  std::string user_text;
+  std::vector<std::string> images;  // the first message's images, in order
+  // The first message in order: text parts and image parts (indices into `images`), so text
+  // before, between and after images is sent as the reference wrote it.
+  std::vector<MessagePart> parts;
   std::optional<bool> enable_thinking;
   std::vector<int32_t> tokens;       // turn 1's answer: decode.tokens
   std::string turn2_user_text;       // empty: the folder has no second turn
   std::vector<int32_t> turn2_tokens;  // turn2.tokens
 };
 
-// Throws glance::Error naming what a Session cannot send (a conversation other than one user
-// message with its images first, optionally after a system message).
+// Throws glance::Error naming what a Session cannot send: anything but one user message (text
+// and images in any order), optionally after a system message of text.
 SessionScript SessionScriptFromReference(const ReferenceData& ref);
 
 struct SessionRun {

@@ -43,10 +43,35 @@ struct SessionImage {
   Timing timing;                // preprocess + vision, charged to the turn that sends it
 };
 
-// Reports the last query row of every full-attention layer to an AttentionCapture.
+// Attention capture over the images of the last user message (or, when it has none, the
+// conversation's most recent image): one AttentionCapture per image, fed the same rows.
+struct Capture {
+  std::vector<std::unique_ptr<AttentionCapture>> images;  // message order
+  std::vector<int> image_indices;                          // Session::images() index of each
+
+  explicit operator bool() const { return !images.empty(); }
+  // The message's last image: what on_attention and TurnResult::attention report.
+  AttentionCapture& primary() { return *images.back(); }
+  void BeginToken(int step) {
+    for (auto& c : images) c->BeginToken(step);
+  }
+  void AddLayerRow(int layer, int n_heads, const float* probs, int64_t key_stride, int64_t n_keys) {
+    for (auto& c : images) c->AddLayerRow(layer, n_heads, probs, key_stride, n_keys);
+  }
+  void AddVerifyRow(const VerifyAttention& v, int64_t row) {
+    for (auto& c : images) v.AddRow(*c, row);
+  }
+  // Ends every image's map; returns the primary one.
+  const AttentionMap& EndToken(int32_t token, const std::string& piece) {
+    for (size_t k = 0; k + 1 < images.size(); ++k) images[k]->EndToken(token, piece);
+    return images.back()->EndToken(token, piece);
+  }
+};
+
+// Reports the last query row of every full-attention layer to the capture.
 class CaptureObserver final : public lm::AttentionObserver {
  public:
-  explicit CaptureObserver(AttentionCapture& capture) : capture_(capture) {}
+  explicit CaptureObserver(Capture& capture) : capture_(capture) {}
   Rows rows() const override { return Rows::kLastOnly; }
   void OnAttention(const lm::AttentionProbs& p) override {
     const float* last = p.row(0, p.n_queries - 1);
@@ -54,13 +79,7 @@ class CaptureObserver final : public lm::AttentionObserver {
   }
 
  private:
-  AttentionCapture& capture_;
-};
-
-// Attention capture over one image's rows (the conversation's most recent image).
-struct Capture {
-  std::unique_ptr<AttentionCapture> maps;
-  std::unique_ptr<CaptureObserver> observer;
+  Capture& capture_;
 };
 
 bool IsPrefix(const std::vector<int64_t>& prefix, std::span<const int64_t> full) {
@@ -97,7 +116,7 @@ struct SessionImpl {
   std::shared_ptr<const Engine> engine;
   std::string system_prompt;
   std::vector<SessionImage> images;
-  std::vector<int> pending;  // images attached to the next user message
+  std::vector<MessagePart> pending;  // the next user message, as built so far
   std::vector<ChatTurn> turns;
   std::vector<ImageInfo> image_infos;
   Snapshot before_user;  // state before the last user message
@@ -120,6 +139,12 @@ struct SessionImpl {
   ImageInfo Attach(SessionImage img);
   // The conversation's turns as template messages (the last turn's answer omitted).
   std::vector<ChatMessage> Messages() const;
+  // The images in the order the render places them (the turns' image parts in order): the
+  // prompt's k-th image run is images[RenderOrder()[k]].
+  std::vector<int> RenderOrder() const;
+  std::vector<const float*> FeaturePointers() const;  // features in RenderOrder()
+  // Drops images[index] (a pending one), renumbering later pending parts.
+  void EraseImage(int index);
   // The one render of this turn.
   PromptStream Stream(std::optional<bool> thinking) const;
   // Prefills the stream up to the end of the last user message from the longest snapshot that
@@ -195,8 +220,36 @@ SessionImage SessionImpl::Encode(const vision::PreprocessedImage& pre, const std
 ImageInfo SessionImpl::Attach(SessionImage img) {
   images.push_back(std::move(img));
   image_infos.push_back(images.back().info);
-  pending.push_back(static_cast<int>(images.size()) - 1);
+  pending.push_back(MessagePart::Image(static_cast<int>(images.size()) - 1));
   return images.back().info;
+}
+
+// A turn from its ordered parts: the joined text and the image list derived from them.
+static ChatTurn MakeTurn(std::vector<MessagePart> parts) {
+  ChatTurn t;
+  for (const MessagePart& p : parts) {
+    if (p.kind == MessagePart::kText)
+      t.user_text += p.text;
+    else
+      t.image_indices.push_back(p.image);
+  }
+  t.parts = std::move(parts);
+  return t;
+}
+
+static std::vector<int> PendingImages(const std::vector<MessagePart>& parts) {
+  std::vector<int> out;
+  for (const MessagePart& p : parts)
+    if (p.kind == MessagePart::kImage) out.push_back(p.image);
+  return out;
+}
+
+std::vector<MessagePart> SavedTurn::OrderedParts() const {
+  if (!parts.empty()) return parts;
+  std::vector<MessagePart> out;
+  for (size_t k = 0; k < images.size(); ++k) out.push_back(MessagePart::Image(static_cast<int>(k)));
+  if (!user_text.empty()) out.push_back(MessagePart::Text(user_text));
+  return out;
 }
 
 std::vector<ChatMessage> SessionImpl::Messages() const {
@@ -206,17 +259,23 @@ std::vector<ChatMessage> SessionImpl::Messages() const {
     const ChatTurn& t = turns[i];
     ChatMessage user;
     user.role = "user";
-    for (size_t k = 0; k < t.image_indices.size(); ++k) user.content.push_back(ContentPart::Image());
-    if (!t.user_text.empty()) user.content.push_back(ContentPart::Text(t.user_text));
+    for (const MessagePart& p : t.parts)
+      user.content.push_back(p.kind == MessagePart::kImage ? ContentPart::Image() : ContentPart::Text(p.text));
     msgs.push_back(std::move(user));
     if (i + 1 < turns.size() && t.complete) msgs.push_back(ChatMessage::FromText("assistant", t.answer));
   }
   return msgs;
 }
 
+std::vector<int> SessionImpl::RenderOrder() const {
+  std::vector<int> order;
+  for (const ChatTurn& t : turns) order.insert(order.end(), t.image_indices.begin(), t.image_indices.end());
+  return order;
+}
+
 PromptStream SessionImpl::Stream(std::optional<bool> thinking) const {
   std::vector<lm::ImageGrid> grids;
-  for (const SessionImage& im : images) grids.push_back(im.grid);
+  for (int i : RenderOrder()) grids.push_back(images[static_cast<size_t>(i)].grid);
   PromptStream s = BuildPromptStream(*engine, Messages(), thinking, grids);
   if (static_cast<int>(s.size()) >= context_limit())
     throw Error("the conversation would be " + std::to_string(s.size()) + " tokens, past the context limit of " +
@@ -224,9 +283,9 @@ PromptStream SessionImpl::Stream(std::optional<bool> thinking) const {
   return s;
 }
 
-static std::vector<const float*> FeaturePointers(const std::vector<SessionImage>& images) {
+std::vector<const float*> SessionImpl::FeaturePointers() const {
   std::vector<const float*> f;
-  for (const SessionImage& im : images) f.push_back(im.features.data());
+  for (int i : RenderOrder()) f.push_back(images[static_cast<size_t>(i)].features.data());
   return f;
 }
 
@@ -240,7 +299,7 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
   if (keep_mtp && !state.mtp.active) engine->lm().EnableMtp(state);  // the drafter sees the prompt
   const size_t begin = from ? from->ids.size() : 0;
   if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
-  const std::vector<const float*> features = FeaturePointers(images);
+  const std::vector<const float*> features = FeaturePointers();
   progress.chunk = PrefillChunkRows(*engine);
   lm::ForwardOutput out;
   ScopedStage s(timing, "prefill");
@@ -258,11 +317,16 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
 Capture SessionImpl::SetupCapture(const PromptStream& stream, const GenerateOptions& options) const {
   Capture c;
   if (!options.capture_attention || stream.runs.empty()) return c;
-  const size_t last = stream.runs.size() - 1;
-  const lm::ImageGrid g = stream.runs[last].grid;
-  c.maps = std::make_unique<AttentionCapture>(static_cast<int>(last), static_cast<int>(g.h), static_cast<int>(g.w),
-                                              stream.ImageRows(last));
-  c.observer = std::make_unique<CaptureObserver>(*c.maps);
+  // Run k of the prompt is images[order[k]]; the last message's images are its last runs.
+  const std::vector<int> order = RenderOrder();
+  const size_t n_last = turns.back().image_indices.size();
+  const size_t first = stream.runs.size() - std::max<size_t>(1, std::min(n_last, stream.runs.size()));
+  for (size_t k = first; k < stream.runs.size(); ++k) {
+    const lm::ImageGrid g = stream.runs[k].grid;
+    c.images.push_back(std::make_unique<AttentionCapture>(order[k], static_cast<int>(g.h), static_cast<int>(g.w),
+                                                          stream.ImageRows(k)));
+    c.image_indices.push_back(order[k]);
+  }
   return c;
 }
 
@@ -278,6 +342,8 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   ChatTurn& turn = turns.back();
   lm::LmState state = after_user.state;
   Capture capture = SetupCapture(stream, options);
+  CaptureObserver capture_observer(capture);
+  lm::AttentionObserver* const observer = capture ? &capture_observer : nullptr;
   const SamplingParams sampling = options.sampling.value_or(engine->info().default_sampling);
   const int draft_k = forced.empty() ? SpeculativeDrafts(options) : 0;
   r.stats.speculative_warning = std::exchange(auto_warning, std::string());
@@ -289,11 +355,11 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
 
   // The generation prompt; its last row's logits give the first token.
   lm::ForwardOutput out;
-  if (capture.maps) capture.maps->BeginToken(0);
+  if (capture) capture.BeginToken(0);
   {
     ScopedStage s(timing, "prefill");
-    PrefillRows(*engine, stream, after_user.ids.size(), stream.size(), FeaturePointers(images), state, out,
-                capture.observer.get());
+    PrefillRows(*engine, stream, after_user.ids.size(), stream.size(), FeaturePointers(), state, out,
+                observer);
   }
   prompt_tokens += static_cast<int>(stream.size() - after_user.ids.size());
 
@@ -328,6 +394,10 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   };
   r.stats.draft_tokens = draft_k;
   r.stop_reason = "max_tokens";
+  // Constrained decoding (token_constraint.h): this answer's constraint state.
+  const std::unique_ptr<TokenConstraint> constraint =
+      options.constraint && forced.empty() ? options.constraint->Start(stops) : nullptr;
+  std::optional<GeneratedLogprobs> logprobs;
   for (int step = 0; step < max_steps; ++step) {
     const float* logits = out.last();
     if (step > 0) {
@@ -341,9 +411,9 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
         r.stop_reason = "context";
         break;
       }
-      if (capture.maps) capture.maps->BeginToken(step);
+      if (capture) capture.BeginToken(step);
       if (in_batch) {
-        if (capture.maps) batch.attention.AddRow(*capture.maps, static_cast<int64_t>(batch.used));
+        if (capture) capture.AddVerifyRow(batch.attention, static_cast<int64_t>(batch.used));
         logits = batch.logits(batch.used++);
       } else {
         ScopedStage s(timing, "decode");
@@ -356,16 +426,16 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
         draft_context = context;
         draft_generated = r.tokens;
         if (k > 0 && DraftAndVerify(engine->lm(), state, id, k, options.speculative_draft_vocab, pick_draft,
-                                    capture.maps != nullptr, engine->pool(), batch)) {
+                                    static_cast<bool>(capture), engine->pool(), batch)) {
           in_batch = true;
           r.stats.drafted += static_cast<int>(batch.drafts());
-          if (capture.maps) batch.attention.AddRow(*capture.maps, 0);
+          if (capture) capture.AddVerifyRow(batch.attention, 0);
           batch.used = 1;
           logits = batch.logits(0);
         } else {
           lm::ForwardInput in;
           in.ids = std::span<const int64_t>(&id, 1);
-          engine->lm().Forward(in, state, out, engine->pool(), capture.observer.get());
+          engine->lm().Forward(in, state, out, engine->pool(), observer);
           logits = out.last();
         }
       }
@@ -376,6 +446,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
     {
       ScopedStage s(timing, "sample");
       std::vector<float> row(logits, logits + out.vocab);
+      if (constraint) constraint->MaskLogits(row);  // a verify row too: a refused draft cannot be chosen
       if (!forced.empty()) {
         next = forced[static_cast<size_t>(step)];  // teacher forcing: the given token, not a sample
       } else if (draft_follows && !sampling.greedy) {
@@ -387,6 +458,11 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
       } else {
         next = sampler.Sample(row, context, r.tokens);
       }
+      if (constraint) constraint->Accept(next);
+      // `row` as sampled: penalised (Sample and Distribution work in place) and masked.
+      if (options.top_logprobs >= 0)
+        logprobs = ComputeLogprobs(row, valid_vocab, sampling.greedy ? 1.0f : sampling.temperature, next,
+                                   options.top_logprobs);
     }
     if (draft_follows) {
       // The next verify row was fed draft rows[used]: usable only if that is what was chosen.
@@ -409,11 +485,15 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
     }
     r.tokens.push_back(next);
     context.push_back(next);
+    if (logprobs) {
+      r.logprobs.push_back(*logprobs);
+      if (cb.on_logprobs) cb.on_logprobs(*logprobs);
+    }
     const std::string piece = decoder.Push(next);
     r.text += piece;
     if (!piece.empty() && cb.on_text) cb.on_text(piece);
-    if (capture.maps) {
-      const AttentionMap& m = capture.maps->EndToken(next, piece);
+    if (capture) {
+      const AttentionMap& m = capture.EndToken(next, piece);
       if (cb.on_attention) cb.on_attention(m);
     }
   }
@@ -421,9 +501,11 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   const std::string tail = decoder.Flush();
   r.text += tail;
   if (!tail.empty() && cb.on_text) cb.on_text(tail);
-  if (capture.maps) {
-    r.attention = capture.maps->maps();
+  if (capture) {
+    r.attention = capture.primary().maps();
     r.words = GroupWords(r.attention);
+    for (size_t k = 0; k < capture.images.size(); ++k)
+      r.attention_by_image.push_back({capture.image_indices[k], capture.images[k]->maps()});
   }
   FinishStats(r, timing, t0, first_token_time, new_image_tokens, prompt_tokens, state.n_tokens);
   turn.answer = r.text;
@@ -510,31 +592,71 @@ ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int
                                      std::move(timing), cb, 0, 1));
 }
 
-void Session::ClearPendingImages() {
-  // Pending images are the last ones; drop them so indices of sent images stay stable.
-  auto& im = *impl_;
-  for (auto it = im.pending.rbegin(); it != im.pending.rend(); ++it) {
-    im.images.erase(im.images.begin() + *it);
-    im.image_infos.erase(im.image_infos.begin() + *it);
-  }
-  im.pending.clear();
+void SessionImpl::EraseImage(int index) {
+  images.erase(images.begin() + index);
+  image_infos.erase(image_infos.begin() + index);
+  for (MessagePart& p : pending)
+    if (p.kind == MessagePart::kImage && p.image > index) --p.image;
 }
+
+void Session::ClearPendingImages() {
+  // Pending images are the last ones; drop them (last first) so indices of sent images stay
+  // stable. The pending text stays.
+  auto& im = *impl_;
+  std::vector<int> gone = PendingImages(im.pending);
+  std::erase_if(im.pending, [](const MessagePart& p) { return p.kind == MessagePart::kImage; });
+  std::sort(gone.rbegin(), gone.rend());
+  for (int i : gone) im.EraseImage(i);
+}
+
+void Session::ClearPending() {
+  ClearPendingImages();
+  impl_->pending.clear();
+}
+
+void Session::RemovePendingImage(int image_index) {
+  auto& im = *impl_;
+  const auto it = std::find(im.pending.begin(), im.pending.end(), MessagePart::Image(image_index));
+  if (it == im.pending.end())
+    throw Error("image " + std::to_string(image_index) + " is not attached to the next message");
+  im.pending.erase(it);
+  im.EraseImage(image_index);
+}
+
+void Session::AddText(const std::string& text) {
+  if (text.empty()) return;
+  auto& im = *impl_;
+  if (!im.pending.empty() && im.pending.back().kind == MessagePart::kText)
+    im.pending.back().text += text;  // adjacent text parts render as one (no separator)
+  else
+    im.pending.push_back(MessagePart::Text(text));
+}
+
+const std::vector<MessagePart>& Session::pending_parts() const { return impl_->pending; }
 
 TurnResult Session::Send(const std::string& user_text, const GenerateOptions& options, const StreamCallbacks& cb) {
   auto& im = *impl_;
-  if (user_text.empty() && im.pending.empty()) throw Error("nothing to send: type a message or attach an image");
+  std::vector<MessagePart> parts = im.pending;
+  if (!user_text.empty()) {
+    if (!parts.empty() && parts.back().kind == MessagePart::kText)
+      parts.back().text += user_text;
+    else
+      parts.push_back(MessagePart::Text(user_text));
+  }
+  if (parts.empty()) throw Error("nothing to send: type a message or attach an image");
   im.CheckForcedTokens(options);
   im.engine->CheckWeightsUnchanged();  // a weights file changed in place under the mapping
   const auto t0 = Clock::now();
   Timing timing;
   int new_image_tokens = 0;
-  for (int i : im.pending) {
+  for (int i : PendingImages(parts)) {
     for (const auto& s : im.images[static_cast<size_t>(i)].timing.stages()) timing.Add(s.name, s.seconds, s.calls);
     new_image_tokens += im.images[static_cast<size_t>(i)].info.tokens();
   }
-  // Keep what the user wrote if anything below fails: the turn is removed, images stay pending.
+  // Keep what the user wrote if anything below fails: the turn is removed, the parts stay pending.
   const Snapshot saved_before = im.before_user, saved_after = im.after_user;
-  im.turns.push_back({user_text, im.pending, "", false});
+  const std::vector<MessagePart> saved_pending = im.pending;
+  im.turns.push_back(MakeTurn(std::move(parts)));
   im.keep_mtp = im.RequestedDrafts(options) > 0 && im.engine->lm().has_mtp();
   try {
     const PromptStream stream = im.Stream(options.enable_thinking);
@@ -544,10 +666,12 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
     const int prompt_tokens = static_cast<int>(progress.done);
     return im.Generate(stream, options, cb, t0, std::move(timing), new_image_tokens, prompt_tokens);
   } catch (...) {
-    im.pending = im.turns.back().image_indices;
-    im.turns.pop_back();
-    im.before_user = saved_before;
-    im.after_user = saved_after;
+    if (!im.turns.empty() && !im.turns.back().complete) {
+      im.pending = saved_pending;
+      im.turns.pop_back();
+      im.before_user = saved_before;
+      im.after_user = saved_after;
+    }
     throw;
   }
 }
@@ -567,17 +691,43 @@ TurnResult Session::EditLastUser(const std::string& new_text, const GenerateOpti
                                  const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (im.turns.empty()) throw Error("there is no message to edit yet");
+  // The edited message keeps its images (in their order), plus any attached since, then the
+  // new text.
+  std::vector<MessagePart> parts;
+  for (int i : im.turns.back().image_indices) parts.push_back(MessagePart::Image(i));
+  for (int i : PendingImages(im.pending)) parts.push_back(MessagePart::Image(i));
+  if (!new_text.empty()) parts.push_back(MessagePart::Text(new_text));
+  return EditLastUserParts(parts, options, cb);
+}
+
+TurnResult Session::EditLastUserParts(const std::vector<MessagePart>& parts, const GenerateOptions& options,
+                                      const StreamCallbacks& cb) {
+  auto& im = *impl_;
+  if (im.turns.empty()) throw Error("there is no message to edit yet");
+  // The images it may name: the last message's and the pending ones — the tail of `images`.
+  std::vector<int> allowed = im.turns.back().image_indices;
+  for (int i : PendingImages(im.pending)) allowed.push_back(i);
+  std::vector<int> used;
+  for (const MessagePart& p : parts) {
+    if (p.kind != MessagePart::kImage) continue;
+    if (std::find(allowed.begin(), allowed.end(), p.image) == allowed.end())
+      throw Error("the edited message names image " + std::to_string(p.image) +
+                  ", which is neither in the last message nor attached");
+    if (std::find(used.begin(), used.end(), p.image) != used.end())
+      throw Error("the edited message names image " + std::to_string(p.image) + " twice");
+    used.push_back(p.image);
+  }
   const ChatTurn last = im.turns.back();
   const Snapshot saved_after = im.after_user;
-  const std::vector<int> saved_pending = im.pending;
+  const std::vector<MessagePart> saved_pending = im.pending;
   im.turns.pop_back();
-  // The edited message keeps its images, plus any attached since.
-  im.pending = last.image_indices;
-  im.pending.insert(im.pending.end(), saved_pending.begin(), saved_pending.end());
+  im.pending = parts;
   // Restore the snapshot before the message: Send() continues from it.
   im.after_user = im.before_user;
   try {
-    return Send(new_text, options, cb);
+    // Images the edit leaves out stay in images() (indices of sent images never change) but
+    // out of the prompt.
+    return Send("", options, cb);
   } catch (...) {
     im.pending = saved_pending;
     im.turns.push_back(last);
@@ -602,19 +752,33 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
     const SavedTurn& t = saved[i];
     if (t.answer.empty() && i + 1 < saved.size())
       throw Error("the saved conversation's message " + std::to_string(i + 1) + " has no answer");
-    ChatTurn turn{t.user_text, {}, t.answer, !t.answer.empty()};
-    for (const SavedImage& s : t.images) {
+    const std::string where = "the saved conversation's message " + std::to_string(i + 1);
+    // Each saved image encoded once, in the order its parts name it; its index in the session.
+    std::vector<int> encoded(t.images.size(), -1);
+    std::vector<MessagePart> parts;
+    for (const MessagePart& p : t.OrderedParts()) {
+      if (p.kind == MessagePart::kText) {
+        parts.push_back(p);
+        continue;
+      }
+      if (p.image < 0 || static_cast<size_t>(p.image) >= t.images.size())
+        throw Error(where + " names image " + std::to_string(p.image) + " of " + std::to_string(t.images.size()));
+      if (encoded[static_cast<size_t>(p.image)] >= 0) throw Error(where + " names one image twice");
+      const SavedImage& s = t.images[static_cast<size_t>(p.image)];
       if (s.path.empty()) throw Error("an image of message " + std::to_string(i + 1) + " was never saved to a file");
       if (!std::filesystem::is_regular_file(s.path)) throw Error("the image " + s.path + " is no longer there");
       const std::string sha = Sha256File(s.path);
       if (!s.sha256.empty() && sha != s.sha256)
         throw Error("the image " + s.path + " has changed since the conversation was saved (sha256 differs)");
       next.Attach(EncodeFile(next, s.path, s.mode, cb, index++, n_images));
-      turn.image_indices.push_back(static_cast<int>(next.images.size()) - 1);
+      encoded[static_cast<size_t>(p.image)] = static_cast<int>(next.images.size()) - 1;
+      parts.push_back(MessagePart::Image(encoded[static_cast<size_t>(p.image)]));
     }
     next.pending.clear();
-    if (t.user_text.empty() && t.images.empty())
-      throw Error("the saved conversation's message " + std::to_string(i + 1) + " is empty");
+    if (parts.empty()) throw Error(where + " is empty");
+    ChatTurn turn = MakeTurn(std::move(parts));
+    turn.answer = t.answer;
+    turn.complete = !t.answer.empty();
     next.turns.push_back(std::move(turn));
   }
   // The history through the last user message, as Send leaves it before generating; the
@@ -636,7 +800,12 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   next.context_tokens = static_cast<int>(streams.back().user_end);
   // Images attached but not yet sent go with the next message, after the saved ones (the GUI
   // attaches to a reopened chat before the history is re-read at the first Send).
-  for (int i : im.pending) next.Attach(std::move(im.images[static_cast<size_t>(i)]));
+  for (const MessagePart& p : im.pending) {
+    if (p.kind == MessagePart::kText)
+      next.pending.push_back(p);
+    else
+      next.Attach(std::move(im.images[static_cast<size_t>(p.image)]));
+  }
   im.images = std::move(next.images);
   im.image_infos = std::move(next.image_infos);
   im.pending = std::move(next.pending);

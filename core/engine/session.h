@@ -29,7 +29,9 @@
 
 #include "core/engine/engine_options.h"
 #include "core/engine/events.h"
+#include "core/engine/logprobs.h"
 #include "core/engine/sampler.h"
+#include "core/engine/token_constraint.h"
 #include "core/util/error.h"
 
 namespace glance {
@@ -70,6 +72,15 @@ struct GenerateOptions {
   // max_new_tokens. Sampling, the seed and speculative decoding are ignored. Ids outside the
   // vocabulary are refused (glance::Error, the session unchanged).
   std::vector<int32_t> forced_tokens;
+  // Constrained decoding (token_constraint.h; a JSON schema: json_constraint.h): each token is
+  // chosen among those the constraint allows (the others' logits set to -inf before sampling,
+  // penalties and logprobs), the stop token only once the answer is whole. Speculative decoding
+  // stays exact: every verify row is masked as its plain step would be, so a draft the
+  // constraint refuses is never the choice. Ignored with forced_tokens.
+  std::shared_ptr<const TokenConstraintSpec> constraint;
+  // Log-probabilities (logprobs.h: which distribution): -1 none; 0..20 each generated token's
+  // own and that many of the likeliest (TurnResult::logprobs, StreamCallbacks::on_logprobs).
+  int top_logprobs = -1;
 };
 
 // Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session
@@ -103,16 +114,43 @@ struct StreamCallbacks {
   // placeholders expanded, with its image runs and positions), once per turn before the
   // answer's first token; for checks and tools.
   std::function<void(const PromptStream&)> on_prompt;
+  // Each generated token's log-probabilities (GenerateOptions::top_logprobs >= 0), just before
+  // that token's on_text; not for the stop token.
+  std::function<void(const GeneratedLogprobs&)> on_logprobs;
   const std::atomic<bool>* cancel = nullptr;
+};
+
+// The per-token maps over one image of the last user message.
+struct ImageAttention {
+  int image_index = 0;                  // Session::images() index
+  std::vector<AttentionMap> maps;       // per generated token
 };
 
 struct TurnResult {
   std::string text;              // the answer as generated (thinking included, if any)
   std::vector<int32_t> tokens;   // generated ids, stop token excluded
   std::string stop_reason;       // "eos" | "max_tokens" | "cancelled" | "context"
+  std::vector<GeneratedLogprobs> logprobs;  // per generated token (GenerateOptions::top_logprobs >= 0)
   TurnStats stats;
-  std::vector<AttentionMap> attention;  // per generated token (when captured)
+  std::vector<AttentionMap> attention;  // per generated token over the message's last image (when captured)
   std::vector<AttentionWord> words;     // tokens grouped into words
+  // Every image of the last user message, in message order (the last equals `attention`);
+  // empty when nothing was captured. Earlier turns' images are not captured.
+  std::vector<ImageAttention> attention_by_image;
+};
+
+// One piece of a user message, in the order the user wrote it: text, or an image. A message
+// is an ordered list of them ("Which is older? <image> <image>", "Look: <image> What is it?"),
+// rendered by the chat template in that order, as Hugging Face renders a content list.
+struct MessagePart {
+  enum Kind { kText, kImage };
+  Kind kind = kText;
+  std::string text;  // kText
+  int image = -1;    // kImage: the image's index (Session::images(); SavedTurn::images)
+
+  static MessagePart Text(std::string t) { return {kText, std::move(t), -1}; }
+  static MessagePart Image(int index) { return {kImage, {}, index}; }
+  bool operator==(const MessagePart&) const = default;
 };
 
 // A saved conversation's turn, for Session::Continue.
@@ -125,16 +163,24 @@ struct SavedTurn {
   std::string user_text;
   std::vector<SavedImage> images;  // attached to this user message
   std::string answer;              // empty: the turn was never answered (it is answered next)
+  // The message's order, image parts indexing `images`. Empty: a chat saved before messages
+  // were ordered (file version 1) — its images, then user_text, as it was sent then.
+  std::vector<MessagePart> parts;
+
+  // The message in order (the legacy layout when `parts` is empty).
+  std::vector<MessagePart> OrderedParts() const;
 };
 
 using SavedConversation = std::vector<SavedTurn>;
 
 struct ChatTurn {
-  std::string user_text;
-  std::vector<int> image_indices;  // images attached to this user message
+  std::vector<MessagePart> parts;  // the message in order; image parts index Session::images()
+  std::string user_text;           // its text parts joined (for display and search)
+  std::vector<int> image_indices;  // its image parts, in order
   std::string answer;
   bool complete = false;
 };
+
 
 class Session {
  public:
@@ -152,15 +198,31 @@ class Session {
                         const StreamCallbacks& callbacks = {});
   ImageInfo AttachImageRgb(const uint8_t* rgb, int width, int height, int stride,
                            ImageMode mode = ImageMode::kFast, const StreamCallbacks& callbacks = {});
-  void ClearPendingImages();
+  void ClearPendingImages();  // the next message's images (its text parts stay)
+  void ClearPending();        // the whole next message: images and text
+  // Removes one attached, not yet sent image (its Session::images() index) from the next
+  // message; later images' indices shift down by one. Throws glance::Error when that image is
+  // not pending.
+  void RemovePendingImage(int image_index);
+  // Appends a text part to the next user message (after the parts attached so far), so text
+  // can come before, between and after images.
+  void AddText(const std::string& text);
+  // The next user message as built so far (AddText and AttachImage, in order).
+  const std::vector<MessagePart>& pending_parts() const;
 
+  // Sends the next user message: the parts built so far, then `user_text` when non-empty.
   TurnResult Send(const std::string& user_text, const GenerateOptions& options,
                   const StreamCallbacks& callbacks = {});
   // Generates a new answer for the last user message (restores its snapshot).
   TurnResult Regenerate(const GenerateOptions& options, const StreamCallbacks& callbacks = {});
-  // Replaces the last user message's text and answers it again.
+  // Replaces the last user message's text and answers it again: its text parts are replaced
+  // by `new_text` after its images (edit with parts: EditLastUserParts).
   TurnResult EditLastUser(const std::string& new_text, const GenerateOptions& options,
                           const StreamCallbacks& callbacks = {});
+  // Replaces the last user message with `parts` (its image parts must name that message's
+  // images or pending ones) and answers it again.
+  TurnResult EditLastUserParts(const std::vector<MessagePart>& parts, const GenerateOptions& options,
+                               const StreamCallbacks& callbacks = {});
   // Forgets the conversation (images, turns, state).
   void Reset();
 

@@ -112,6 +112,24 @@ TEST(CliChat, UnknownCommandSaysSo) {
   EXPECT_NE(p.err.find("unknown command /frobnicate"), std::string::npos) << p.err;
 }
 
+TEST(CliChat, ImagesArePlacedMidMessageAndAFailedLineAddsNothing) {
+  const std::string image = std::string(GLANCE_TEST_DATA) + "/tiny-a/image.png";
+  CliProcess p({"chat", "--max-tokens", "2"});
+  // A line whose second image cannot be read adds nothing: /send then has nothing to send.
+  // Then a message with two images placed in its text, and one built over /text and /image.
+  p.Write("Look {image:" + image + "} and {image:/nonexistent/none.png}\n/send\n" +
+          "Which is older, {image:" + image + "} or {image:" + image + "}?\n" +
+          "/text First this:\n/image " + image + "\n/send\n/quit\n");
+  EXPECT_EQ(p.Wait(120), 0) << p.err;
+  EXPECT_NE(p.err.find("/nonexistent/none.png"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("nothing to send"), std::string::npos) << p.err;
+  // Four images read (the failed line's first, two, then one), and two answers.
+  size_t images = 0;
+  for (size_t at = p.err.find("[image "); at != std::string::npos; at = p.err.find("[image ", at + 1)) ++images;
+  EXPECT_EQ(images, 4u) << p.err;
+  EXPECT_GE(Lines(p.out), 2) << p.out;
+}
+
 TEST(CliChat, CtrlCStopsTheAnswerAndReturnsToThePrompt) {
   // tiny-a's random weights never say <|im_end|>: every answer runs long enough to interrupt
   // (the demo model is trained and may finish first).

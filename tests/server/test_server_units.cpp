@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -13,12 +14,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engine/engine.h"
+#include "core/text/chat_template.h"
+#include "core/text/tokenizer.h"
 #include "core/util/error.h"
 #include "server/api_error.h"
 #include "server/chat_request.h"
 #include "server/chat_service.h"
 #include "server/data_url.h"
 #include "server/engine_queue.h"
+#include "server/request_fields.h"
 #include "server/request_source.h"
 #include "server/stop_scanner.h"
 
@@ -168,6 +172,83 @@ TEST(ServerRequestSource, OtherSitesAndRenamedHostsAreRefused) {
 
 // A request that names no length gets the default (256), but never more than the server's cap
 // (`serve --max-tokens-limit`): found by the chat_request fuzz harness.
+TEST(ServerRequest, PartsKeepTheClientsOrderAndJoinWithNoSeparator) {
+  const json text = {{"type", "text"}, {"text", "Which is older? "}};
+  const json image = {{"type", "image_url"}, {"image_url", {{"url", DemoImageUrl()}, {"detail", "high"}}}};
+  const json image_low = {{"type", "image_url"}, {"image_url", {{"url", DemoImageUrl()}, {"detail", "low"}}}};
+  const json body = {{"messages", {{{"role", "user"}, {"content", {text, image, {{"type", "text"}, {"text", "or"}}, image_low}}}}}};
+  const ChatRequest r = ParseChatRequest(body.dump(), ServerLimits{});
+  const RequestMessage& m = r.messages[0];
+  EXPECT_EQ(m.parts, (std::vector<MessagePart>{MessagePart::Text("Which is older? "), MessagePart::Image(0),
+                                               MessagePart::Text("or"), MessagePart::Image(1)}));
+  EXPECT_EQ(m.text, "Which is older? or");  // concatenated as the chat template does, no "\n"
+  ASSERT_EQ(m.images.size(), 2u);
+  EXPECT_EQ(m.images[0].mode, ImageMode::kDetail);  // detail "high"
+  EXPECT_EQ(m.images[1].mode, ImageMode::kFast);    // detail "low"
+  // detail "auto" (or none) takes glance.image_mode.
+  json detail_auto = body;
+  detail_auto["messages"][0]["content"][1]["image_url"]["detail"] = "auto";
+  detail_auto["glance"] = {{"image_mode", "detail"}};
+  EXPECT_EQ(ParseChatRequest(detail_auto.dump(), ServerLimits{}).messages[0].images[0].mode, ImageMode::kDetail);
+  json bad_detail = body;
+  bad_detail["messages"][0]["content"][1]["image_url"]["detail"] = "ultra";
+  std::string param;
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(bad_detail.dump(), ServerLimits{}); }, &param), 400);
+  EXPECT_EQ(param, "messages[0].content[1].image_url.detail");
+  // chat_template_kwargs.enable_thinking is honoured; other keys are refused by name.
+  EXPECT_EQ(ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}],"chat_template_kwargs":{"enable_thinking":false}})", {})
+                .enable_thinking, std::optional<bool>(false));
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":"hi"}],"chat_template_kwargs":{"add_vision_id":true}})", {}); }, &param), 400);
+  EXPECT_EQ(param, "chat_template_kwargs.add_vision_id");
+}
+
+// Every refused field of the table, sent meaning something, is a 400 naming it; sent as its
+// no-op default it is accepted; ignored fields are accepted; an unknown field is refused.
+TEST(ServerRequest, EveryRefusedFieldIsA400NamingItAndNothingIsSilentlyDropped) {
+  const std::string base = R"({"messages":[{"role":"user","content":"hi"}])";
+  auto with = [&](const std::string& name, const std::string& value) { return base + ",\"" + name + "\":" + value + "}"; };
+  const std::map<std::string, std::string> meaningful = {
+      {"frequency_penalty", "0.5"}, {"logit_bias", R"({"42":10})"}, {"logprobs", "true"}, {"top_logprobs", "3"},
+      {"response_format", R"({"type":"json_object"})"},
+      {"tools", R"([{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}])"},
+      {"tool_choice", R"("required")"}, {"functions", R"([{"name":"f"}])"}, {"function_call", R"("auto")"},
+      {"audio", R"({"voice":"alloy","format":"wav"})"}, {"modalities", R"(["text","audio"])"},
+      {"prediction", R"({"type":"content","content":"x"})"}, {"web_search_options", R"({"search_context_size":"low"})"},
+      {"reasoning_effort", R"("high")"}, {"verbosity", R"("low")"}};
+  int refused = 0;
+  for (const RequestField& f : ChatRequestFields()) {
+    std::string param;
+    if (f.use == FieldUse::kRefused) {
+      ASSERT_TRUE(meaningful.count(f.name)) << "no meaningful value for the refused field " << f.name;
+      EXPECT_EQ(StatusOf([&] { ParseChatRequest(with(f.name, meaningful.at(f.name)), {}); }, &param), 400) << f.name;
+      EXPECT_EQ(param, f.name);
+      ++refused;
+    } else if (f.use == FieldUse::kIgnored) {
+      EXPECT_EQ(StatusOf([&] { ParseChatRequest(with(f.name, R"("anything")"), {}); }), 200) << f.name;
+    }
+  }
+  EXPECT_GE(refused, 10);
+  // The no-op defaults clients send without meaning anything are accepted.
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"logprobs", "false"}, {"tools", "[]"}, {"tool_choice", R"("none")"}, {"frequency_penalty", "0"},
+           {"logit_bias", "{}"}, {"response_format", R"({"type":"text"})"}, {"modalities", R"(["text"])"}, {"n", "1"}})
+    EXPECT_EQ(StatusOf([&] { ParseChatRequest(with(name, value), {}); }), 200) << name << "=" << value;
+  // n > 1, an unknown field, a refused part type and a refused message field are named too.
+  std::string param;
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(with("n", "3"), {}); }, &param), 400);
+  EXPECT_EQ(param, "n");
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(with("frobnicate", "1"), {}); }, &param), 400);
+  EXPECT_EQ(param, "frobnicate");
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":[{"type":"input_audio","input_audio":{}}]}]})", {}); }, &param), 400);
+  EXPECT_EQ(param, "messages[0].content[0].type");
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":"hi","name":"bob"}]})", {}); }, &param), 400);
+  EXPECT_EQ(param, "messages[0].name");
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":"hi","colour":"red"}]})", {}); }, &param), 400);
+  EXPECT_EQ(param, "messages[0].colour");
+  // Control: the plain request is accepted.
+  EXPECT_EQ(StatusOf([&] { ParseChatRequest(base + "}", {}); }), 200);
+}
+
 TEST(ServerRequest, TheDefaultLengthKeepsTheServersCap) {
   const std::string body = R"({"messages":[{"role":"user","content":"hi"}]})";
   ServerLimits limits;
@@ -327,6 +408,40 @@ TEST(ServerService, ContinuesAHeldConversationWithoutPrefillingItAgain) {
   const Completion again = service.Prepare(Request({{"user", "Describe this image."}}, true))->Run({});
   EXPECT_EQ(again.text, first.text);
   EXPECT_EQ(again.prompt_tokens, first.prompt_tokens);
+}
+
+// [text, image, text, image] is fed as the chat template renders it, in the client's order,
+// in a new conversation and when continuing one the server does not hold.
+TEST(ServerService, AnInterleavedMessageIsFedInTheClientsOrder) {
+  auto engine = Engine::Load(DefaultDemoModelDir());
+  ChatService service(engine, ServerLimits{});
+  const json image = {{"type", "image_url"}, {"image_url", {{"url", DemoImageUrl()}}}};
+  const json user = {{"role", "user"}, {"content", {{{"type", "text"}, {"text", "Look at this picture: "}}, image,
+                                                    {{"type", "text"}, {"text", " and this one: "}}, image}}};
+  auto request = [](const json& messages) {
+    return ParseChatRequest(json{{"messages", messages}, {"max_tokens", 3}, {"temperature", 0}}.dump(), ServerLimits{});
+  };
+  const Completion c = service.Prepare(request(json::array({user})))->Run({});
+  ChatTemplateOptions o;
+  const ChatMessage rendered{"user", {ContentPart::Text("Look at this picture: "), ContentPart::Image(),
+                                      ContentPart::Text(" and this one: "), ContentPart::Image()}, std::nullopt};
+  const int32_t pad = static_cast<int32_t>(engine->config().image_token_id);
+  auto want = [&](const std::vector<ChatMessage>& msgs, size_t images) {
+    const auto ids = ExpandPadTokens(engine->tokenizer().Encode(engine->chat_template().Render(msgs, o)), pad,
+                                     std::vector<int32_t>(images, 49));
+    return std::vector<int64_t>(ids.begin(), ids.end());
+  };
+  EXPECT_EQ(c.prompt_ids, want({rendered}, 2));
+  // Negative control: the images-first order is another prompt.
+  const ChatMessage images_first{"user", {ContentPart::Image(), ContentPart::Image(),
+                                          ContentPart::Text("Look at this picture:  and this one: ")}, std::nullopt};
+  EXPECT_NE(c.prompt_ids, want({images_first}, 2));
+  // The same message as history of a conversation this server does not hold (an edited answer).
+  const json follow = json::array({user, {{"role", "assistant"}, {"content", "edited"}},
+                                   {{"role", "user"}, {"content", {image, {{"type", "text"}, {"text", "Now?"}}}}}});
+  const Completion d = service.Prepare(request(follow))->Run({});
+  EXPECT_EQ(d.prompt_ids, want({rendered, ChatMessage::FromText("assistant", "edited"),
+                                {"user", {ContentPart::Image(), ContentPart::Text("Now?")}, std::nullopt}}, 3));
 }
 
 // A request whose history the server does not hold, refused after that history was taken up

@@ -1,0 +1,89 @@
+#include "server/request_fields.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace glance::server {
+
+namespace {
+
+constexpr FieldUse H = FieldUse::kHonoured;
+constexpr FieldUse R = FieldUse::kRefused;
+constexpr FieldUse I = FieldUse::kIgnored;
+
+constexpr std::array kChatFields{
+    RequestField{"model", H, "any name is accepted; the loaded model answers, and the response names it"},
+    RequestField{"messages", H, "system/developer, user and assistant messages; text and images in any order"},
+    RequestField{"max_tokens", H, "capped by --max-tokens-limit"},
+    RequestField{"max_completion_tokens", H, "as max_tokens"},
+    RequestField{"stream", H, "server-sent events, OpenAI's chunk shape"},
+    RequestField{"stream_options", H, "include_usage"},
+    RequestField{"temperature", H, "0 is greedy"},
+    RequestField{"top_p", H, ""},
+    RequestField{"top_k", H, "an extension (llama.cpp, vLLM)"},
+    RequestField{"presence_penalty", H, ""},
+    RequestField{"seed", H, "the same seed, request and model give the same answer"},
+    RequestField{"stop", H, "up to 4 strings"},
+    RequestField{"n", H, "1 only; n > 1 is refused"},
+    RequestField{"chat_template_kwargs", H, "enable_thinking only (vLLM's and llama.cpp's extension)"},
+    RequestField{"glance", H, "attention maps and image mode (this server's extension)"},
+    RequestField{"frequency_penalty", R, "frequency_penalty is not implemented (use presence_penalty)"},
+    RequestField{"logit_bias", R, "logit_bias is not implemented"},
+    RequestField{"logprobs", R, "logprobs are not implemented yet"},
+    RequestField{"top_logprobs", R, "logprobs are not implemented yet"},
+    RequestField{"response_format", R, "structured outputs (response_format) are not implemented yet"},
+    RequestField{"tools", R, "tool calls are not implemented yet"},
+    RequestField{"tool_choice", R, "tool calls are not implemented yet"},
+    RequestField{"functions", R, "function calls are not implemented"},
+    RequestField{"function_call", R, "function calls are not implemented"},
+    RequestField{"audio", R, "audio output is not supported: the model writes text"},
+    RequestField{"modalities", R, "only the text modality is supported"},
+    RequestField{"prediction", R, "predicted outputs are not implemented"},
+    RequestField{"web_search_options", R, "web search is not available: nothing leaves this machine"},
+    RequestField{"reasoning_effort", R,
+                 "reasoning_effort is not supported; use chat_template_kwargs.enable_thinking"},
+    RequestField{"verbosity", R, "verbosity is not supported"},
+    RequestField{"parallel_tool_calls", I, "only meaningful with tools, which are refused"},
+    RequestField{"user", I, "a local server has no accounts to attribute requests to"},
+    RequestField{"safety_identifier", I, "a local server has no accounts to attribute requests to"},
+    RequestField{"store", I, "nothing is stored: conversations live only in this server's memory"},
+    RequestField{"metadata", I, "nothing is stored to attach it to"},
+    RequestField{"service_tier", I, "one local tier"},
+    RequestField{"prompt_cache_key", I, "conversations are reused automatically by their history"},
+};
+
+constexpr std::array kPartTypes{
+    RequestField{"text", H, "in order with the images, concatenated with no separator as the chat template does"},
+    RequestField{"image_url", H, "a data: URL (PNG, JPEG, WebP, BMP, TIFF); image_url.detail low/high/auto"},
+    RequestField{"input_audio", R, "audio input is not supported"},
+    RequestField{"file", R, "file inputs are not supported"},
+    RequestField{"refusal", R, "refusal parts are not supported"},
+};
+
+constexpr std::array kMessageFields{
+    RequestField{"role", H, "system, developer (as system), user, assistant"},
+    RequestField{"content", H, "a string or an array of parts"},
+    RequestField{"name", R, "message names are not rendered by the model's chat template"},
+    RequestField{"tool_calls", R, "tool calls are not implemented yet"},
+    RequestField{"tool_call_id", R, "tool calls are not implemented yet"},
+    RequestField{"function_call", R, "function calls are not implemented"},
+    RequestField{"audio", R, "audio is not supported"},
+    RequestField{"refusal", I, "an earlier answer's refusal text is not rendered by the chat template"},
+    RequestField{"reasoning_content", I,
+                 "the chat template drops the reasoning of answers before the last user message"},
+};
+
+}  // namespace
+
+std::span<const RequestField> ChatRequestFields() { return kChatFields; }
+std::span<const RequestField> ContentPartTypes() { return kPartTypes; }
+std::span<const RequestField> MessageFields() { return kMessageFields; }
+
+const RequestField* FindField(std::span<const RequestField> table, const std::string& name) {
+  const auto it = std::find_if(table.begin(), table.end(),
+                               [&](const RequestField& f) { return name == f.name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+}  // namespace glance::server
