@@ -1,0 +1,76 @@
+#include "core/text/json_token_mask.h"
+
+namespace glance::text {
+namespace {
+
+void SetRange(const ByteTrie& trie, uint32_t begin, uint32_t end, TokenBits& bits) {
+  for (uint32_t i = begin; i < end; ++i) {
+    const size_t id = static_cast<size_t>(trie.id(i));
+    bits[id / 64] |= uint64_t{1} << (id % 64);
+  }
+}
+
+std::string CacheKey(const JsonState& s) {
+  std::string key(s.Key());
+  key.append(reinterpret_cast<const char*>(s.ends.data()), s.ends.size() * sizeof(uint32_t));
+  return key;
+}
+
+}  // namespace
+
+JsonTokenMask::JsonTokenMask(std::shared_ptr<const JsonAutomaton> automaton, std::shared_ptr<const TokenVocabulary> vocab)
+    : automaton_(std::move(automaton)), vocab_(std::move(vocab)) {}
+
+void JsonTokenMask::Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const {
+  // states[d]: the state after the first d bytes of the current path.
+  std::vector<JsonState> states(trie.max_depth() + 1);
+  states[0] = s;
+  struct Pos {
+    uint32_t node, next_child;
+  };
+  std::vector<Pos> path{{0, trie.root().child_begin}};
+  while (!path.empty()) {
+    Pos& p = path.back();
+    const ByteTrie::Node& n = trie.node(p.node);
+    if (p.next_child == n.child_end) {
+      path.pop_back();
+      continue;
+    }
+    const uint32_t c = p.next_child++;
+    const ByteTrie::Node& child = trie.node(c);
+    const size_t depth = path.size();
+    automaton_->Step(states[depth - 1], child.byte, states[depth]);
+    if (states[depth].dead()) continue;
+    SetRange(trie, child.ids_begin, child.ids_end, bits);
+    path.push_back({c, child.child_begin});
+  }
+}
+
+void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
+  bits.assign(vocab_->words(), 0);
+  if (s.dead()) return;
+  int cls = 0;
+  if (automaton_->InStringBody(s, cls)) {
+    bits = vocab_->plain(cls);
+    Walk(vocab_->quoted(), s, bits);
+  } else {
+    Walk(vocab_->all(), s, bits);
+  }
+}
+
+std::shared_ptr<const TokenBits> JsonTokenMask::Allowed(const JsonState& s) const {
+  const std::string key = CacheKey(s);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+  }
+  auto bits = std::make_shared<TokenBits>();
+  Compute(s, *bits);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cache_.size() >= kCacheEntries) cache_.clear();
+  cache_.emplace(key, bits);
+  return bits;
+}
+
+}  // namespace glance::text
