@@ -1,5 +1,6 @@
 #include "core/engine/attention_capture.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cctype>
 
@@ -31,6 +32,24 @@ void AttentionCapture::AddLayerRow(int layer, int n_heads, const float* probs, i
   for (int h = 0; h < n_heads; ++h) {
     const float* row = probs + static_cast<int64_t>(h) * key_stride;
     for (int64_t p : positions_) current_.weights.push_back(p < n_keys ? row[p] : 0.0f);
+  }
+}
+
+void AttentionCapture::AddHiddenRow(int layer, int n_heads, const int64_t* positions, int64_t n_keys,
+                                    const float* weights, int64_t head_stride) {
+  if (!active_ || (current_.linear_heads != 0 && n_heads != current_.linear_heads)) return;
+  std::vector<int64_t> index;  // image cell -> tracked row
+  index.reserve(positions_.size());
+  for (int64_t p : positions_) {
+    const int64_t* at = std::lower_bound(positions, positions + n_keys, p);
+    if (at == positions + n_keys || *at != p) return;
+    index.push_back(at - positions);
+  }
+  current_.linear_heads = n_heads;
+  current_.linear_layers.push_back(layer);
+  for (int h = 0; h < n_heads; ++h) {
+    const float* row = weights + static_cast<int64_t>(h) * head_stride;
+    for (int64_t i : index) current_.linear_weights.push_back(row[i]);
   }
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // AttentionCapture: turns the softmax rows of the full-attention layers into one map per
 // generated token over one image's token grid (docs/design.md "Attention capture").
-// Only full-attention layers (every 4th in Qwen3.5) have softmax weights; the DeltaNet
-// layers have none. The language model reports rows through its AttentionObserver only when
-// capture is on, so capture off costs nothing.
+// The full-attention layers (every 4th in Qwen3.5) give softmax weights; the DeltaNet layers
+// give their hidden attention (docs/qwen35.md §2.9), kept in the map's separate linear_*
+// arrays. The language model reports rows through its AttentionObserver only when capture is
+// on, so capture off costs nothing.
 //
 // Thread contract: one capture per generation loop; not thread-safe.
 #include <cstdint>
@@ -24,6 +25,11 @@ class AttentionCapture {
   // One full-attention layer's softmax row for the query that produced the token:
   // probs[h * key_stride + key] for h < n_heads, key < n_keys.
   void AddLayerRow(int layer, int n_heads, const float* probs, int64_t key_stride, int64_t n_keys);
+  // One DeltaNet layer's hidden attention for that query: weights[h * head_stride + i] is the
+  // weight of the tracked row at cache position positions[i] (ascending), i < n_keys. A layer
+  // that did not track every image row (the image came before capture began) is left out.
+  void AddHiddenRow(int layer, int n_heads, const int64_t* positions, int64_t n_keys, const float* weights,
+                    int64_t head_stride);
   // Finishes the current token's map with its id and text; returns it.
   const AttentionMap& EndToken(int32_t token_id, const std::string& token_text);
 

@@ -2,10 +2,11 @@
 
 namespace glance {
 
-std::vector<float> AttentionMap::Select(int layer_slot, int head) const {
-  const size_t cells = static_cast<size_t>(grid_h) * static_cast<size_t>(grid_w);
-  const int n_layers = static_cast<int>(layers.size());
-  if (layer_slot < 0 && head < 0 && mean.size() == cells) return mean;
+namespace {
+
+// Mean over the chosen layer slot(s) and head(s) of [n_layers][n_heads][cells] weights.
+std::vector<float> MeanOf(const std::vector<float>& weights, size_t cells, int n_layers, int n_heads, int layer_slot,
+                          int head) {
   std::vector<float> out(cells, 0.0f);
   if (cells == 0 || n_layers == 0 || n_heads == 0 ||
       weights.size() != cells * static_cast<size_t>(n_layers * n_heads))
@@ -23,6 +24,19 @@ std::vector<float> AttentionMap::Select(int layer_slot, int head) const {
   if (count > 0)
     for (auto& v : out) v /= static_cast<float>(count);
   return out;
+}
+
+}  // namespace
+
+std::vector<float> AttentionMap::Select(int layer_slot, int head) const {
+  const size_t cells = static_cast<size_t>(grid_h) * static_cast<size_t>(grid_w);
+  if (layer_slot < 0 && head < 0 && mean.size() == cells) return mean;
+  return MeanOf(weights, cells, static_cast<int>(layers.size()), n_heads, layer_slot, head);
+}
+
+std::vector<float> AttentionMap::SelectLinear(int layer_slot, int head) const {
+  const size_t cells = static_cast<size_t>(grid_h) * static_cast<size_t>(grid_w);
+  return MeanOf(linear_weights, cells, static_cast<int>(linear_layers.size()), linear_heads, layer_slot, head);
 }
 
 }  // namespace glance

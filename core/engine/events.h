@@ -36,8 +36,19 @@ struct AttentionMap {
   // [grid_h*grid_w] mean over all layers and heads.
   std::vector<float> mean;
 
+  // The Gated DeltaNet layers' hidden attention (docs/qwen35.md §2.9): a_{t,j}, the weight the
+  // layer's output gives image token j's value, o_t = Σ_j a_{t,j} v_j. Kept apart from the
+  // softmax data above (whose layout the GUI, the server and saved chats read): these are
+  // signed and do not sum to 1. Empty when the image's rows were prefilled without capture.
+  std::vector<int> linear_layers;  // DeltaNet layer indices, in order
+  int linear_heads = 0;            // value heads
+  // [linear_layers.size()][linear_heads][grid_h*grid_w]
+  std::vector<float> linear_weights;
+
   // One layer (index into `layers`, or -1 = mean of all) and one head (-1 = mean of all).
   std::vector<float> Select(int layer_slot, int head) const;
+  // The same over the DeltaNet layers' hidden attention (index into `linear_layers`).
+  std::vector<float> SelectLinear(int layer_slot, int head) const;
 };
 
 // A word of the answer made of consecutive tokens, for the attention panel's chips.

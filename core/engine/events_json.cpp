@@ -1,5 +1,7 @@
 #include "core/engine/events_json.h"
 
+#include <algorithm>
+
 #include "core/util/error.h"
 #include "core/util/json_field.h"
 
@@ -31,9 +33,15 @@ ImageInfo ImageInfoFromJson(const json& j) {
 }
 
 json ToJson(const AttentionMap& v) {
-  return {{"step", v.step}, {"token_id", v.token_id}, {"token_text", v.token_text},
-          {"image_index", v.image_index}, {"grid_h", v.grid_h}, {"grid_w", v.grid_w},
-          {"layers", v.layers}, {"n_heads", v.n_heads}, {"weights", v.weights}, {"mean", v.mean}};
+  json j = {{"step", v.step}, {"token_id", v.token_id}, {"token_text", v.token_text},
+            {"image_index", v.image_index}, {"grid_h", v.grid_h}, {"grid_w", v.grid_w},
+            {"layers", v.layers}, {"n_heads", v.n_heads}, {"weights", v.weights}, {"mean", v.mean}};
+  if (!v.linear_layers.empty()) {  // DeltaNet hidden attention: only when captured
+    j["linear_layers"] = v.linear_layers;
+    j["linear_heads"] = v.linear_heads;
+    j["linear_weights"] = v.linear_weights;
+  }
+  return j;
 }
 
 AttentionMap AttentionMapFromJson(const json& j) {
@@ -55,6 +63,11 @@ AttentionMap AttentionMapFromJson(const json& j) {
   if (v.mean.size() != cells ||
       (!v.weights.empty() && v.weights.size() != cells * v.layers.size() * static_cast<size_t>(v.n_heads)))
     throw Error("attention map JSON: sizes do not match its grid, layers and heads");
+  v.linear_layers = OptionalField<std::vector<int>>(j, "linear_layers", {}, "attention map JSON");
+  v.linear_heads = OptionalField<int>(j, "linear_heads", 0, "attention map JSON");
+  v.linear_weights = OptionalField<std::vector<float>>(j, "linear_weights", {}, "attention map JSON");
+  if (v.linear_weights.size() != cells * v.linear_layers.size() * static_cast<size_t>(std::max(v.linear_heads, 0)))
+    throw Error("attention map JSON: 'linear_weights' does not match its grid, linear_layers and linear_heads");
   return v;
 }
 

@@ -18,12 +18,27 @@ void VerifyAttention::OnAttention(const lm::AttentionProbs& p) {
   layers_.push_back(std::move(l));
 }
 
+void VerifyAttention::OnHiddenAttention(const lm::HiddenAttentionWeights& w) {
+  Hidden h;
+  h.layer = w.layer;
+  h.n_heads = w.n_heads;
+  h.n_queries = w.n_queries;
+  h.n_keys = w.n_keys;
+  h.positions.assign(w.positions, w.positions + w.n_keys);
+  h.weights.assign(w.weights, w.weights + static_cast<size_t>(w.n_heads * w.n_queries * w.n_keys));
+  hidden_.push_back(std::move(h));
+}
+
 void VerifyAttention::AddRow(AttentionCapture& capture, int64_t row) const {
   for (const Layer& l : layers_) {
     // Row `row` saw the keys up to its own position (causal), as its decode step would.
     const int64_t n_keys = l.first_position + row + 1;
     capture.AddLayerRow(l.layer, l.n_heads, l.probs.data() + row * l.n_keys, l.n_queries * l.n_keys, n_keys);
   }
+  // The hidden attention of row `row` is causal already (later verify rows weigh 0).
+  for (const Hidden& h : hidden_)
+    capture.AddHiddenRow(h.layer, h.n_heads, h.positions.data(), h.n_keys, h.weights.data() + row * h.n_keys,
+                         h.n_queries * h.n_keys);
 }
 
 bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k, int64_t draft_vocab,

@@ -36,9 +36,14 @@ class VerifyAttention final : public lm::AttentionObserver {
  public:
   Rows rows() const override { return Rows::kAll; }
   void OnAttention(const lm::AttentionProbs& p) override;
+  bool wants_hidden_attention() const override { return true; }
+  void OnHiddenAttention(const lm::HiddenAttentionWeights& w) override;
   // Adds row `row`'s layers to the capture's current token.
   void AddRow(AttentionCapture& capture, int64_t row) const;
-  void Clear() { layers_.clear(); }
+  void Clear() {
+    layers_.clear();
+    hidden_.clear();
+  }
 
  private:
   struct Layer {
@@ -47,6 +52,13 @@ class VerifyAttention final : public lm::AttentionObserver {
     std::vector<float> probs;  // [n_heads][n_queries][n_keys]
   };
   std::vector<Layer> layers_;
+  struct Hidden {  // a DeltaNet layer's hidden attention, every verify row
+    int layer = 0, n_heads = 0;
+    int64_t n_queries = 0, n_keys = 0;
+    std::vector<int64_t> positions;  // [n_keys]
+    std::vector<float> weights;      // [n_heads][n_queries][n_keys], causal
+  };
+  std::vector<Hidden> hidden_;
 };
 
 // One draft-and-verify step's rows, consumed one by one.

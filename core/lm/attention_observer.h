@@ -1,6 +1,7 @@
 #pragma once
-// Hook for reading the softmax weights of the full-attention layers (design.md "Attention
-// capture"). The forward calls it only when an observer is passed: no observer, no cost.
+// Hook for reading the softmax weights of the full-attention layers and the hidden attention
+// of the Gated DeltaNet layers (design.md "Attention capture"). The forward calls it only when
+// an observer is passed: no observer, no cost.
 #include <cstdint>
 
 namespace glance::lm {
@@ -20,6 +21,24 @@ struct AttentionProbs {
   const float* row(int head, int64_t r) const { return probs + (head * n_queries + r) * n_keys; }
 };
 
+// The hidden attention of one Gated DeltaNet layer for some query rows of one forward
+// (qwen35.md §2.9, core/lm/hidden_attention.h): weight a_{t,j} of tracked row j's value v_j
+// in the delta-rule output o_t = Σ_j a_{t,j} v_j (before the gated norm), per value head.
+// Signed and unnormalised: not a softmax.
+struct HiddenAttentionWeights {
+  int layer = 0;               // decoder layer index (0, 1, 2, 4, … for Qwen3.5)
+  int n_heads = 0;             // value heads
+  int64_t query_begin = 0;     // first reported query row, as an index into this forward's T rows
+  int64_t n_queries = 0;
+  int64_t first_position = 0;  // cache index of this forward's row 0
+  int64_t n_keys = 0;          // tracked rows (image rows since capture began)
+  const int64_t* positions = nullptr;  // [n_keys] their cache positions, ascending
+  // [n_heads][n_queries][n_keys]; tracked rows after the query's own position are 0.
+  const float* weights = nullptr;
+
+  const float* row(int head, int64_t r) const { return weights + (head * n_queries + r) * n_keys; }
+};
+
 class AttentionObserver {
  public:
   enum class Rows { kLastOnly, kAll };
@@ -29,6 +48,12 @@ class AttentionObserver {
   // Called on the forward's calling thread, once per full-attention layer, in layer order.
   // `probs` is valid only during the call.
   virtual void OnAttention(const AttentionProbs& probs) = 0;
+  // Whether to compute the DeltaNet layers' hidden attention (needs the state's hidden
+  // attention enabled: LanguageModel::EnableHiddenAttention). Same rows() as above.
+  virtual bool wants_hidden_attention() const { return false; }
+  // Called on the forward's calling thread, once per DeltaNet layer, in layer order; valid
+  // only during the call.
+  virtual void OnHiddenAttention(const HiddenAttentionWeights& /*weights*/) {}
 };
 
 }  // namespace glance::lm

@@ -12,7 +12,7 @@ void DecoderLayerForward(const LayerWeights& L, const TextConfig& cfg, float* x,
   for (int64_t t = 0; t < T; ++t) RmsNormRow(x + t * H, H, L.input_norm.data(), eps, h + t * H);
   if (L.type == LayerType::kLinearAttention) {
     GatedDeltaNetForward(L.linear, cfg, h, T, *ctx.linear, y, ctx.delta_rule, cx, ctx.linear_trace,
-                         ctx.linear_after_rows);
+                         ctx.linear_after_rows, ctx.hidden);
   } else {
     ctx.kv->Reserve(ctx.n_past + T, ctx.n_past);
     GatedAttentionForward(L.full, cfg, ctx.layer_index, h, T, ctx.cos, ctx.sin, *ctx.kv, ctx.n_past, y, cx,

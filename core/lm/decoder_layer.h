@@ -19,6 +19,7 @@ struct LayerContext {
   LinearLayerState* linear = nullptr;  // linear-attention layers
   LinearLayerState* linear_after_rows = nullptr;  // optional, see GatedDeltaNetForward
   LinearAttnTrace* linear_trace = nullptr;
+  const HiddenAttentionContext* hidden = nullptr;  // linear layers, when the state tracks it
   DeltaRuleMode delta_rule = DeltaRuleMode::kAuto;
   KvCache* kv = nullptr;  // full-attention layers: n_past rows valid; T more are appended
   int64_t n_past = 0;

@@ -40,7 +40,7 @@ void CausalConvSilu(const std::vector<float>& kernel, int64_t Cd, int K, float* 
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
                           const kernels::Compute& cx, LinearAttnTrace* trace,
-                          LinearLayerState* after_rows) {
+                          LinearLayerState* after_rows, const HiddenAttentionContext* hidden) {
   kernels::ThreadPool* pool = cx.pool;
   const int64_t nk = cfg.linear_num_key_heads, nv = cfg.linear_num_value_heads;
   const int dk = cfg.linear_key_head_dim, dv = cfg.linear_value_head_dim;
@@ -70,6 +70,7 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
   } else {
     CausalConvSilu(w.conv, Cd, cfg.linear_conv_kernel_dim, qkv.data(), T, state.conv_tail);
   }
+  if (trace) trace->conv_out = qkv;
 
   // q̂ = l2norm(q)·dk^-1/2, k̂ = l2norm(k) (HF use_qk_l2norm_in_kernel, then query * scale).
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(dk));
@@ -90,6 +91,8 @@ void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, con
       a[i] = w.neg_exp_a[static_cast<size_t>(h)] *
              kernels::Softplus(a[i] + w.dt_bias[static_cast<size_t>(h)]);
     }
+
+  if (hidden) HiddenAttentionLayerForward(*hidden, cfg, qkv.data(), b.data(), a.data(), T, pool);
 
   const bool chunked =
       !after_rows && (mode == DeltaRuleMode::kChunked || (mode == DeltaRuleMode::kAuto && T > 1));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/lm/hidden_attention.h"
 #include "core/lm/lm_weights.h"
 #include "kernels/backend.h"
 #include "core/lm/state.h"
@@ -30,6 +31,7 @@ struct LinearAttnTrace {
   std::vector<float> in_proj_z;       // [T][Vd]
   std::vector<float> in_proj_b;       // [T][nv]
   std::vector<float> in_proj_a;       // [T][nv]
+  std::vector<float> conv_out;        // [T][Cd] after the conv and SiLU (v is its last Vd channels)
   std::vector<float> core_attn_out;   // [T][nv][dv] delta-rule output
   std::vector<float> gated_norm_out;  // [T][nv][dv]
   std::vector<float> out_proj;        // [T][H]
@@ -40,9 +42,12 @@ struct LinearAttnTrace {
 // speculative verify to roll back to. The conv and the delta rule then run row by row exactly
 // as T single-row decode steps would (mode is ignored), so each kept state is bit-identical
 // to decoding those rows one at a time given the same projections.
+// `hidden` (optional): the state's hidden attention is active; the prepared rows are kept
+// for it and reported to its observer (core/lm/hidden_attention.h).
 void GatedDeltaNetForward(const LinearAttnWeights& w, const TextConfig& cfg, const float* x,
                           int64_t T, LinearLayerState& state, float* out, DeltaRuleMode mode,
                           const kernels::Compute& cx, LinearAttnTrace* trace = nullptr,
-                          LinearLayerState* after_rows = nullptr);
+                          LinearLayerState* after_rows = nullptr,
+                          const HiddenAttentionContext* hidden = nullptr);
 
 }  // namespace glance::lm

@@ -105,6 +105,14 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
   std::vector<float> cos(static_cast<size_t>(T * rot)), sin(cos.size());
   rope_.Compute(pos, T, T, cos.data(), sin.data());
 
+  // Hidden attention (capture on only): fold the last forward's kept rows, track this one's
+  // image rows (the overridden ones).
+  if (state.hidden.active) {
+    std::vector<int64_t> image_rows;
+    for (const EmbeddingOverride& o : in.overrides) image_rows.push_back(o.index);
+    BeginHiddenAttentionForward(state.hidden, cfg_, n_past, T, image_rows, pool);
+  }
+
   // 3. Decoder layers (qwen35.md §2.2): x += mixer(norm(x)); x += mlp(norm(x)).
   const int n_layers = cfg_.num_hidden_layers;
   if (in.trace) in.trace->layer_out_last.assign(static_cast<size_t>(n_layers * H), 0.0f);
@@ -115,6 +123,7 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
       rows.resize(static_cast<size_t>(std::max<int64_t>(T - 1, 0)));
   }
   std::vector<float> h(static_cast<size_t>(T * H)), y(h.size());
+  HiddenAttentionContext hidden_ctx;
   for (int li = 0; li < n_layers; ++li) {
     if (in.on_layer && !in.on_layer(li, n_layers)) {
       out.n_rows = 0;
@@ -134,6 +143,8 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
       ctx.linear = &state.linear[static_cast<size_t>(li)];
       ctx.linear_trace = in.trace && in.trace->linear_layer == li ? &in.trace->linear : nullptr;
       if (in.row_states && T > 1) ctx.linear_after_rows = in.row_states->layers[static_cast<size_t>(li)].data();
+      hidden_ctx = {&state.hidden, li, observer};
+      if (state.hidden.active) ctx.hidden = &hidden_ctx;
     } else {
       ctx.kv = &state.kv[static_cast<size_t>(li)];
       ctx.attn_trace = in.trace && in.trace->attn_layer == li ? &in.trace->attn : nullptr;
@@ -163,6 +174,15 @@ void LanguageModel::Forward(const ForwardInput& in, LmState& state, ForwardOutpu
     if (state.mtp.active) AbsorbMtp(in, h.data(), cos.data(), sin.data(), state, cx);
     out.hidden.assign(h.begin(), h.end());
   }
+}
+
+void LanguageModel::EnableHiddenAttention(LmState& state, bool every_row) const {
+  HiddenAttentionState& s = state.hidden;
+  if (s.active) return;
+  s = HiddenAttentionState{};
+  s.active = true;
+  s.every_row = every_row;
+  s.pending_first = state.n_tokens;  // nothing pending: tracking starts with the next forward
 }
 
 void LanguageModel::EnableMtp(LmState& state) const {

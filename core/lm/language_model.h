@@ -97,6 +97,13 @@ class LanguageModel {
   // load or stored so), else kF32.
   KvType kv_type() const { return kv_type_; }
 
+  // Starts tracking the Gated DeltaNet layers' hidden attention on `state` (what attention
+  // capture needs; core/lm/hidden_attention.h): from the next forward on, its image rows (rows
+  // with an embedding override; every row when every_row) are tracked, and an observer that
+  // wants_hidden_attention() gets their weights. Costs O(tracked rows · dk) per row per value
+  // head and layer, and that much memory; a no-op when already on. Snapshots carry it.
+  void EnableHiddenAttention(LmState& state, bool every_row = false) const;
+
   // Whether the checkpoint has an MTP layer (`mtp.*`, core/lm/mtp.h).
   bool has_mtp() const { return weights_.mtp.has_value(); }
   // Keeps the MTP drafter's cache in step with every later Forward on `state` (its cost: one

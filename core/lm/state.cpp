@@ -94,6 +94,7 @@ void LmState::Reset() {
   rope_delta = 0;
   mtp.n_rows = 0;
   mtp.last_hidden.clear();
+  hidden.Clear();
 }
 
 void LmState::KeepTokens(int64_t n, int64_t n_before, const RowStates& row_states, const float* hidden_row) {
@@ -114,6 +115,23 @@ size_t LmState::ByteSize() const {
   for (const auto& l : linear) bytes += (l.conv_tail.size() + l.recurrent.size()) * sizeof(float);
   for (const auto& c : kv) bytes += c.ByteSize();
   bytes += mtp.kv.ByteSize() + mtp.last_hidden.size() * sizeof(float);
+  bytes += hidden.ByteSize();
+  return bytes;
+}
+
+void HiddenAttentionState::Clear() {
+  positions.clear();
+  layers.clear();
+  pending_first = pending_rows = 0;
+  pending_tracked.clear();
+}
+
+size_t HiddenAttentionState::ByteSize() const {
+  size_t bytes = positions.size() * sizeof(int64_t) + pending_tracked.size();
+  for (const Layer& l : layers) {
+    for (const auto& w : l.w) bytes += w.size() * sizeof(float);
+    bytes += (l.k.size() + l.beta.size() + l.g.size()) * sizeof(float);
+  }
   return bytes;
 }
 

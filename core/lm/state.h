@@ -76,6 +76,33 @@ struct MtpState {
   std::vector<float> last_hidden;   // [H] main final-normed hidden of the last row (empty: none)
 };
 
+// What the hidden attention of the Gated DeltaNet layers needs from the past (qwen35.md §2.9,
+// core/lm/hidden_attention.h), kept only while `active` (LanguageModel::EnableHiddenAttention,
+// which attention capture calls): capture off, nothing is stored and nothing computed.
+// Tracked rows are the image rows (rows with an embedding override) from then on, or every
+// row (every_row, for tests). For each tracked row j and value head h the layer keeps
+// w_j = A_p ⋯ A_{j+1} β_j k̂_j, A_m = e^{g_m}(I − β_m k̂_m k̂_mᵀ), at p = the last folded row,
+// so a later query q gives a_{t,j} = w_jᵀ·(A_{p+1} ⋯ A_t q).
+struct HiddenAttentionState {
+  bool active = false;
+  bool every_row = false;
+  std::vector<int64_t> positions;  // cache positions of the folded tracked rows, ascending
+  struct Layer {
+    std::vector<std::vector<float>> w;  // [nv] -> [positions.size()][dk]
+    // The last forward's prepared rows, folded into w at the start of the next forward: lazily,
+    // so that after a speculative verify (LmState::KeepTokens) only the kept rows are folded.
+    std::vector<float> k;        // [pending_rows][nk·dk] k̂
+    std::vector<float> beta, g;  // [pending_rows][nv] β and the log decay g
+  };
+  std::vector<Layer> layers;  // [num_hidden_layers]; empty entries for full-attention layers
+  int64_t pending_first = 0;  // cache position of the pending rows' first row
+  int64_t pending_rows = 0;
+  std::vector<uint8_t> pending_tracked;  // [pending_rows] 1 = a tracked row
+
+  void Clear();  // forgets every row (keeps `active` and `every_row`)
+  size_t ByteSize() const;
+};
+
 // Gated DeltaNet states after each row of one forward (ForwardInput::row_states), for rolling
 // a verify forward back to any of its rows: layers[layer][r] is the state after row r (left
 // empty for full-attention layers). Per layer, so GatedDeltaNetForward fills a layer's rows in place.
@@ -93,6 +120,7 @@ struct LmState {
   std::vector<KvCache> kv;               // [num_hidden_layers]; empty for linear layers
   int64_t n_tokens = 0;    // tokens already in the cache (= index of the next token)
   MtpState mtp;
+  HiddenAttentionState hidden;  // empty unless attention capture enabled it
   int64_t rope_delta = 0;  // M-RoPE offset of the prompt (qwen35.md §2.6); next text position
                            // is n_tokens + rope_delta
 

@@ -34,6 +34,28 @@ TEST(AttentionCapture, PicksImageColumnsAndAveragesLayersAndHeads) {
   EXPECT_NEAR(h0[0], 0.07f, 1e-6);
 }
 
+TEST(AttentionCapture, DeltaNetHiddenAttentionPicksTheImageRowsAndKeepsTheSoftmaxLayout) {
+  // 2×2 grid at cache positions 4..7; tracked rows 4..7 and 9 (a later image); 2 value heads.
+  AttentionCapture cap(0, 2, 2, {4, 5, 6, 7});
+  cap.BeginToken(0);
+  const int64_t pos[] = {4, 5, 6, 7, 9};
+  const float w0[] = {0.5f, -0.25f, 0.0f, 1.0f, 7.0f, /* head 1 */ -1.0f, 2.0f, 3.0f, 4.0f, 8.0f};
+  cap.AddHiddenRow(0, 2, pos, 5, w0, 5);
+  const int64_t partial[] = {5, 6, 7, 9};  // row 4 untracked (prefilled before capture): left out
+  cap.AddHiddenRow(1, 2, partial, 4, w0, 5);
+  float probs[10] = {};
+  probs[5] = 1.0f;
+  cap.AddLayerRow(3, 1, probs, 10, 10);
+  const AttentionMap& m = cap.EndToken(7, " box");
+  EXPECT_EQ(m.linear_layers, (std::vector<int>{0}));
+  EXPECT_EQ(m.linear_heads, 2);
+  EXPECT_EQ(m.linear_weights, (std::vector<float>{0.5f, -0.25f, 0.0f, 1.0f, -1.0f, 2.0f, 3.0f, 4.0f}));
+  EXPECT_EQ(m.SelectLinear(0, -1), (std::vector<float>{-0.25f, 0.875f, 1.5f, 2.5f}));
+  // The softmax data and its mean are the full-attention layers' alone, as before.
+  EXPECT_EQ(m.layers, (std::vector<int>{3}));
+  EXPECT_EQ(m.mean, (std::vector<float>{0.0f, 1.0f, 0.0f, 0.0f}));
+}
+
 TEST(AttentionCapture, GroupWordsJoinsSubwordTokens) {
   std::vector<AttentionMap> maps;
   const char* pieces[] = {"A", " gin", "ger", " cat", ".", "\n", "It", "'s", " 3", "D"};

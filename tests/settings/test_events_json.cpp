@@ -41,6 +41,27 @@ TEST(EventsJson, AttentionMapRoundTripsBitExactly) {
   EXPECT_EQ(back.mean, m.mean);
 }
 
+TEST(EventsJson, DeltaNetHiddenAttentionRoundTripsAndIsCheckedForShape) {
+  AttentionMap m = SampleMap();
+  EXPECT_FALSE(ToJson(m).contains("linear_weights"));  // not captured: the map's JSON is unchanged
+  m.linear_layers = {0, 1, 2};
+  m.linear_heads = 2;
+  for (int i = 0; i < 3 * 2 * 6; ++i) m.linear_weights.push_back(-0.05f * static_cast<float>(i) + 1e-7f);
+  const AttentionMap back = AttentionMapFromJson(nlohmann::json::parse(ToJson(m).dump()));
+  EXPECT_EQ(back.linear_layers, m.linear_layers);
+  EXPECT_EQ(back.linear_heads, m.linear_heads);
+  EXPECT_EQ(back.linear_weights, m.linear_weights);  // exact, signs included
+  EXPECT_EQ(back.weights, m.weights);
+  nlohmann::json j = ToJson(m);
+  j["linear_weights"].erase(0);
+  try {
+    AttentionMapFromJson(j);
+    ADD_FAILURE() << "a short linear_weights was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("linear_weights"), std::string::npos) << e.what();
+  }
+}
+
 TEST(EventsJson, AttentionMapWithInconsistentShapeIsRejected) {
   nlohmann::json j = ToJson(SampleMap());
   j["weights"].erase(0);
