@@ -58,6 +58,10 @@ struct Capture {
   void AddLayerRow(int layer, int n_heads, const float* probs, int64_t key_stride, int64_t n_keys) {
     for (auto& c : images) c->AddLayerRow(layer, n_heads, probs, key_stride, n_keys);
   }
+  void AddHiddenRow(int layer, int n_heads, const int64_t* positions, int64_t n_keys, const float* weights,
+                    int64_t head_stride) {
+    for (auto& c : images) c->AddHiddenRow(layer, n_heads, positions, n_keys, weights, head_stride);
+  }
   void AddVerifyRow(const VerifyAttention& v, int64_t row) {
     for (auto& c : images) v.AddRow(*c, row);
   }
@@ -76,6 +80,11 @@ class CaptureObserver final : public lm::AttentionObserver {
   void OnAttention(const lm::AttentionProbs& p) override {
     const float* last = p.row(0, p.n_queries - 1);
     capture_.AddLayerRow(p.layer, p.n_heads, last, p.n_queries * p.n_keys, p.n_keys);
+  }
+  // The DeltaNet layers' hidden attention (the state tracks it while keep_hidden is on).
+  bool wants_hidden_attention() const override { return true; }
+  void OnHiddenAttention(const lm::HiddenAttentionWeights& w) override {
+    capture_.AddHiddenRow(w.layer, w.n_heads, w.positions, w.n_keys, w.row(0, w.n_queries - 1), w.n_queries * w.n_keys);
   }
 
  private:
@@ -127,6 +136,9 @@ struct SessionImpl {
   int context_tokens = 0;
   // Prefills keep the MTP drafter's cache (speculative decoding was asked for last; Send sets it).
   bool keep_mtp = false;
+  // Prefills track the image rows for the DeltaNet layers' hidden attention (attention capture
+  // was asked for last; Send sets it). Off: the states neither keep nor compute any of it.
+  bool keep_hidden = true;
 
   const Tokenizer& tok() const { return engine->tokenizer(); }
   int context_limit() const {
@@ -297,6 +309,8 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
     if (s->valid && IsPrefix(s->ids, hist) && (!from || s->ids.size() >= from->ids.size())) from = s;
   lm::LmState state = from ? from->state : engine->lm().NewState();
   if (keep_mtp && !state.mtp.active) engine->lm().EnableMtp(state);  // the drafter sees the prompt
+  if (keep_hidden) engine->lm().EnableHiddenAttention(state);
+  else state.hidden = lm::HiddenAttentionState{};
   const size_t begin = from ? from->ids.size() : 0;
   if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
   const std::vector<const float*> features = FeaturePointers();
@@ -351,6 +365,9 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
     engine->lm().EnableMtp(state);  // no-op when the snapshot already keeps the MTP cache
   } else {
     state.mtp.active = false;  // plain decoding: no MTP rows to pay for
+  }
+  if (!capture) {
+    state.hidden = lm::HiddenAttentionState{};  // nothing captured: no hidden-attention work either
   }
 
   // The generation prompt; its last row's logits give the first token.
@@ -658,6 +675,7 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   const std::vector<MessagePart> saved_pending = im.pending;
   im.turns.push_back(MakeTurn(std::move(parts)));
   im.keep_mtp = im.RequestedDrafts(options) > 0 && im.engine->lm().has_mtp();
+  im.keep_hidden = options.capture_attention;
   try {
     const PromptStream stream = im.Stream(options.enable_thinking);
     PromptProgress progress{cb};
@@ -746,6 +764,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   next.system_prompt = im.system_prompt;
   next.kernel_stats_at_start = im.kernel_stats_at_start;
   next.keep_mtp = im.keep_mtp;
+  next.keep_hidden = im.keep_hidden;
   int n_images = 0, index = 0;
   for (const SavedTurn& t : saved) n_images += static_cast<int>(t.images.size());
   for (size_t i = 0; i < saved.size(); ++i) {

@@ -138,6 +138,10 @@ TEST(Session, ImageTurnProducesOneAttentionMapPerTokenOnTheGrid) {
     for (float v : m.mean) sum += v;
     EXPECT_GT(sum, 0.0f);
     EXPECT_LE(sum, 1.0f + 1e-5f);  // a part of a softmax row
+    // The DeltaNet layers' hidden attention (docs/qwen35.md §2.9): every one, every value head.
+    EXPECT_EQ(m.linear_layers, (std::vector<int>{0, 1, 2, 4, 5, 6}));
+    EXPECT_EQ(m.linear_heads, 4);
+    EXPECT_EQ(m.linear_weights.size(), 6u * 4u * 49u);
   }
   EXPECT_FALSE(r.words.empty());
   EXPECT_EQ(r.stats.image_tokens, 49);
@@ -145,6 +149,28 @@ TEST(Session, ImageTurnProducesOneAttentionMapPerTokenOnTheGrid) {
   bool has_vision = false;
   for (const auto& st : r.stats.stages) has_vision |= st.name == "vision";
   EXPECT_TRUE(has_vision);
+}
+
+TEST(Session, DeltaNetMapsNeedTheImagePrefilledWithCaptureOn) {
+  auto e = DemoEngine();
+  Session s(e);
+  s.AttachImage(DefaultDemoImagePath());
+  GenerateOptions off = Greedy(3);
+  off.capture_attention = false;
+  const TurnResult r0 = s.Send("Describe this image.", off);
+  EXPECT_TRUE(r0.attention.empty());
+  // The image's rows went by untracked: the softmax maps come, the DeltaNet ones cannot.
+  const TurnResult r1 = s.Send("What colour is it?", Greedy(3));
+  ASSERT_FALSE(r1.attention.empty());
+  EXPECT_EQ(r1.attention[0].layers, (std::vector<int>{3, 7}));
+  EXPECT_TRUE(r1.attention[0].linear_layers.empty());
+  // Control: the same conversation with capture on throughout has them in its second turn.
+  Session t(e);
+  t.AttachImage(DefaultDemoImagePath());
+  t.Send("Describe this image.", Greedy(3));
+  const TurnResult r2 = t.Send("What colour is it?", Greedy(3));
+  ASSERT_FALSE(r2.attention.empty());
+  EXPECT_EQ(r2.attention[0].linear_layers.size(), 6u);
 }
 
 TEST(Session, CancelStopsBeforeTheNextToken) {

@@ -150,6 +150,13 @@ TEST(Speculative, DemoCaptionsIdenticalForOneToThreeDrafts) {
         const auto& pb = b.r.attention[t].weights;
         ASSERT_EQ(pa.size(), pb.size());
         for (size_t j = 0; j < pa.size(); ++j) ASSERT_NEAR(pa[j], pb[j], 1e-4) << "token " << t;
+        // The DeltaNet hidden attention too, from the verify rows (folded only as far as kept).
+        const auto& ha = a.r.attention[t].linear_weights;
+        const auto& hb = b.r.attention[t].linear_weights;
+        ASSERT_FALSE(ha.empty());
+        ASSERT_EQ(a.r.attention[t].linear_layers, b.r.attention[t].linear_layers);
+        ASSERT_EQ(ha.size(), hb.size());
+        for (size_t j = 0; j < ha.size(); ++j) ASSERT_NEAR(ha[j], hb[j], 1e-4) << "token " << t << " (hidden)";
       }
     }
   }
