@@ -251,6 +251,33 @@ TEST(ServerRequest, EveryRefusedFieldIsA400NamingItAndNothingIsSilentlyDropped) 
   EXPECT_EQ(StatusOf([&] { ParseChatRequest(base + "}", {}); }), 200);
 }
 
+// The README's table of request fields says what the code does, field by field.
+TEST(ServerRequest, TheReadmesFieldTableMatchesTheCode) {
+  std::ifstream in(std::string(GLANCE_SOURCE_RESOURCES) + "/../README.md");
+  ASSERT_TRUE(in) << "README.md not found";
+  std::map<std::string, std::string> readme;  // field -> honoured|refused|ignored
+  std::string line;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line.find("**Every request field**") != std::string::npos) in_table = true;
+    if (!in_table) continue;
+    if (line.find("Content parts:") != std::string::npos) break;
+    const size_t bar = line.find('|', line.find('|') + 1);
+    if (line.find("  | `") != 0 || bar == std::string::npos) continue;
+    const std::string names = line.substr(0, bar), use = line.substr(bar + 2, 8);
+    for (size_t a = names.find('`'); a != std::string::npos; a = names.find('`', names.find('`', a + 1) + 1)) {
+      const size_t b = names.find('`', a + 1);
+      readme[names.substr(a + 1, b - a - 1)] = use.substr(0, use.find_first_of(": "));
+    }
+  }
+  const char* words[] = {"honoured", "refused", "ignored"};
+  for (const RequestField& f : ChatRequestFields()) {
+    ASSERT_TRUE(readme.count(f.name)) << f.name << " is not in the README's table";
+    EXPECT_EQ(readme[f.name], words[static_cast<int>(f.use)]) << f.name;
+  }
+  EXPECT_EQ(readme.size(), ChatRequestFields().size()) << "the README lists a field the code does not know";
+}
+
 TEST(ServerRequest, TheDefaultLengthKeepsTheServersCap) {
   const std::string body = R"({"messages":[{"role":"user","content":"hi"}]})";
   ServerLimits limits;
