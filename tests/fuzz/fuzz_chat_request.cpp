@@ -24,6 +24,18 @@ void CheckAccepted(const glance::server::ChatRequest& r, const glance::server::S
     for (const auto& img : m.images)
       if (img.bytes.empty() || img.sha256.size() != 64) std::abort();
     images += m.images.size();
+    // The parts hold every image once, in order, and the text parts make up the text.
+    size_t next_image = 0;
+    std::string text;
+    for (const auto& p : m.parts) {
+      if (p.kind == glance::MessagePart::kImage) {
+        if (p.image != static_cast<int>(next_image++)) std::abort();
+      } else {
+        if (p.text.empty()) std::abort();
+        text += p.text;
+      }
+    }
+    if (next_image != m.images.size() || text != m.text) std::abort();
   }
   if (images > static_cast<size_t>(limits.max_images)) std::abort();
   if (r.max_tokens < 1 || r.max_tokens > limits.max_tokens) std::abort();
