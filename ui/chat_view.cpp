@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDesktopServices>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QMimeData>
@@ -12,13 +13,18 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextFrame>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "ui/event_types.h"
+#include "ui/safe_text_browser.h"
+#include "ui/transcript_document.h"
 
 namespace glance::ui {
 namespace {
@@ -56,8 +62,10 @@ bool ClipboardHasImage() {
 
 ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
-  transcript_ = new QTextBrowser(this);
-  transcript_->setOpenExternalLinks(true);
+  transcript_ = new SafeTextBrowser(this);
+  transcript_->document()->setUndoRedoEnabled(false);
+  transcript_->setAccessibleName(tr("Conversation"));
+  connect(transcript_, &QTextBrowser::anchorClicked, this, &ChatView::activateLink);
   transcript_->setPlaceholderText(tr("Drop an image and Glance describes it. Ask follow-up "
                                      "questions below."));
   layout->addWidget(transcript_, 1);
@@ -77,6 +85,8 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
                      tr("Edit the last message and send it again"));
   newChat_ = MakeAction(this, tr("New chat"), QKeySequence(Qt::CTRL | Qt::Key_N),
                         tr("Start a new conversation"));
+  copyAnswer_ = MakeAction(this, tr("Copy last answer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                           tr("Copy the last answer as Markdown"));
   auto* buttons = new QHBoxLayout;
   hint_ = new QLabel(this);
   hint_->setForegroundRole(QPalette::PlaceholderText);
@@ -101,6 +111,10 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   connect(regenerate_, &QAction::triggered, this, &ChatView::onRegenerate);
   connect(edit_, &QAction::triggered, this, &ChatView::onEdit);
   connect(newChat_, &QAction::triggered, this, &ChatView::onNewChat);
+  connect(copyAnswer_, &QAction::triggered, this, [this] {
+    const int i = lastIndex(false);
+    if (i >= 0) activateLink(CopyAnswerUrl(i));
+  });
   updateActions();
 }
 
@@ -132,11 +146,67 @@ void ChatView::submit(const QString& text) {
 }
 
 void ChatView::addExchange(const QString& user, const QString& answer, const TurnStats& stats,
-                           const QString& stop_reason) {
-  messages_.push_back({true, user, {}, false});
-  messages_.push_back({false, answer, {}, true});
+                           const QString& stop_reason, const std::vector<QImage>& images) {
+  markDirty(messages_.size());
+  messages_.push_back({true, user, {}, false, images, {}});
+  messages_.push_back({false, answer, {}, true, {}, {}});
   finishAnswer(stats, stop_reason);
   updateActions();
+}
+
+void ChatView::setLastUserImages(const std::vector<QImage>& images) {
+  const int i = lastIndex(true);
+  if (i < 0) return;
+  messages_[static_cast<size_t>(i)].images = images;
+  markDirty(static_cast<size_t>(i));
+  scheduleRender();
+}
+
+QTextBrowser* ChatView::transcript() const { return transcript_; }
+
+void ChatView::activateLink(const QUrl& url) {
+  const TranscriptLink link = ParseTranscriptLink(url);
+  const auto message = static_cast<size_t>(link.message);
+  switch (link.kind) {
+    case TranscriptLink::kCopyCode:
+      if (message < messages_.size() && link.index < messages_[message].code.size()) {
+        QApplication::clipboard()->setText(messages_[message].code[link.index]);
+        flash(tr("Code copied."));
+      }
+      break;
+    case TranscriptLink::kCopyAnswer:
+      if (message < messages_.size()) {
+        QApplication::clipboard()->setText(messages_[message].text);
+        flash(tr("Answer copied."));
+      }
+      break;
+    case TranscriptLink::kImage:
+      if (message < messages_.size()) Q_EMIT imageClicked(link.message, link.index);
+      break;
+    case TranscriptLink::kExternal:
+      QDesktopServices::openUrl(url);  // a web link, on the user's click only
+      break;
+    case TranscriptLink::kNone:
+      flash(tr("Links to files are not opened: %1").arg(url.toDisplayString()));
+      break;
+  }
+}
+
+void ChatView::flash(const QString& text) {
+  flashing_ = true;
+  hint_->setText(text);
+  QTimer::singleShot(2500, this, [this] {
+    flashing_ = false;
+    updateActions();
+  });
+}
+
+void ChatView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+    markDirty(0);  // bubbles and code blocks take their colours from the palette
+    scheduleRender();
+  }
+  QWidget::changeEvent(event);
 }
 
 void ChatView::onSend() {
@@ -149,12 +219,14 @@ void ChatView::onSend() {
     if (user >= 0) {
       messages_.resize(static_cast<size_t>(user) + 1);  // drop the old answer
       messages_.back().text = text;
+      markDirty(static_cast<size_t>(user));
     }
     scheduleRender();
     Q_EMIT editResendRequested(text);
     return;
   }
-  messages_.push_back({true, text, {}, false});
+  markDirty(messages_.size());
+  messages_.push_back({true, text, {}, false, {}, {}});
   scheduleRender();
   Q_EMIT sendRequested(text);
 }
@@ -162,6 +234,7 @@ void ChatView::onSend() {
 void ChatView::onRegenerate() {
   if (busy_ || readOnly_ || lastIndex(true) < 0) return;
   messages_.resize(static_cast<size_t>(lastIndex(true)) + 1);
+  markDirty(messages_.size());
   scheduleRender();
   Q_EMIT regenerateRequested();
 }
@@ -182,19 +255,22 @@ void ChatView::onNewChat() {
 }
 
 void ChatView::beginAnswer() {
-  messages_.push_back({false, {}, {}, true});
+  markDirty(messages_.size());
+  messages_.push_back({false, {}, {}, true, {}, {}});
   scheduleRender();
 }
 
 void ChatView::appendPiece(const QString& piece) {
   if (messages_.empty() || messages_.back().user) beginAnswer();
   messages_.back().text += piece;
+  markDirty(messages_.size() - 1);
   scheduleRender();
 }
 
 void ChatView::finishAnswer(const TurnStats& stats, const QString& stop_reason) {
   if (messages_.empty() || messages_.back().user) beginAnswer();
   Message& m = messages_.back();
+  markDirty(messages_.size() - 1);
   m.streaming = false;
   m.stats = DescribeStats(stats);
   if (stop_reason == QStringLiteral("cancelled")) m.stats += tr(" \u00B7 stopped");
@@ -207,6 +283,7 @@ void ChatView::failAnswer(const QString& message) {
   if (!messages_.empty() && !messages_.back().user && messages_.back().streaming) {
     messages_.back().streaming = false;
     messages_.back().stats = tr("error: %1").arg(message);
+    markDirty(messages_.size() - 1);
   }
   render();
 }
@@ -237,6 +314,7 @@ void ChatView::setProgress(const QString& what, double fraction) {
 
 void ChatView::clear() {
   messages_.clear();
+  markDirty(0);
   editing_ = false;
   render();
   updateActions();
@@ -285,8 +363,89 @@ void ChatView::render() {
   renderTimer_->stop();
   QScrollBar* bar = transcript_->verticalScrollBar();
   const bool atBottom = bar->value() >= bar->maximum() - 4;
-  transcript_->setMarkdown(transcriptMarkdown());
+  QTextDocument* doc = transcript_->document();
+  const size_t from = std::min(dirtyFrom_, starts_.size());
+  if (from == 0) {
+    doc->clear();  // also forgets the thumbnails registered as resources
+    starts_.clear();
+  }
+  QTextCursor cursor(doc);
+  cursor.beginEditBlock();
+  if (from < starts_.size()) {
+    cursor.setPosition(starts_[from]);
+    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+  } else {
+    cursor.movePosition(QTextCursor::End);
+  }
+  starts_.resize(from);
+  for (size_t i = from; i < messages_.size(); ++i) {
+    starts_.push_back(cursor.position());
+    renderMessage(cursor, i);
+  }
+  cursor.endEditBlock();
+  dirtyFrom_ = messages_.size();
   if (atBottom) bar->setValue(bar->maximum());
+}
+
+void ChatView::renderMessage(QTextCursor& cursor, size_t index) {
+  Message& m = messages_[index];
+  const QPalette& pal = palette();
+  const int em = fontMetrics().height();
+  QTextCharFormat plain;
+  plain.setForeground(pal.color(QPalette::Text));
+  QTextCharFormat header = plain;
+  header.setFontWeight(QFont::Bold);
+  QTextCharFormat note;
+  note.setForeground(pal.color(QPalette::PlaceholderText));
+  note.setFontItalic(true);
+  if (m.user) {
+    // A bubble: the user's words on a tinted background, as typed.
+    QTextFrameFormat bubble;
+    const QColor base = pal.color(QPalette::Base), accent = pal.color(QPalette::Highlight);
+    bubble.setBackground(MixColors(base, accent, 0.12f));
+    bubble.setBorder(1);
+    bubble.setBorderBrush(pal.color(QPalette::Mid));
+    bubble.setPadding(em / 2);
+    bubble.setTopMargin(em / 3);
+    bubble.setBottomMargin(em / 3);
+    bubble.setLeftMargin(em * 2);
+    cursor.insertFrame(bubble);
+    cursor.insertText(tr("You"), header);
+    if (!m.images.empty()) {
+      cursor.insertBlock(QTextBlockFormat(), plain);
+      InsertThumbnails(cursor, m.images, static_cast<int>(index), em * 5);
+    }
+    cursor.insertBlock(QTextBlockFormat(), plain);
+    InsertPlainText(cursor, m.text, plain);
+    cursor.movePosition(QTextCursor::End);  // out of the bubble
+  } else {
+    cursor.insertText(tr("Glance"), header);
+    cursor.insertBlock(QTextBlockFormat(), plain);
+    m.code.clear();
+    if (m.text.isEmpty() && m.streaming)
+      cursor.insertText(QStringLiteral("\u2026"), plain);
+    else if (!m.streaming && m.text.trimmed().isEmpty())  // not a blank
+      cursor.insertText(tr("(no visible text: the answer was only spaces, line breaks or special tokens)"), note);
+    else
+      m.code = InsertAnswerMarkdown(cursor, m.text, static_cast<int>(index), pal);
+    cursor.movePosition(QTextCursor::End);
+    if (!m.stats.isEmpty() || !m.streaming) {
+      cursor.insertBlock(QTextBlockFormat(), note);
+      cursor.insertText(m.stats, note);
+      if (!m.streaming) {
+        QTextCharFormat link;
+        link.setAnchor(true);
+        link.setAnchorHref(CopyAnswerUrl(static_cast<int>(index)).toString());
+        link.setForeground(pal.color(QPalette::Link));
+        link.setFontUnderline(true);
+        link.setToolTip(tr("Copy this answer (Markdown)"));
+        if (!m.stats.isEmpty()) cursor.insertText(QStringLiteral("   "), note);
+        cursor.insertText(tr("Copy"), link);
+      }
+    }
+  }
+  cursor.insertBlock(QTextBlockFormat(), plain);
 }
 
 void ChatView::updateActions() {
@@ -296,6 +455,8 @@ void ChatView::updateActions() {
   regenerate_->setEnabled(!busy_ && !readOnly_ && hasUser);
   edit_->setEnabled(!busy_ && !readOnly_ && hasUser);
   newChat_->setEnabled(!busy_);
+  copyAnswer_->setEnabled(lastIndex(false) >= 0);
+  if (flashing_) return;
   hint_->setText(editing_    ? tr("Editing the last message \u2014 Enter resends, Esc cancels")
                  : readOnly_ ? readOnlyReason_
                              : QString());

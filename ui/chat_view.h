@@ -1,11 +1,16 @@
 #pragma once
-// The chat: messages rendered as Markdown while they stream, a stats line under each answer,
-// and the input box (Enter sends, Shift+Enter adds a line). Send, Stop, Regenerate,
+// The chat: the user's messages shown exactly as typed (with their images as thumbnails),
+// answers rendered as Markdown while they stream (safely: transcript_document.h), a stats line
+// and a Copy link under each answer, a Copy code link under each code block, and the input box
+// (Enter sends, Shift+Enter adds a line). Send, Stop, Regenerate,
 // Edit-and-resend and New chat are QActions with shortcuts (Ctrl+Return, Esc, Ctrl+R,
 // Ctrl+E, Ctrl+N) so the window can also put them in its menus.
 // The view keeps its own transcript and asks for work through signals. GUI thread only.
+#include <QImage>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
+#include <algorithm>
 #include <vector>
 
 #include "core/engine/events.h"
@@ -15,9 +20,13 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QTextBrowser;
+class QTextCursor;
 class QTimer;
+class QUrl;
 
 namespace glance::ui {
+
+class SafeTextBrowser;
 
 class ChatView : public QWidget {
   Q_OBJECT
@@ -40,9 +49,12 @@ class ChatView : public QWidget {
   void setProgress(const QString& what, double fraction);
   void clear();
 
-  // Shows a saved question and answer (no signals: nothing is asked of the engine).
+  // Shows a saved question (with its images' thumbnails) and answer (no signals: nothing is
+  // asked of the engine).
   void addExchange(const QString& user, const QString& answer, const TurnStats& stats,
-                   const QString& stop_reason);
+                   const QString& stop_reason, const std::vector<QImage>& images = {});
+  // The thumbnails shown in the last user message's bubble.
+  void setLastUserImages(const std::vector<QImage>& images);
 
   // Programmatic sending (e.g. "Describe this image." after a drop): as if typed.
   void submit(const QString& text);
@@ -52,12 +64,16 @@ class ChatView : public QWidget {
   QString lastUserMessage() const;
   QString transcriptMarkdown() const;
   QPlainTextEdit* input() const { return input_; }
+  QTextBrowser* transcript() const;
+  // The link the transcript would follow for `url` (Copy, Copy code, a thumbnail, a web link).
+  void activateLink(const QUrl& url);
 
   QAction* sendAction() const { return send_; }
   QAction* stopAction() const { return stop_; }
   QAction* regenerateAction() const { return regenerate_; }
   QAction* editAction() const { return edit_; }
   QAction* newChatAction() const { return newChat_; }
+  QAction* copyAnswerAction() const { return copyAnswer_; }
 
  Q_SIGNALS:
   void sendRequested(const QString& text);
@@ -68,9 +84,12 @@ class ChatView : public QWidget {
   // Ctrl+V in the message box with an image (or image files) on the clipboard: the text box
   // does not take it, the window attaches it.
   void imagePasteRequested();
+  // A thumbnail in the transcript was clicked: image `image` (0-based) of message `message`.
+  void imageClicked(int message, int image);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   struct Message {
@@ -78,6 +97,8 @@ class ChatView : public QWidget {
     QString text;
     QString stats;  // the line under an answer
     bool streaming = false;
+    std::vector<QImage> images;  // a user message's images, as thumbnails
+    QStringList code;            // an answer's code blocks (filled when rendered)
   };
 
   void onSend();
@@ -86,6 +107,9 @@ class ChatView : public QWidget {
   void onNewChat();
   void scheduleRender();
   void render();
+  void renderMessage(QTextCursor& cursor, size_t index);
+  void markDirty(size_t index) { dirtyFrom_ = std::min(dirtyFrom_, index); }
+  void flash(const QString& text);  // a short note where the hint goes
   void updateActions();
   int lastIndex(bool user) const;
 
@@ -94,7 +118,13 @@ class ChatView : public QWidget {
   bool editing_ = false;
   bool readOnly_ = false;
   QString readOnlyReason_;  // the input holds the last user message for Edit-and-resend
-  QTextBrowser* transcript_ = nullptr;
+  // What the transcript shows: messages before dirtyFrom_ are rendered and unchanged, each
+  // starting at its starts_ position in the document; render() redoes the rest (a streamed
+  // piece redraws only the answer it belongs to).
+  size_t dirtyFrom_ = 0;
+  std::vector<int> starts_;
+  bool flashing_ = false;
+  SafeTextBrowser* transcript_ = nullptr;
   QPlainTextEdit* input_ = nullptr;
   QLabel* hint_ = nullptr;
   QProgressBar* progress_ = nullptr;
@@ -104,6 +134,7 @@ class ChatView : public QWidget {
   QAction* regenerate_ = nullptr;
   QAction* edit_ = nullptr;
   QAction* newChat_ = nullptr;
+  QAction* copyAnswer_ = nullptr;
 };
 
 }  // namespace glance::ui

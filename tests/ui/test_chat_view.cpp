@@ -1,8 +1,15 @@
 // The chat view without an engine: Enter sends and Shift+Enter adds a line, streamed pieces
-// render as Markdown, the stats line, Stop/Regenerate/Edit/New chat and their shortcuts.
+// render as Markdown, the stats line, Stop/Regenerate/Edit/New chat and their shortcuts; the
+// user's text shown as typed and answers as Markdown without HTML or loads (issue 34).
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QFontDatabase>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextTable>
 #include <QProgressBar>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -11,8 +18,42 @@
 #include <QTextBrowser>
 
 #include "ui/chat_view.h"
+#include "ui/safe_text_browser.h"
 
 using glance::ui::ChatView;
+
+namespace {
+
+// Every link in the document, in order.
+QStringList Anchors(const QTextDocument* doc) {
+  QStringList hrefs;
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+    for (auto it = block.begin(); !it.atEnd(); ++it)
+      if (it.fragment().charFormat().isAnchor()) hrefs << it.fragment().charFormat().anchorHref();
+  return hrefs;
+}
+
+int ImagesIn(const QTextDocument* doc) {
+  int n = 0;
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+    for (auto it = block.begin(); !it.atEnd(); ++it)
+      if (it.fragment().charFormat().isImageFormat()) ++n;
+  return n;
+}
+
+bool HasTable(QTextFrame* frame) {
+  for (QTextFrame* child : frame->childFrames())
+    if (qobject_cast<QTextTable*>(child) != nullptr || HasTable(child)) return true;
+  return false;
+}
+
+void Answer(ChatView& view, const QString& question, const QString& answer) {
+  view.submit(question);
+  view.appendPiece(answer);
+  view.finishAnswer({}, QStringLiteral("eos"));
+}
+
+}  // namespace
 
 class TestChatView : public QObject {
   Q_OBJECT
@@ -73,6 +114,106 @@ class TestChatView : public QObject {
     view.setBusy(false);
     QVERIFY(view.transcriptMarkdown().contains(QStringLiteral("no visible text")));
     QCOMPARE(view.lastAnswer(), QStringLiteral("\n\n  \n"));  // the answer itself is kept as it was
+  }
+
+  // "What does the <div> tag do?" showed as "What does the" and blanked every later message
+  // (the whole transcript went through setMarkdown). The user's text is shown as typed.
+  void userTextIsShownAsTyped() {
+    ChatView view;
+    const QString first = QStringLiteral("What does the <div> tag do?");
+    const QString second = QStringLiteral("**bold** <b>b</b> <img src=\"x.png\"> $x^2$ &amp; `c` # h\n  two  spaces");
+    Answer(view, first, QStringLiteral("It starts a block."));
+    Answer(view, second, QStringLiteral("Second **answer**."));
+    const QString shown = view.transcript()->toPlainText();
+    QVERIFY2(shown.contains(first), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("It starts a block.")), qPrintable(shown));
+    QVERIFY2(shown.contains(second), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("Second answer.")), qPrintable(shown));  // answers: Markdown
+    QCOMPARE(ImagesIn(view.transcript()->document()), 0);
+  }
+
+  // Answers are Markdown (tables, code blocks in monospace with Copy code, a Copy link) with raw
+  // HTML shown as text; images and links load nothing.
+  void answersAreMarkdownWithoutHtmlOrLoads() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("secret.png"));
+    QImage pixels(4, 4, QImage::Format_RGB32);
+    pixels.fill(Qt::red);
+    QVERIFY(pixels.save(path));
+    const QString url = QUrl::fromLocalFile(path).toString();
+    const QString answer = QStringLiteral(
+        "<b>raw</b> <img src=\"%1\"> ![local](%1) ![rel](secret.png)\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "```cpp\nint x = 1;\nint y = 2;\n```\n\n[doc](notes.md) [web](https://example.com)\n").arg(url);
+    ChatView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.transcript()->document()->setBaseUrl(QUrl::fromLocalFile(dir.path() + QLatin1Char('/')));
+    Answer(view, QStringLiteral("Show me"), answer);
+    auto* browser = qobject_cast<glance::ui::SafeTextBrowser*>(view.transcript());
+    QVERIFY(browser != nullptr);
+    const QTextDocument* doc = browser->document();
+    const QString shown = doc->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("<b>raw</b>")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("<img src=")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("[image: local]")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("[image: rel]")), qPrintable(shown));
+    QCOMPARE(ImagesIn(doc), 0);
+    (void)browser->grab();  // paint: an image in the document would be asked for now
+    QCOMPARE(browser->refusedLoads(), 0);
+    // What a plain QTextBrowser would have loaded, refused (control: the file is there).
+    QVERIFY(QTextBrowser().loadResource(QTextDocument::ImageResource, QUrl(url)).isValid());
+    QVERIFY(!browser->loadResource(QTextDocument::ImageResource, QUrl(url)).isValid());
+    QVERIFY(!browser->openLinks());
+    QVERIFY(!browser->openExternalLinks());
+    QVERIFY(HasTable(doc->rootFrame()));
+
+    // The code block: monospace, and Copy code copies exactly its lines.
+    const QTextBlock code = doc->find(QStringLiteral("int x = 1;")).block();
+    QVERIFY(code.isValid());
+    QCOMPARE(code.charFormat().font().family(),
+             QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
+    const QStringList links = Anchors(doc);
+    QStringList copyCode, copyAnswer;
+    for (const QString& href : links) {
+      if (href.startsWith(QStringLiteral("glance:copy-code"))) copyCode << href;
+      if (href.startsWith(QStringLiteral("glance:copy-answer"))) copyAnswer << href;
+    }
+    QCOMPARE(copyCode.size(), 1);
+    QCOMPARE(copyAnswer.size(), 1);
+    view.activateLink(QUrl(copyCode.front()));
+    QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("int x = 1;\nint y = 2;"));
+    view.activateLink(QUrl(copyAnswer.front()));
+    QCOMPARE(QApplication::clipboard()->text(), answer);
+    // A link to a file is not followed: the transcript stays as it was.
+    QVERIFY(links.contains(QStringLiteral("notes.md")));
+    view.activateLink(QUrl(QStringLiteral("notes.md")));
+    QVERIFY(browser->source().isEmpty());
+    QCOMPARE(doc->toPlainText(), shown);
+  }
+
+  // A streamed answer redraws only itself: earlier messages keep their place and text.
+  void streamingKeepsEarlierMessages() {
+    ChatView view;
+    Answer(view, QStringLiteral("one"), QStringLiteral("First."));
+    view.submit(QStringLiteral("two <i>"));
+    view.beginAnswer();
+    for (const char* piece : {"Sec", "ond ", "`x`", " done."}) {
+      view.appendPiece(QString::fromUtf8(piece));
+      QTest::qWait(40);  // let the coalescing timer render
+    }
+    view.finishAnswer({}, QStringLiteral("eos"));
+    const QString shown = view.transcript()->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("First.")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("two <i>")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("Second x done.")), qPrintable(shown));
+    QCOMPARE(shown.count(QStringLiteral("Second")), 1);
+    QCOMPARE(shown.count(QStringLiteral("First.")), 1);
+    // Regenerate drops the last answer from the screen too.
+    view.regenerateAction()->trigger();
+    QTRY_VERIFY(!view.transcript()->toPlainText().contains(QStringLiteral("Second")));
+    QVERIFY(view.transcript()->toPlainText().contains(QStringLiteral("two <i>")));
   }
 
   void actionsFollowBusyState() {
