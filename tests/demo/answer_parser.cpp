@@ -1,6 +1,7 @@
 #include "tests/demo/answer_parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 namespace glance::demo {
@@ -58,6 +59,31 @@ CaptionScore ScoreCaption(const ParsedCaption& parsed, const DemoScene& truth) {
   }
   s.background = parsed.background == truth.background;
   return s;
+}
+
+bool IsCompleteCaption(const std::string& text, const DemoScenes& world) {
+  const std::string t = Trim(text);
+  if (t.empty() || !std::isupper(static_cast<unsigned char>(t[0]))) return false;
+  const std::string object = "an? " + Alternatives(world.sizes) + " " + Alternatives(world.colours) + " " +
+                             Alternatives(world.shapes) + " " + Alternatives(world.positions);
+  const std::string list = object + "(?:, " + object + ")*(?: and " + object + ")?";
+  const std::string background = "on an? [a-z]+(?: and [a-z]+)? background";
+  const std::regex templates("(" + list + ",? " + background + ")|(there is " + object + " " + background + ")|(there are (?:two|three) shapes " +
+                             background + ": " + list + ")|(" + background + ", " + list + ")");
+  std::string lowered = t;
+  lowered[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(lowered[0])));
+  if (lowered.back() != '.') return false;
+  return std::regex_match(lowered.substr(0, lowered.size() - 1), templates);
+}
+
+std::string ExistsVerdict(const std::string& answer) {
+  std::string a;
+  for (char c : Trim(answer)) a += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto starts = [&](const std::string& p) { return a.rfind(p, 0) == 0; };
+  auto ends = [&](const std::string& p) { return a.size() >= p.size() && a.compare(a.size() - p.size(), p.size(), p) == 0; };
+  if (starts("yes,") || ends(", so yes.")) return "yes";
+  if (starts("no,") || ends(", so no.")) return "no";
+  return "";
 }
 
 bool SameAnswer(const std::string& got, const std::string& want) { return Trim(got) == Trim(want); }

@@ -30,6 +30,14 @@ struct CaptionScore {
 };
 CaptionScore ScoreCaption(const ParsedCaption& parsed, const DemoScene& truth);
 
+// The caption is one whole sentence of one of the three templates (shapes_world.caption): it does
+// not stop mid-phrase ("a large green square in the on a whit...") nor run on.
+bool IsCompleteCaption(const std::string& text, const DemoScenes& world);
+
+// The verdict of an answer to "Is there ...?": "yes" / "no" as it opens ("Yes, there is ...") or
+// closes ("The square is blue, so no."); "" when it says neither.
+std::string ExistsVerdict(const std::string& answer);
+
 // An answer equals the expected one up to surrounding whitespace.
 bool SameAnswer(const std::string& got, const std::string& want);
 

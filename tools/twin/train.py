@@ -23,7 +23,8 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import shapes_world as world  # noqa: E402
-from checkpoint import save_model  # noqa: E402
+import varied_world  # noqa: E402
+from checkpoint import load_model, save_model  # noqa: E402
 from demo_config import TINY_A, demo_config  # noqa: E402
 from model import Qwen35, mrope_positions, patchify  # noqa: E402
 from text import Tokenizer, encode_conversation  # noqa: E402
@@ -51,13 +52,14 @@ def init_weights(model, seed):
                 p.normal_(0.0, 0.02, generator=g)
 
 
-def vision_batch(split, indices):
-    """Pixels and per-token (shape, colour, size) labels of the scenes `indices` of `split`."""
+def vision_batch(split, indices, varied=0.0):
+    """Pixels and per-token (shape, colour, size, own-token cell) labels of the scenes `indices`
+    of `split` (varied: the fraction drawn from the varied world, varied_world.training_scene)."""
     pix, labels = [], []
     for i in indices:
-        shape, colour, size, img = world.token_labels(world.scene(split, i))
+        shape, colour, size, cell, img = varied_world.token_labels(varied_world.training_scene(split, i, varied))
         pix.append(patchify(img)[0])
-        labels.append(torch.from_numpy(np.stack([shape, colour, size])))
+        labels.append(torch.from_numpy(np.stack([shape, colour, size, cell])))
     return torch.stack(pix), torch.stack(labels)
 
 
@@ -81,18 +83,22 @@ def content_weights(ids, target, phrases, weight, w=None):
 
 
 def yes_no_phrases(tok):
-    """The tokens that decide a "Is there ...?" answer ("Yes," / "No," opening it)."""
-    return [tok.encode("Yes,"), tok.encode("No,")]
+    """The tokens that decide a "Is there ...?" answer ("Yes," / "No," opening it, or " yes." /
+    " no." closing a reasoned one: shapes_world.exists_answer)."""
+    return [tok.encode("Yes,"), tok.encode("No,"), tok.encode(" yes."), tok.encode(" no.")]
 
 
-def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False, yes_no_weight=1.0):
+def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False, yes_no_weight=1.0, varied=0.0,
+               reasoned=False):
     """-> dict of tensors for the scenes `indices` of `split` (conversation rng from seed);
     `weight`: each token's loss weight (content_weight on content words, see content_weights);
-    near_misses: see shapes_world.qa_turns; yes_no_weight: the weight of "Yes," / "No,"."""
-    pixels, labels = vision_batch(split, indices)
+    near_misses, reasoned: see shapes_world.qa_turns; yes_no_weight: the weight of "Yes," / "No,";
+    varied: see vision_batch."""
+    pixels, labels = vision_batch(split, indices, varied)
     seqs, masks = [], []
     for i in indices:
-        turns = world.conversation(world.scene(split, i), random.Random(f"{seed}:{split}:{i}"), near_misses)
+        sc = varied_world.training_scene(split, i, varied)
+        turns = world.conversation(sc, random.Random(f"{seed}:{split}:{i}"), near_misses, reasoned)
         ids, mask = encode_conversation(tok, turns, N_IMG)
         seqs.append(ids)
         masks.append(mask)
@@ -115,15 +121,15 @@ def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False,
     return dict(pixels=pixels, ids=ids, target=tgt, positions=pos, labels=labels, weight=weight)
 
 
-def joint_indices(step, batch, favour_three):
+def joint_indices(step, batch, favour_three, varied=0.0, offset=0):
     """The train-split scenes of joint step `step`: the next `batch` indices, or with
     favour_three the three-object scenes of the next 2 * batch first, then the others in order
     (scenes with 1/2/3 objects ~30/30/40 % instead of 40/40/20 %: three-object captions were
     the shipped model's most frequent misses)."""
     if not favour_three:
-        return list(range(step * batch, (step + 1) * batch))
-    cand = range(2 * step * batch, 2 * (step + 1) * batch)
-    three = [i for i in cand if len(world.scene("train", i)["objects"]) == 3]
+        return list(range(offset + step * batch, offset + (step + 1) * batch))
+    cand = range(offset + 2 * step * batch, offset + 2 * (step + 1) * batch)
+    three = [i for i in cand if len(varied_world.training_scene("train", i, varied)["objects"]) == 3]
     rest = [i for i in cand if i not in three]
     return (three + rest)[:batch]
 
@@ -132,8 +138,12 @@ class AuxProbe(torch.nn.Module):
     """Training-only linear probes on the image tokens (shape / colour / size of what covers each
     token): a dense signal that teaches the small vision tower to see faster. Not shipped."""
 
-    def __init__(self, dim):
+    def __init__(self, dim, own_token=False):
         super().__init__()
+        # own_token: each object's shape, colour, size and 3x3 cell are asked on the token that
+        # holds its centre (varied_world.token_labels' fourth row), not on every token it covers:
+        # in the varied world an object spans several tokens and its cell is not theirs.
+        self.own_token = own_token
         self.shape = torch.nn.Linear(dim, len(world.SHAPES) + 1)
         self.colour = torch.nn.Linear(dim, len(world.COLOURS))
         self.size = torch.nn.Linear(dim, len(world.SIZES) + 1)
@@ -151,22 +161,49 @@ class AuxProbe(torch.nn.Module):
         # gradient is not diluted by the background. (With the cell asked over all tokens only,
         # the background tokens learned it and the object tokens did not: a linear read-out of
         # the cell from an object's token stayed at chance, 11 %, at step 1280.)
-        obj = labels[:, 0] > 0
         cells = self.token_cell.expand(img.shape[0], -1)
         where = F.cross_entropy(self.cell(img).flatten(0, 1), cells.flatten())
+        if self.own_token:
+            own = labels[:, 3] >= 0
+            return every + where + sum(F.cross_entropy(head(img[own]), labels[:, k][own])
+                                       for k, head in enumerate((self.shape, self.colour, self.size, self.cell)))
+        obj = labels[:, 0] > 0
         return every + where + sum(F.cross_entropy(head(img[obj]), target[obj])
                                    for head, target in ((self.shape, labels[:, 0]), (self.size, labels[:, 2]),
                                                         (self.cell, cells)))
 
     def shape_accuracy(self, img, labels):
-        obj = labels[:, 0] > 0
+        obj = labels[:, 3] >= 0 if self.own_token else labels[:, 0] > 0
         return (self.shape(img[obj]).argmax(-1) == labels[:, 0][obj]).float().mean()
 
     def cell_accuracy(self, img, labels):
         """The 3x3 cell read from the object tokens (what the language model must say)."""
+        if self.own_token:
+            own = labels[:, 3] >= 0
+            return (self.cell(img[own]).argmax(-1) == labels[:, 3][own]).float().mean()
         obj = labels[:, 0] > 0
         cells = self.token_cell.expand(img.shape[0], -1)
         return (self.cell(img[obj]).argmax(-1) == cells[obj]).float().mean()
+
+
+def grow_from(model, start):
+    """Loads `start` (a state dict) into `model`, which may have more vision blocks or a wider
+    vision MLP: the model computes what `start` did (new blocks and new MLP units add zero: their
+    output weights are zero) and can learn from there (Net2Net-style growth, Chen et al. 2016)."""
+    own = model.state_dict()
+    with torch.no_grad():
+        for name, t in own.items():
+            if name in start and start[name].shape == t.shape:
+                t.copy_(start[name])
+            elif name in start:  # a wider vision MLP: the old units first
+                t.copy_(torch.zeros_like(t) if "linear_fc2.weight" in name else t)
+                t[tuple(slice(0, n) for n in start[name].shape)] = start[name]
+            elif ".visual.blocks." in name and ("attn.proj." in name or "mlp.linear_fc2." in name):
+                t.zero_()  # a new block starts as the identity
+    unknown = [n for n in start if n not in own]
+    if unknown:
+        raise SystemExit(f"--init-from: tensors the model does not have: {unknown[:3]}")
+    model.load_state_dict(own)
 
 
 def losses(model, probe, batch):
@@ -246,7 +283,8 @@ def train_vision(model, probe, opt, params, a, c, state_path):
     while c["vision_step"] < a.steps:
         t0, p0 = time.time(), time.process_time()
         s = c["vision_step"]
-        pix, labels = vision_batch("train", range(VISION_OFFSET + s * a.batch, VISION_OFFSET + (s + 1) * a.batch))
+        first = VISION_OFFSET + a.scene_offset + s * a.batch
+        pix, labels = vision_batch("train", range(first, first + a.batch), a.varied)
         for grp in opt.param_groups:
             grp["lr"] = lr_at(s, a.steps, a.lr, warmup=20)
         img = vis(pix, 14, 14)
@@ -277,6 +315,16 @@ def main():
                     help="absent pairs in 'Is there ...?' mostly differ from a present object in colour or shape only")
     ap.add_argument("--favour-three-objects", action="store_true",
                     help="joint steps take the three-object scenes of twice the batch first (see joint_indices)")
+    ap.add_argument("--init-from", help="a fresh run starts from this exported model folder's weights (the probes start fresh)")
+    ap.add_argument("--varied", type=float, default=0.0,
+                    help="fraction of the training scenes drawn from the varied world (varied_world.py); the probes "
+                         "then ask each object's labels on its own token")
+    ap.add_argument("--reasoned-exists", action="store_true",
+                    help="'Is there ...?' answered 'The square is blue, so no.' (shapes_world.exists_answer)")
+    ap.add_argument("--scene-offset", type=int, default=0,
+                    help="train-split scene indices start here (a later phase sees scenes an earlier one did not)")
+    ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); with --init-from, new ones start as the identity")
+    ap.add_argument("--vision-intermediate", type=int, help="vision MLP width (default: demo_config's)")
     ap.add_argument("--save-minutes", type=float, default=4.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop-after-minutes", type=float, default=0, help="stop (resumably) after this long")
@@ -293,9 +341,13 @@ def main():
     os.makedirs(a.run, exist_ok=True)
     state_path = os.path.join(a.run, "state.pt")
     config = demo_config()
+    if a.vision_depth:
+        config["vision_config"]["depth"] = a.vision_depth
+    if a.vision_intermediate:
+        config["vision_config"]["intermediate_size"] = a.vision_intermediate
     model = Qwen35(config)
     init_weights(model, a.seed)
-    probe = AuxProbe(config["vision_config"]["out_hidden_size"])
+    probe = AuxProbe(config["vision_config"]["out_hidden_size"], own_token=a.varied > 0)
     params = list(model.parameters()) + list(probe.parameters())
     later = list(probe.cell.parameters())  # added after the first 560 steps: a group of its own
     first = [p for p in params if all(p is not q for q in later)]
@@ -313,6 +365,10 @@ def main():
         opt.load_state_dict(saved)
         c.update({k: st[k] for k in c if k in st})
         print(f"resumed at step {c['step']}, vision step {c['vision_step']} ({c['elapsed'] / 60:.1f} min trained)", flush=True)
+    elif a.init_from:
+        start, _ = load_model(a.init_from)
+        grow_from(model, start.state_dict())
+        print(f"starting from {a.init_from}", flush=True)
     if a.export:
         export(model, a.export, c, a)
         return
@@ -335,8 +391,8 @@ def main():
     model.train()
     while step < a.steps:
         t0, p0 = time.time(), time.process_time()
-        batch = make_batch(tok, "train", joint_indices(step, a.batch, a.favour_three_objects), a.seed,
-                           a.content_weight, a.near_misses, a.yes_no_weight)
+        batch = make_batch(tok, "train", joint_indices(step, a.batch, a.favour_three_objects, a.varied, a.scene_offset),
+                           a.seed, a.content_weight, a.near_misses, a.yes_no_weight, a.varied, a.reasoned_exists)
         for grp in opt.param_groups:
             grp["lr"] = lr_at(step, a.steps, a.lr)
         main_loss, mtp_loss, aux_loss, acc, macc = losses(model, probe, batch)
@@ -382,7 +438,8 @@ def export(model, folder, c, a):
     with open(os.path.join(folder, "training.json"), "w") as f:
         json.dump(dict(step=c["step"], vision_step=c["vision_step"], minutes=round(c["elapsed"] / 60, 1),
                        cpu_minutes=round(c["cpu_seconds"] / 60, 1), seed=a.seed, batch=a.batch, lr=a.lr,
-                       steps_planned=a.steps, mtp_weight=a.mtp_weight), f, indent=2)
+                       steps_planned=a.steps, mtp_weight=a.mtp_weight, init_from=a.init_from, varied=a.varied,
+                       reasoned_exists=a.reasoned_exists, scene_offset=a.scene_offset), f, indent=2)
         f.write("\n")
     print(f"wrote {folder} (step {c['step']}, vision step {c['vision_step']}, {c['elapsed'] / 60:.1f} min of training)")
 
