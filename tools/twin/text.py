@@ -35,6 +35,9 @@ class Tokenizer:
         merges = j["model"]["merges"]
         self.ranks = {tuple(m) if isinstance(m, list) else tuple(m.split(" ")): i for i, m in enumerate(merges)}
         self.special = {t["content"]: t["id"] for t in j["added_tokens"]}
+        # Added tokens marked "special" (not <think>, <tool_call>, ...): what decoding with
+        # skip_special_tokens=True leaves out.
+        self.special_ids = {t["id"] for t in j["added_tokens"] if t.get("special")}
         self.id_to_token = {i: t for t, i in self.vocab.items()}
         self.id_to_token.update({i: t for t, i in self.special.items()})
         self.b2u = _byte_to_unicode()
@@ -72,9 +75,11 @@ class Tokenizer:
             pos = m.end()
         return ids + self._encode_plain(text[pos:])
 
-    def decode(self, ids):
+    def decode(self, ids, skip_special=False):
         out = bytearray()
         for i in ids:
+            if skip_special and int(i) in self.special_ids:
+                continue
             t = self.id_to_token[int(i)]
             if t in self.special:
                 out += t.encode()
