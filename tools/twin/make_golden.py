@@ -92,7 +92,7 @@ def read_spec(path):
         if not isinstance(turn2.get("user_text"), str) or not turn2["user_text"]:
             fail(f"{path}: turn2.user_text is missing")
         turn2 = {"user_text": turn2["user_text"], "steps": steps(turn2, "turn2")}
-    return {"images": files, "image_names": [im["file"] for im in images], "messages": messages,
+    return {"images": files, "messages": messages,
             "enable_thinking": thinking, "steps": decode, "turn2": turn2}
 
 
@@ -189,6 +189,13 @@ def make(model_dir, spec, out, link):
     tok = Tokenizer(os.path.join(model_dir, "tokenizer.json"))
     pad = config["image_token_id"]
 
+    # Each image is placed in OUT under its own file name; one file may be listed twice.
+    names, sources = [], {}
+    for f in spec["images"]:
+        name = os.path.basename(f)
+        if sources.setdefault(name, os.path.abspath(f)) != os.path.abspath(f):
+            fail(f"two different images are named {name}: {sources[name]} and {os.path.abspath(f)}")
+        names.append(name)
     pvs, grids = [], []
     for f in spec["images"]:
         pv, gh, gw = load_image(f, model_dir)
@@ -256,9 +263,7 @@ def make(model_dir, spec, out, link):
 
     steps_neg = [float((dlogits[k] - dlogits[k + 1]).abs().max()) for k in range(len(toks) - 1)]
     place_files(model_dir, out, link)
-    names = []
-    for k, f in enumerate(spec["images"]):
-        name = os.path.basename(spec["image_names"][k])
+    for name, f in sources.items():
         dst = os.path.join(out, name)
         if os.path.abspath(f) != os.path.abspath(dst):
             if os.path.lexists(dst):
@@ -267,9 +272,6 @@ def make(model_dir, spec, out, link):
                 os.symlink(os.path.relpath(os.path.abspath(f), os.path.abspath(out)), dst)
             else:
                 shutil.copyfile(f, dst)
-        names.append(name)
-    if len(set(names)) != len(names):
-        fail(f"two images share a file name: {names}")
     safetensors_io.save(os.path.join(out, "golden.safetensors"), t,
                         {k: ("F32" if v.is_floating_point() else "I64") for k, v in t.items()})
     meta = {
