@@ -69,6 +69,9 @@ double Sampler::Candidates(std::span<const float> logits, int64_t n) {
     total += static_cast<double>(l);
   }
   for (auto& c : scratch_) c.first = static_cast<float>(static_cast<double>(c.first) / total);
+  // Tokens with probability 0 (a constraint's -inf, token_constraint.h) are no candidates:
+  // Sample's fallback for rounding takes the last candidate, which must be a possible one.
+  while (scratch_.size() > 1 && scratch_.back().first <= 0.0f) scratch_.pop_back();
   // min-p: drop tokens below min_p × the top probability.
   if (params_.min_p > 0.0f) {
     const float floor = params_.min_p * scratch_[0].first;
