@@ -14,9 +14,11 @@ class Tokenizer;
 
 namespace glance::checks {
 
-// Hugging Face chat messages (the JSON form apply_chat_template takes) as ChatMessages.
-// Throws glance::Error on tool calls (not supported).
+// Hugging Face chat messages (the JSON form apply_chat_template takes, or OpenAI's: tool calls
+// under "function", arguments as an object or a JSON string) as ChatMessages. The ordered
+// overload keeps a tool call's arguments in their written order, as Python's dicts do.
 std::vector<ChatMessage> MessagesFromJson(const nlohmann::json& messages);
+std::vector<ChatMessage> MessagesFromJson(const nlohmann::ordered_json& messages);
 
 // The gates "tokenizer" and "chat template": kMismatches of kCount cases, or Skipped when the
 // folder has no such cases.

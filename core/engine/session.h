@@ -165,7 +165,7 @@ struct SavedTurn {
   std::string answer;              // empty: the turn was never answered (it is answered next)
   // The message's order, image parts indexing `images`. Empty: a chat saved before messages
   // were ordered (file version 1) — its images, then user_text, as it was sent then.
-  std::vector<MessagePart> parts;
+  std::vector<MessagePart> parts{};
 
   // The message in order (the legacy layout when `parts` is empty).
   std::vector<MessagePart> OrderedParts() const;

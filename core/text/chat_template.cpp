@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text/jinja_generation_prompt.h"
+#include "core/text/python_json.h"
 #include "core/util/error.h"
 #include "core/util/json_field.h"
 #include "core/util/read_file.h"
@@ -87,6 +88,47 @@ std::string RenderContent(const ChatMessage& m, bool is_system, const ChatTempla
   return out;
 }
 
+// The template's tools header, verbatim ({%- if tools and tools is iterable ... %}).
+constexpr const char* kToolsIntro = "# Tools\n\nYou have access to the following functions:\n\n<tools>";
+constexpr const char* kToolsRules =
+    "\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n"
+    "<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n"
+    "<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n"
+    "</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n"
+    "- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested "
+    "within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n"
+    "- You may provide optional reasoning for your function call in natural language BEFORE the function call, "
+    "but NOT after\n- If there is no function call available, answer the question like normal with your current "
+    "knowledge and do not tell the user about function calls\n</IMPORTANT>";
+
+nlohmann::ordered_json ParseToolJson(const std::string& text, const std::string& what) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw Error("chat template: " + what + " is not valid JSON");
+  return j;
+}
+
+// One assistant message's tool calls ({%- if message.tool_calls ... %}).
+std::string RenderToolCalls(const ChatMessage& m, const std::string& content) {
+  std::string out;
+  for (size_t k = 0; k < m.tool_calls.size(); ++k) {
+    const ToolCall& call = m.tool_calls[k];
+    if (k == 0)
+      out += (Trim(content).empty() ? "" : "\n\n") + std::string("<tool_call>\n<function=") + call.name + ">\n";
+    else
+      out += "\n<tool_call>\n<function=" + call.name + ">\n";
+    const nlohmann::ordered_json args = ParseToolJson(call.arguments.empty() ? "{}" : call.arguments,
+                                                      "the arguments of tool call '" + call.name + "'");
+    if (!args.is_object()) throw Error("chat template: the arguments of tool call '" + call.name + "' are not a JSON object");
+    // args_value | tojson if a mapping or a non-string sequence, else args_value | string.
+    for (auto it = args.begin(); it != args.end(); ++it)
+      out += "<parameter=" + it.key() + ">\n" +
+             (it.value().is_object() || it.value().is_array() ? PythonJsonDumps(it.value()) : PythonStr(it.value())) +
+             "\n</parameter>\n";
+    out += "</function>\n</tool_call>";
+  }
+  return out;
+}
+
 }  // namespace
 
 ChatTemplate ChatTemplate::FromText(const std::string& jinja_text, const std::string& source_name) {
@@ -135,13 +177,24 @@ const std::string& ChatTemplate::GenerationPrompt(std::optional<bool> enable_thi
 std::string ChatTemplate::Render(const std::vector<ChatMessage>& messages,
                                  const ChatTemplateOptions& opt) const {
   if (messages.empty()) throw Error("chat template: No messages provided.");
-  for (const auto& m : messages)
-    if (m.role == "tool")
-      throw Error("chat template: tool messages are not supported yet (tool use is not implemented)");
   std::string out;
-  // {%- if messages[0].role == 'system' %} header (the tools branch is refused above).
-  if (messages[0].role == "system")
+  if (!opt.tools.empty()) {
+    // {%- if tools and tools is iterable and tools is not mapping %}: the tools block, then the
+    // system message's content after a blank line.
+    out += "<|im_start|>system\n";
+    out += kToolsIntro;
+    for (size_t k = 0; k < opt.tools.size(); ++k)
+      out += "\n" + PythonJsonDumps(ParseToolJson(opt.tools[k], "tool " + std::to_string(k)));
+    out += "\n</tools>";
+    out += kToolsRules;
+    if (messages[0].role == "system") {
+      const std::string content = Trim(RenderContent(messages[0], true, opt, nullptr, nullptr));
+      if (!content.empty()) out += "\n\n" + content;
+    }
+    out += "<|im_end|>\n";
+  } else if (messages[0].role == "system") {
     out += "<|im_start|>system\n" + Trim(RenderContent(messages[0], true, opt, nullptr, nullptr)) + "<|im_end|>\n";
+  }
 
   // ns.last_query_index: the last user turn that is not only a <tool_response> block.
   std::optional<size_t> last_query;
@@ -181,7 +234,13 @@ std::string ChatTemplate::Render(const std::vector<ChatMessage>& messages,
         out += "<|im_start|>assistant\n<think>\n" + reasoning + "\n</think>\n\n" + content;
       else
         out += "<|im_start|>assistant\n" + content;
+      out += RenderToolCalls(m, content);
       out += "<|im_end|>\n";
+    } else if (m.role == "tool") {
+      // Consecutive tool results share one user turn (loop.previtem / loop.nextitem).
+      if (i > 0 && messages[i - 1].role != "tool") out += "<|im_start|>user";
+      out += "\n<tool_response>\n" + content + "\n</tool_response>";
+      if (i + 1 == messages.size() || messages[i + 1].role != "tool") out += "<|im_end|>\n";
     } else {
       throw Error("chat template: Unexpected message role '" + m.role + "'.");
     }

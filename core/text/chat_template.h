@@ -4,7 +4,9 @@
 // template's logic re-implemented; the generation prompt, which differs between checkpoints
 // (0.8B/2B think only when asked, 4B+ think unless told not to), is read from the model's own
 // template text, so both variants behave exactly as their .jinja says.
-// Tool use (tools, tool messages, tool calls) is not supported yet and is refused.
+// Tool use is rendered as the template renders it: the tools block in the system turn (each
+// tool as Python's json.dumps writes it, the template's `tojson`), assistant tool calls as
+// <tool_call><function=...><parameter=...> blocks, tool results as <tool_response> in a user turn.
 // Thread contract: immutable after construction; Render may run on many threads at once.
 #include <array>
 #include <cstdint>
@@ -24,12 +26,19 @@ struct ContentPart {
   static ContentPart Video() { return {kVideo, {}}; }
 };
 
+// One call an assistant message made (OpenAI's tool_calls[i].function).
+struct ToolCall {
+  std::string name;
+  std::string arguments;  // a JSON object's text; rendered one <parameter=key> per member, in order
+};
+
 struct ChatMessage {
-  std::string role;                  // "system", "user" or "assistant" ("tool" is refused)
+  std::string role;                  // "system", "user", "assistant" or "tool"
   std::vector<ContentPart> content;  // concatenated in order, no separators
   // Set only when the caller keeps an assistant turn's reasoning separately (the template's
   // message.reasoning_content); otherwise reasoning is cut from content at "</think>".
   std::optional<std::string> reasoning_content;
+  std::vector<ToolCall> tool_calls{};  // assistant messages only ({} keeps 3-field initialisers warning-free)
 
   static ChatMessage FromText(std::string role, std::string text) {
     return {std::move(role), {ContentPart::Text(std::move(text))}, std::nullopt};
@@ -40,7 +49,11 @@ struct ChatTemplateOptions {
   bool add_generation_prompt = true;
   std::optional<bool> enable_thinking;  // unset = the template's default for this checkpoint
   bool add_vision_id = false;           // "Picture N: " before each image (template option)
+  // The request's tools, each a JSON object's text ({"type": "function", "function": {...}}),
+  // rendered in the order given; empty: no tools block.
+  std::vector<std::string> tools;
 };
+
 
 class ChatTemplate {
  public:
@@ -55,7 +68,7 @@ class ChatTemplate {
 
   // The prompt text. Throws glance::Error for what the template itself rejects (no messages,
   // no user query, system message not first, images in a system message, unknown role) and
-  // for tool use, which Glance does not support yet.
+  // for a tool or tool call whose JSON does not parse.
   std::string Render(const std::vector<ChatMessage>& messages, const ChatTemplateOptions& options) const;
 
   ThinkingDefault thinking_default() const { return thinking_default_; }

@@ -102,20 +102,59 @@ function assistantMessage(r) {
   return m;
 }
 
+// Tools as a client sends them (OpenAI's function tools, JSON-Schema parameters; key order,
+// nesting, non-ASCII and quotes matter to the tools block, which writes each with tojson).
+const TOOLS = [
+  { type: "function", function: { name: "get_weather", description: "Weather for a city.",
+    parameters: { type: "object", properties: { city: { type: "string", description: "City name, e.g. \"Paris\"" },
+      unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] } } },
+  { type: "function", function: { name: "count_shapes", description: "Count shapes of a colour — schnell.",
+    parameters: { type: "object", properties: { colour: { type: "string" }, min_size: { type: "number", minimum: 0.5 },
+      limit: { type: "integer" } }, required: ["colour"], additionalProperties: false } } },
+  { type: "function", function: { name: "tag_image", description: "Tag an image.",
+    parameters: { type: "object", properties: { tags: { type: "array", items: { type: "string" } },
+      box: { type: "object", properties: { x: { type: "integer" }, y: { type: "integer" } } } } } } },
+];
+// Argument values avoid booleans, null and whole floats: @huggingface/jinja's `string` filter
+// writes true/false/null and JavaScript numbers lose "2.0" (jinja2 writes True/False/None and
+// 2.0); Glance follows Python there (test_chat_template checks it).
+const CALLS = [
+  { name: "get_weather", arguments: { city: "Paris" } },
+  { name: "get_weather", arguments: { unit: "celsius", city: "Zürich \"centre\"" } },
+  { name: "count_shapes", arguments: { colour: "red", min_size: 1.5, limit: 3 } },
+  { name: "tag_image", arguments: { tags: ["cat", "table"], box: { x: 3, y: 4 } } },
+  { name: "tag_image", arguments: {} },
+  { name: "get_weather", arguments: { city: "multi\nline" } },
+];
+const RESULTS = ["{\"temperature\": 21}", "3", "  sunny  ", "no shapes found", "[\"a\", \"b\"]"];
+
+// A turn with tools: the assistant calls 1-2 tools (maybe after some text), the results come
+// back as tool messages, and the assistant may answer.
+function toolTurn(r, messages) {
+  const calls = [];
+  for (let k = 0; k < 1 + Math.floor(r() * 2); k++) calls.push(pick(r, CALLS));
+  messages.push({ role: "assistant", content: r() < 0.5 ? "" : pick(r, ANSWERS),
+                  tool_calls: calls.map((c, k) => ({ id: "call_" + k, type: "function", function: c })) });
+  for (let k = 0; k < calls.length; k++) messages.push({ role: "tool", tool_call_id: "call_" + k, content: pick(r, RESULTS) });
+}
+
 function conversation(r) {
   const messages = [];
   if (r() < 0.4) {
     const s = pick(r, SYSTEMS);
     messages.push({ role: "system", content: r() < 0.3 ? [{ type: "text", text: s }] : s });
   }
+  const with_tools = r() < 0.3;
   const turns = 1 + Math.floor(r() * 4);
   for (let t = 0; t < turns; t++) {
     messages.push(userMessage(r));
+    if (with_tools && r() < 0.6) toolTurn(r, messages);
     if (t + 1 < turns || r() < 0.15) messages.push(assistantMessage(r));
   }
   const last = messages[messages.length - 1].role;
   const thinking = pick(r, ["unset", true, false]);
-  return { messages, enable_thinking: thinking, add_generation_prompt: last === "user" };
+  const tools = with_tools ? TOOLS.slice(0, 1 + Math.floor(r() * TOOLS.length)) : null;
+  return { messages, tools, enable_thinking: thinking, add_generation_prompt: last !== "assistant" };
 }
 
 // A few shapes the template itself refuses: the product must refuse them too.
@@ -136,7 +175,11 @@ for (const path of templates) {
   const n = Math.ceil(count / templates.length);
   for (let i = 0; i < n + 6; i++) {
     const c = i < n ? conversation(r) : { ...refused(r, i), enable_thinking: "unset", add_generation_prompt: true };
-    const vars = { messages: c.messages, add_generation_prompt: c.add_generation_prompt, tools: null };
+    // Jinja gets tool-call arguments as mappings (the template iterates them); the file keeps
+    // OpenAI's shape, arguments as JSON text, so their order survives any JSON reader.
+    const forJinja = c.messages.map((m) => (m.tool_calls
+      ? { ...m, tool_calls: m.tool_calls.map((t) => ({ ...t, function: { ...t.function } })) } : m));
+    const vars = { messages: forJinja, add_generation_prompt: c.add_generation_prompt, tools: c.tools ?? null };
     if (c.enable_thinking !== "unset") vars.enable_thinking = c.enable_thinking;
     let text = null, error = null;
     try {
@@ -144,7 +187,11 @@ for (const path of templates) {
     } catch (e) {
       error = String(e.message || e);
     }
-    cases.push({ template: path, ...c, text, error });
+    const messages = c.messages.map((m) => (m.tool_calls
+      ? { ...m, tool_calls: m.tool_calls.map((t) => ({ ...t, function: { name: t.function.name,
+          arguments: JSON.stringify(t.function.arguments) } })) } : m));
+    const tools_json = c.tools ? c.tools.map((t) => JSON.stringify(t)) : [];
+    cases.push({ template: path, ...c, messages, tools: undefined, tools_json, text, error });
   }
 }
 writeFileSync(out, JSON.stringify({ renderer: "@huggingface/jinja", cases }, null, 1));

@@ -80,6 +80,11 @@ std::vector<int64_t> Ids(const Tokenizer& tok, const std::string& text) {
 
 std::string Describe(size_t i, const json& c) { return "case " + std::to_string(i) + ": " + c.at("messages").dump(); }
 
+// The case's tools, each as the JSON text the client wrote (key order kept).
+std::vector<std::string> Tools(const json& c) {
+  return c.contains("tools_json") ? c["tools_json"].get<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
 // The conversation as a Session holds it, or nullopt when a Session cannot hold it (by design:
 // it alternates user and assistant after an optional text system prompt, ends with the user,
 // keeps answers as plain text, and never sends an empty message).
@@ -147,7 +152,7 @@ TEST(TemplateCorpus, TheCorpusIsLargeAndVaried) {
       interleaved += images > 0 && first_image < last_text && first_image > 0;
     }
   }
-  EXPECT_GE(cases.size(), 500u);
+  EXPECT_GE(cases.size(), 800u);
   EXPECT_GE(interleaved, 100u);
   EXPECT_GE(multi_image, 100u);
   EXPECT_GE(refused, 6u);
@@ -156,13 +161,15 @@ TEST(TemplateCorpus, TheCorpusIsLargeAndVaried) {
 
 TEST(TemplateCorpus, TheTemplateLayerRendersWhatJinjaRenders) {
   const json& cases = Corpus().at("cases");
-  int compared = 0, failures = 0;
+  int compared = 0, failures = 0, with_tools = 0;
   for (size_t i = 0; i < cases.size() && failures < 5; ++i) {
     const json& c = cases[i];
     const auto engine = EngineFor(c.at("template").get<std::string>());
     ChatTemplateOptions o;
     o.add_generation_prompt = c.at("add_generation_prompt").get<bool>();
     o.enable_thinking = Thinking(c);
+    o.tools = Tools(c);
+    with_tools += !o.tools.empty();
     std::string got, error;
     try {
       got = engine->chat_template().Render(checks::MessagesFromJson(c.at("messages")), o);
@@ -180,8 +187,9 @@ TEST(TemplateCorpus, TheTemplateLayerRendersWhatJinjaRenders) {
     EXPECT_EQ(got, want) << Describe(i, c);
     failures += got != want;
   }
-  std::printf("template layer: %d renders equal to Jinja's\n", compared);
-  EXPECT_GE(compared, 500);
+  std::printf("template layer: %d renders equal to Jinja's (%d with tools)\n", compared, with_tools);
+  EXPECT_GE(compared, 700);
+  EXPECT_GE(with_tools, 150);
 }
 
 // Negative control: the comparison tells the two checkpoints' templates apart — every
@@ -201,6 +209,7 @@ TEST(TemplateCorpus, NegativeControlTheOtherCheckpointsTemplateIsCaught) {
       continue;
     const std::string other = templates[0] == c["template"].get<std::string>() ? templates[1] : templates[0];
     ChatTemplateOptions o;
+    o.tools = Tools(c);
     const std::string got = EngineFor(other)->chat_template().Render(checks::MessagesFromJson(c.at("messages")), o);
     ++tried;
     caught += got != c.at("text").get<std::string>();
@@ -214,7 +223,8 @@ TEST(TemplateCorpus, ThePromptStreamHasTheIdsOfJinjasText) {
   int compared = 0, failures = 0;
   for (size_t i = 0; i < cases.size() && failures < 5; ++i) {
     const json& c = cases[i];
-    if (!c.at("error").is_null() || !c.at("add_generation_prompt").get<bool>()) continue;
+    // The prompt stream renders a Session's conversation, which holds no tools.
+    if (!c.at("error").is_null() || !c.at("add_generation_prompt").get<bool>() || !Tools(c).empty()) continue;
     const auto engine = EngineFor(c.at("template").get<std::string>());
     const std::vector<ChatMessage> msgs = checks::MessagesFromJson(c.at("messages"));
     // One token per image (a 1x1 grid), so the expanded stream equals the unexpanded render.
@@ -233,7 +243,7 @@ TEST(TemplateCorpus, ThePromptStreamHasTheIdsOfJinjasText) {
     failures += got != want;
   }
   std::printf("prompt stream: %d id sequences equal to Jinja's text tokenized\n", compared);
-  EXPECT_GE(compared, 400);
+  EXPECT_GE(compared, 400);  // those without tools
 }
 
 TEST(TemplateCorpus, ASessionTakingUpEachConversationFeedsJinjasIds) {
@@ -242,7 +252,7 @@ TEST(TemplateCorpus, ASessionTakingUpEachConversationFeedsJinjasIds) {
   int compared = 0, with_images = 0, failures = 0;
   for (size_t i = 0; i < cases.size() && failures < 5; ++i) {
     const json& c = cases[i];
-    if (!c.at("error").is_null()) continue;
+    if (!c.at("error").is_null() || !Tools(c).empty()) continue;
     const std::vector<ChatMessage> msgs = checks::MessagesFromJson(c.at("messages"));
     const std::optional<AsSession> conv = ForSession(msgs, c.at("messages"), image);
     if (!conv) continue;
