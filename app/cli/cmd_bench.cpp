@@ -1,5 +1,5 @@
 // glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
-//                  [--only vision,prefill,decode,ttft] [--cpu native|avx2] [--json]
+//                  [--only vision,prefill,decode,ttft,constrained] [--cpu native|avx2] [--json]
 //                  [--long-prompts 2048,8192,16384]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
@@ -104,6 +104,22 @@ int RunBenchCommand(const glance::cli::Args& args) {
               static_cast<double>(r.decode_state_bytes) / double(1 << 20));
   std::printf("  (TTFT question: %d tokens; roofline = decode bytes x tok/s / read bandwidth)\n",
               r.ttft_prompt_words_tokens);
+  if (r.constrained) {
+    // constrained_decode_overhead: what a constrained step adds (mask + accept), per token.
+    const glance::ConstraintOverhead& c = *r.constrained;
+    const double step = r.decode_tokens_per_s.samples.empty() ? 0.0 : 1.0 / r.decode_tokens_per_s.median;
+    auto added = [&](const char* name, double cold, double warm, int tokens) {
+      std::printf("  %-24s %10.3f ms/token cold, %.3f warm (%d-token answer)", name, cold * 1e3, warm * 1e3, tokens);
+      if (step > 0) std::printf(", cold = %.1f %% of a decode step", 100.0 * cold / step);
+      std::printf("\n");
+    };
+    std::printf("  constrained_decode_overhead (vocabulary %lld tokens, logits row %lld):\n",
+                static_cast<long long>(c.vocab_tokens), static_cast<long long>(c.logits_width));
+    added("  json_object", c.json_object_step_cold_s, c.json_object_step_warm_s, c.json_object_tokens);
+    added("  10-property schema", c.schema_10_step_cold_s, c.schema_10_step_warm_s, c.schema_10_tokens);
+    std::printf("  %-24s %10.2f ms (vocabulary index, once per model: %.1f ms)\n", "  schema compile",
+                c.compile_10_property_s * 1e3, c.vocab_index_s * 1e3);
+  }
   return 0;
 }
 
@@ -111,7 +127,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
 
 static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
-    "      [--only vision,prefill,decode,ttft] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
+    "      [--only vision,prefill,decode,ttft,constrained] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
     "      [--long-prompts 2048,8192,16384]",
-    "measure load, vision, prefill, decode, TTFT, peak RSS, bandwidth and roofline",
+    "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, peak RSS, bandwidth and roofline",
     RunBenchCommand);

@@ -12,20 +12,55 @@
 #include "app/cli/json_output.h"
 #include "app/cli/session_flags.h"
 #include "core/engine/caption_folder.h"
+#include "core/engine/json_constraint.h"
+#include "core/text/json_grammar.h"
+#include "core/util/read_file.h"
 
 namespace glance::cli {
 namespace {
+
+// --json-schema FILE: the schema's text, compiled once here so a bad schema fails before the
+// model loads (the error names the file and the keyword). Empty when the flag is absent.
+std::string JsonSchemaFlag(const ArgParser& p) {
+  const auto path = p.Get("json-schema");
+  if (!path) return {};
+  const std::string text = ReadWholeFile(*path, "--json-schema " + *path + ": cannot read the file");
+  try {
+    text::CompileJsonSchemaText(text, *path);
+  } catch (const Error& e) {
+    throw Error("--json-schema " + *path + ": " + e.what());
+  }
+  return text;
+}
+
+// Every answer a JSON document valid against the schema (constrained decoding, issue 29).
+void ApplyJsonSchema(GenerateOptions& options, const std::string& schema, const std::string& path,
+                     JsonConstraintCache& cache) {
+  if (schema.empty()) return;
+  options.constraint = cache.ForSchemaText(schema, "--json-schema " + path);
+  options.enable_thinking = false;  // the answer starts with the document
+}
+
+// A constrained answer cut by --max-tokens is not a document: an error, never written.
+void CheckWhole(const TurnResult& r, const GenerateOptions& options, const std::string& what) {
+  if (options.constraint && r.stop_reason != "eos")
+    throw Error(what + ": the JSON answer did not finish within --max-tokens " + std::to_string(options.max_new_tokens) +
+                " tokens (" + r.stop_reason + "); raise --max-tokens");
+}
 
 int CaptionDir(const ArgParser& p, const std::string& dir) {
   if (p.Has("json")) throw Error("--json is for one image; a folder's captions go to --out FILE.jsonl");
   const auto out = p.Get("out");
   if (!out) throw Error(dir + " is a folder: give --out captions.jsonl (or .csv) to caption every image in it");
   CaptionFormatForPath(*out);  // a bad extension fails before the model loads
+  const std::string schema = JsonSchemaFlag(p);
   auto engine = LoadEngineFromFlags(p);
+  JsonConstraintCache schemas(engine->tokenizer());
   const auto mode = ParseMode(p);
   GenerateOptions options = ParseGenerateOptions(p);
   ResolveSpeculative(options, *engine);
   options.capture_attention = false;
+  ApplyJsonSchema(options, schema, p.Get("json-schema", ""), schemas);
   const std::string prompt = p.Get("prompt", "Describe this image.");
   const auto system = p.Get("system");
   auto captioner = [&](const std::string& path) {
@@ -33,7 +68,9 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
     if (system) session.SetSystemPrompt(*system);
     try {
       session.AttachImage(path, mode);
-      return session.Send(prompt, options).text;
+      const TurnResult r = session.Send(prompt, options);
+      CheckWhole(r, options, path);
+      return r.text;
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {
@@ -51,7 +88,7 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
     progress.Note("skipped " + file + ": the same image as " + same_as);
   };
-  const CaptionFolderSummary s = CaptionFolder(dir, *out, captioner, cb);
+  const CaptionFolderSummary s = CaptionFolder(dir, *out, captioner, cb, /*json_captions=*/!schema.empty());
   progress.Finish();
   std::fprintf(stderr, "%d images: %d captioned, %d already in %s, %d duplicates, %d failed\n", s.images,
                s.captioned, s.already_done, out->c_str(), s.duplicates, s.failed);
@@ -60,13 +97,16 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
 
 int CaptionImage(const ArgParser& p, const std::string& image) {
   if (p.Has("out")) throw Error("--out is for a folder of images; " + image + " is one image");
+  const std::string schema = JsonSchemaFlag(p);
   auto engine = LoadEngineFromFlags(p);
+  JsonConstraintCache schemas(engine->tokenizer());
   Session session(engine);
   if (auto sys = p.Get("system")) session.SetSystemPrompt(*sys);
   const ImageInfo info = session.AttachImage(image, ParseMode(p));
   GenerateOptions options = ParseGenerateOptions(p);
   ResolveSpeculative(options, *engine);
   options.capture_attention = p.Has("json") && !p.Has("no-attention");
+  ApplyJsonSchema(options, schema, p.Get("json-schema", ""), schemas);
   const bool json = p.Has("json");
   if (!json)
     std::fprintf(stderr, "%s: %dx%d -> %dx%d, %dx%d = %d tokens\n", image.c_str(), info.source_w,
@@ -77,6 +117,7 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
     std::fflush(stdout);
   };
   const TurnResult r = session.Send(p.Get("prompt", "Describe this image."), options, cb);
+  if (!json) CheckWhole(r, options, image);
   if (json) {
     std::printf("%s\n", CaptionJson(engine->info(), info, r).c_str());
   } else {
@@ -91,6 +132,7 @@ int Caption(const Args& args) {
   auto flags = SessionValueFlags();
   flags.insert("prompt");
   flags.insert("out");
+  flags.insert("json-schema");
   ArgParser p(args, flags, {"json", "no-attention"});
   if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
   if (p.positional().empty()) {
@@ -106,7 +148,7 @@ int Caption(const Args& args) {
 
 Register reg("caption",
              "caption [IMAGE] [--model DIR] [--prompt TEXT] [--mode fast|detail] [--max-tokens N] "
-             "[--json] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
+             "[--json] [--json-schema FILE] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
              "      caption DIR --out FILE.jsonl|FILE.csv [same options]  (every image in DIR; run it again "
              "to resume)",
              "caption an image or a folder of images (default: the bundled demo image and model)", Caption);

@@ -229,8 +229,8 @@ BenchResult RunBench(const BenchOptions& o) {
   for (int64_t n : o.long_prompts)
     if (n < 1 || n > (1 << 20)) throw Error("bench: long prompt lengths must be in [1, 1048576]");
   for (const std::string& st : o.only) {
-    if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft")
-      throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft)");
+    if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft" && st != "constrained")
+      throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft, constrained)");
   }
   try {
     kernels::LimitCpuFeatures(o.cpu);
@@ -296,6 +296,10 @@ BenchResult RunBench(const BenchOptions& o) {
     s.AttachImageRgb(rgb.data(), 224, 224, 224 * 3, ImageMode::kFast);
     s.Send(question, g);
     ttft.push_back(Since(t0));
+  }
+  if (wanted("constrained")) {
+    stage("constrained decoding");
+    r.constrained = MeasureConstraintOverhead(*engine, o.reps);
   }
   if (!o.long_prompts.empty()) stage("long prompts");
   for (int64_t n : o.long_prompts) r.long_prefill.push_back(LongPrompt(*engine, n, o.long_decode_tokens, 400u));
@@ -367,6 +371,24 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   j["weight_bytes_in_use"] = r.weight_bytes_in_use;
   j["rss_target_bytes"] = r.rss_target_bytes;
   j["rss_within_target"] = r.rss_within_target();
+  if (r.constrained) {
+    const ConstraintOverhead& c = *r.constrained;
+    nlohmann::json o = {{"vocab_tokens", c.vocab_tokens},
+                        {"logits_width", c.logits_width},
+                        {"vocab_index_s", c.vocab_index_s},
+                        {"schema_compile_10_property_s", c.compile_10_property_s},
+                        {"json_object_step_cold_s", c.json_object_step_cold_s},
+                        {"json_object_step_warm_s", c.json_object_step_warm_s},
+                        {"schema_10_property_step_cold_s", c.schema_10_step_cold_s},
+                        {"schema_10_property_step_warm_s", c.schema_10_step_warm_s}};
+    // As a fraction of the decode step measured in the same run (when it ran).
+    if (!r.decode_tokens_per_s.samples.empty()) {
+      const double step = 1.0 / r.decode_tokens_per_s.median;
+      o["json_object_fraction_of_decode_step_cold"] = c.json_object_step_cold_s / step;
+      o["schema_10_property_fraction_of_decode_step_cold"] = c.schema_10_step_cold_s / step;
+    }
+    j["constrained_decode_overhead"] = o;
+  }
   return j;
 }
 

@@ -9,11 +9,13 @@
 // Heavy by design: never call it from ctest except on the tiny demo model.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/engine/constraint_bench.h"
 #include "core/engine/engine_options.h"
 
 namespace glance {
@@ -28,7 +30,7 @@ struct BenchOptions {
   int threads = 0;                 // EngineOptions::threads (0 = one per core)
   int reps = 3;                    // repetitions of every stage (>= 1)
   int decode_tokens = 64;
-  // Stages to run, from "vision", "prefill", "decode", "ttft" (load, peak RSS and bandwidth
+  // Stages to run, from "vision", "prefill", "decode", "ttft", "constrained" (load, peak RSS and bandwidth
   // always run); empty = all. A stage not run leaves its figures empty (no samples).
   std::vector<std::string> only;
   // "native" or "avx2": run the kernels as on a lesser CPU (kernels/cpu/cpu_features.h).
@@ -82,6 +84,8 @@ struct BenchResult {
   // mapped checkpoint, so only the rows looked up are resident; it is not counted.)
   uint64_t weight_bytes_in_use = 0;
   uint64_t rss_target_bytes = 0;
+  // constrained_decode_overhead (constraint_bench.h); unset when the stage did not run.
+  std::optional<ConstraintOverhead> constrained;
   bool rss_within_target() const { return peak_rss_bytes <= rss_target_bytes; }
 };
 

@@ -154,7 +154,7 @@ std::string CsvField(const std::string& value) {
 }
 
 CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& out_path, const Captioner& captioner,
-                                   const CaptionFolderCallbacks& cb) {
+                                   const CaptionFolderCallbacks& cb, bool json_captions) {
   const CaptionFormat format = CaptionFormatForPath(out_path);
   const std::vector<std::string> files = ListImageFiles(dir);
   std::set<std::string> done = ReadCaptionedHashes(out_path, format);
@@ -235,7 +235,9 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
     ++timed;
     if (!ok) continue;
     if (format == CaptionFormat::kJsonl) {
-      out << nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", rec.caption}}.dump(
+      nlohmann::ordered_json caption = rec.caption;
+      if (json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
+      out << nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
                  -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
           << '\n';
     } else {

@@ -80,7 +80,9 @@ using Captioner = std::function<std::string(const std::string& path)>;
 
 // Captions the images of `dir` not yet in `out_path` (created if missing). Throws glance::Error
 // only for problems with the folder or the output file (not a folder, cannot write).
+// `json_captions`: each caption is a JSON document (glance-cli caption --json-schema), written
+// into a .jsonl line as JSON rather than as a string (a .csv keeps its text).
 CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& out_path, const Captioner& captioner,
-                                   const CaptionFolderCallbacks& callbacks = {});
+                                   const CaptionFolderCallbacks& callbacks = {}, bool json_captions = false);
 
 }  // namespace glance

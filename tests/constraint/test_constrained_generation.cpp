@@ -82,6 +82,7 @@ std::vector<std::string> SchemaTexts() {
   return out;
 }
 
+// Runs a shell command; its output (stdout and stderr as the command redirects them).
 std::string RunNode(const std::string& cmd) {
   std::string output;
   if (FILE* p = ::popen(cmd.c_str(), "r")) {
@@ -270,6 +271,41 @@ TEST(Logprobs, AreTheTemperatureScaledDistributionOfEachStep) { CheckLogprobs(fa
 TEST(Logprobs, UnderAConstraintCoverOnlyTheAllowedTokens) { CheckLogprobs(true, 1.0f, 1.0f, true); }
 TEST(Logprobs, NegativeControlAnotherTemperatureDiffers) {
   CheckLogprobs(false, 0.7f, 1.0f, false);
+}
+
+// glance-cli caption --json-schema FILE: a folder's captions are JSON objects in the .jsonl,
+// each accepted by the schema; a schema with a keyword it cannot enforce is refused by name.
+TEST(CaptionCli, JsonSchemaCaptionsAFolderIntoJsonObjects) {
+  glance::test::TempDir dir;
+  const fs::path images = fs::path(dir.path()) / "images";
+  fs::create_directories(images);
+  fs::copy_file(std::string(GLANCE_TEST_DATA) + "/tiny-a/image.png", images / "a.png");
+  fs::copy_file(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png", images / "b.png");
+  const std::string schema_text =
+      R"({"type":"object","properties":{"objects":{"type":"array","maxItems":3,"items":{"type":"object","properties":{"shape":{"enum":["circle","square","star"]},"colour":{"enum":["red","blue"]}},"required":["shape","colour"],"additionalProperties":false}}},"required":["objects"],"additionalProperties":false})";
+  const std::string schema = (fs::path(dir.path()) / "schema.json").string();
+  std::ofstream(schema) << schema_text;
+  const std::string out = (fs::path(dir.path()) / "captions.jsonl").string();
+  const std::string cli = std::string(GLANCE_BINARY_DIR) + "/app/glance-cli";
+  const std::string common = " --model '" + std::string(GLANCE_TEST_DATA) + "/tiny-a' --temperature 1 --seed 5 --max-tokens 600";
+  const std::string log = RunNode("'" + cli + "' caption '" + images.string() + "' --out '" + out + "' --json-schema '" +
+                                  schema + "'" + common + " 2>&1");
+  const text::JsonAutomaton automaton(text::CompileJsonSchemaText(schema_text, "schema"));
+  std::ifstream in(out);
+  int lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    const nlohmann::ordered_json row = nlohmann::ordered_json::parse(line);  // keeps the key order written
+    ASSERT_TRUE(row["caption"].is_object()) << line;  // a JSON object, not a string holding one
+    EXPECT_TRUE(automaton.Accepts(row["caption"].dump())) << line;
+  }
+  EXPECT_EQ(lines, 2) << log;
+  // Refused before the model loads, naming the flag, the file and the keyword.
+  const std::string bad = (fs::path(dir.path()) / "bad.json").string();
+  std::ofstream(bad) << R"({"type":"object","properties":{"when":{"type":"string","format":"date-time"}}})";
+  const std::string refused = RunNode("'" + cli + "' caption '" + images.string() + "' --out '" + out + "' --json-schema '" +
+                                      bad + "'" + common + " 2>&1");
+  EXPECT_NE(refused.find("--json-schema " + bad + ": JSON schema at #/properties/when: keyword 'format'"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("exited with an error"), std::string::npos) << refused;
 }
 
 }  // namespace
