@@ -16,16 +16,27 @@
 namespace glance::demo {
 namespace {
 
-// Measured on the committed checkpoint (tools/twin/train_demo.sh: the mean of the step-3150 and
-// step-3600 exports, README "The demo model"), gates a few points below. "Is there a ...?" is at
-// chance (half the questions are about absent pairs): that gate holds chance level, no more.
+// Measured on the committed checkpoint (tools/twin/train_demo.sh: the mean of its phase-4 and
+// phase-5 exports, issue 32; README "The demo model"), gates a few points below. "Is there a
+// ...?" is answered by looking first ("The square is blue, so no.": the held-out labels too).
 constexpr double kMinShapesAndColours = 0.96;  // measured 100 %: scenes with exactly the right (shape, colour) pairs
 constexpr double kMinPositions = 0.96;         // measured 100 %: every object in its cell
 constexpr double kMinSizes = 0.96;             // measured 100 %: every object's size
 constexpr double kMinBackground = 0.97;        // measured 100 %: the background colour(s), in order
-const std::map<std::string, double> kMinAnswer = {  // per question type, measured 100 / 100 / 51.6 / 91.4 %
-    {"colour", 0.95}, {"count", 0.95}, {"exists", 0.42}, {"where", 0.85}};
+const std::map<std::string, double> kMinAnswer = {  // per question type, measured 100 / 100 / 96.9 / 95.3 %
+    {"colour", 0.95}, {"count", 0.95}, {"exists", 0.90}, {"where", 0.88}};
 constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
+// The DeltaNet layers' hidden attention (docs/qwen35.md §2.9), same scenes and words: in the
+// demo model it is vanishingly small on the image by the time the caption starts (its DeltaNet
+// decays forget within the ~12 prompt tokens after the image; largest |a| on any image cell at
+// the noun, over all 107 scenes: 3.5e-8, layer 6; at the first answer token 2e-7), so its peaks
+// are noise (inside the object in 0-3.7 % of scenes per layer) and the image reaches those
+// layers only through the residual stream. Gated: that it stays tiny (a wrongly kept decay
+// would not), with the full-attention maps' image weight as the control that the measure sees
+// weight where there is some (its mean map peaks at >= 0.20 in every scene).
+constexpr double kMaxHiddenImageWeight = 1e-6;
+constexpr double kMinSoftmaxImageWeight = 0.05;
+constexpr double kMinAllLayersFused = 0.90;   // measured 100 %: raw weights, every layer's head mean
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
 constexpr int kQuantScenes = 48;
@@ -105,12 +116,32 @@ std::string Lower(std::string s) {
   return out;
 }
 
+// The peak of a map over the image cells: inside the object's cells?
+bool PeaksInside(const std::vector<float>& map, const std::vector<int>& cells) {
+  if (map.empty()) return false;
+  const int peak = static_cast<int>(std::max_element(map.begin(), map.end()) - map.begin());
+  return std::find(cells.begin(), cells.end(), peak) != cells.end();
+}
+
+double MaxAbs(const std::vector<float>& map) {
+  double m = 0.0;
+  for (float v : map) m = std::max(m, std::abs(static_cast<double>(v)));
+  return m;
+}
+
 TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
   const auto engine = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
   int scenes = 0, mean_hits = 0, n_layers = 0, n_heads = 0;
   std::vector<int> hits;  // [layer slot][head]
   std::vector<int> layers;
+  // The DeltaNet layers' hidden attention (docs/qwen35.md §2.9), head mean per layer; fused:
+  // mean over every DeltaNet layer and head; all layers: the mean of every layer's head-mean
+  // map, raw (both kinds weigh the values the layer's mixer sums, so they add as they are).
+  std::vector<int> linear_layers, linear_hits;
+  std::vector<double> linear_max;  // [DeltaNet layer] largest |a| on an image cell over the scenes
+  int linear_fused_hits = 0, all_fused_hits = 0;
+  double softmax_min_peak = 1.0;   // smallest over scenes of the softmax mean map's peak
   for (const auto& s : w.scenes) {
     if (s.objects.size() != 1) continue;
     const TurnResult r = Caption(engine, s, true);
@@ -126,16 +157,30 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
       n_layers = static_cast<int>(m.layers.size());
       n_heads = m.n_heads;
       hits.assign(static_cast<size_t>(n_layers * n_heads), 0);
+      linear_layers = m.linear_layers;
+      linear_hits.assign(linear_layers.size(), 0);
+      linear_max.assign(linear_layers.size(), 0.0);
     }
+    ASSERT_EQ(m.linear_layers, linear_layers) << "every map carries every DeltaNet layer";
     const auto& cells = s.objects[0].token_cells;
-    auto inside = [&](const std::vector<float>& map) {
-      const int peak = static_cast<int>(std::max_element(map.begin(), map.end()) - map.begin());
-      return std::find(cells.begin(), cells.end(), peak) != cells.end();
-    };
     ++scenes;
-    mean_hits += inside(m.mean);
+    mean_hits += PeaksInside(m.mean, cells);
     for (int l = 0; l < n_layers; ++l)
-      for (int h = 0; h < n_heads; ++h) hits[static_cast<size_t>(l * n_heads + h)] += inside(m.Select(l, h));
+      for (int h = 0; h < n_heads; ++h) hits[static_cast<size_t>(l * n_heads + h)] += PeaksInside(m.Select(l, h), cells);
+    std::vector<float> fused(m.mean.size(), 0.0f);
+    auto add = [&](const std::vector<float>& layer_map) {
+      for (size_t c = 0; c < fused.size(); ++c) fused[c] += layer_map[c];
+    };
+    for (int l = 0; l < n_layers; ++l) add(m.Select(l, -1));
+    for (size_t l = 0; l < linear_layers.size(); ++l) {
+      const std::vector<float> map = m.SelectLinear(static_cast<int>(l), -1);
+      linear_hits[l] += PeaksInside(map, cells);
+      linear_max[l] = std::max(linear_max[l], MaxAbs(map));
+      add(map);
+    }
+    softmax_min_peak = std::min(softmax_min_peak, MaxAbs(m.mean));
+    linear_fused_hits += PeaksInside(m.SelectLinear(-1, -1), cells);
+    all_fused_hits += PeaksInside(fused, cells);
   }
   ASSERT_GT(scenes, 20);
   int best = 0;
@@ -147,8 +192,21 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
   std::printf("noun attention: mean over layers and heads peaks inside in %.1f%%; best layer %d head %d: %.1f%%\n",
               100 * Rate(mean_hits, scenes), layers[static_cast<size_t>(best / n_heads)], best % n_heads,
               100 * Rate(hits[static_cast<size_t>(best)], scenes));
+  ASSERT_FALSE(linear_layers.empty()) << "capture gives the DeltaNet layers' hidden attention";
+  int best_linear = 0;  // the DeltaNet layer with the largest image weight
+  for (size_t l = 0; l < linear_layers.size(); ++l) {
+    std::printf("noun hidden attention: DeltaNet layer %d (head mean) peaks inside in %5.1f%%; largest |a| on the image %.3g\n",
+                linear_layers[l], 100 * Rate(linear_hits[l], scenes), linear_max[l]);
+    if (linear_max[l] > linear_max[static_cast<size_t>(best_linear)]) best_linear = static_cast<int>(l);
+  }
+  std::printf("noun hidden attention: mean over DeltaNet layers and heads %.1f%%; every layer fused (raw) %.1f%%; "
+              "softmax mean map's smallest peak %.3g\n",
+              100 * Rate(linear_fused_hits, scenes), 100 * Rate(all_fused_hits, scenes), softmax_min_peak);
   EXPECT_GE(Rate(hits[static_cast<size_t>(best)], scenes), kMinAttentionHit);
   EXPECT_GE(Rate(mean_hits, scenes), kMinAttentionHit);
+  EXPECT_LE(linear_max[static_cast<size_t>(best_linear)], kMaxHiddenImageWeight);
+  EXPECT_GE(softmax_min_peak, kMinSoftmaxImageWeight);  // control: the measure sees real weight
+  EXPECT_GE(Rate(all_fused_hits, scenes), kMinAllLayersFused);
 }
 
 struct Variant {
@@ -162,11 +220,11 @@ struct Variant {
 
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      // measured: KL mean 6.6e-7, top-1 99.9 %, captions identical to f32's 95.8 %, right 100 % (as f32)
+      // measured: KL mean 1.3e-6, top-1 100 %, captions identical to f32's 100 %, right 100 % (as f32)
       {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-6, 0.98, 0.88, 0.95},
-      // measured: KL mean 5.9e-6, top-1 99.9 %, identical captions 93.8 %, right 100 %
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 3e-5, 0.98, 0.85, 0.95},
-      // measured: KL mean 1.1e-5, top-1 99.4 %, identical captions 10/12, right 12/12
+      // measured: KL mean 3.8e-5 (the model before issue 32: 5.9e-6), top-1 100 %, identical captions 100 %, right 100 %
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 8e-5, 0.98, 0.85, 0.95},
+      // measured: KL mean 8.6e-6, top-1 100 %, identical captions 12/12, right 12/12
       {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 12, 5e-5, 0.98, 0.70, 0.90},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
