@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/attachment_strip.h"
 #include "ui/event_types.h"
 #include "ui/safe_text_browser.h"
 #include "ui/transcript_document.h"
@@ -75,6 +76,8 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   input_->setMaximumHeight(fontMetrics().height() * 6);
   input_->setTabChangesFocus(true);
   input_->installEventFilter(this);
+  attachments_ = new AttachmentStrip(this);
+  layout->addWidget(attachments_);
   layout->addWidget(input_);
 
   send_ = MakeAction(this, tr("Send"), QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Send"));
@@ -181,7 +184,11 @@ void ChatView::activateLink(const QUrl& url) {
       }
       break;
     case TranscriptLink::kImage:
-      if (message < messages_.size()) Q_EMIT imageClicked(link.message, link.index);
+      if (message < messages_.size() && messages_[message].user) {
+        int ordinal = 0;  // which user message: the turn it belongs to
+        for (size_t i = 0; i < message; ++i) ordinal += messages_[i].user ? 1 : 0;
+        Q_EMIT imageClicked(ordinal, link.index);
+      }
       break;
     case TranscriptLink::kExternal:
       QDesktopServices::openUrl(url);  // a web link, on the user's click only

@@ -26,6 +26,7 @@ class QUrl;
 
 namespace glance::ui {
 
+class AttachmentStrip;
 class SafeTextBrowser;
 
 class ChatView : public QWidget {
@@ -65,6 +66,8 @@ class ChatView : public QWidget {
   QString transcriptMarkdown() const;
   QPlainTextEdit* input() const { return input_; }
   QTextBrowser* transcript() const;
+  // The images attached to the next message, above the message box (the window fills it).
+  AttachmentStrip* attachments() const { return attachments_; }
   // The link the transcript would follow for `url` (Copy, Copy code, a thumbnail, a web link).
   void activateLink(const QUrl& url);
 
@@ -84,8 +87,9 @@ class ChatView : public QWidget {
   // Ctrl+V in the message box with an image (or image files) on the clipboard: the text box
   // does not take it, the window attaches it.
   void imagePasteRequested();
-  // A thumbnail in the transcript was clicked: image `image` (0-based) of message `message`.
-  void imageClicked(int message, int image);
+  // A thumbnail in the transcript was clicked: image `image` (0-based) of the `userMessage`-th
+  // user message (0-based: the conversation's turn, or the one being sent).
+  void imageClicked(int userMessage, int image);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -125,6 +129,7 @@ class ChatView : public QWidget {
   std::vector<int> starts_;
   bool flashing_ = false;
   SafeTextBrowser* transcript_ = nullptr;
+  AttachmentStrip* attachments_ = nullptr;
   QPlainTextEdit* input_ = nullptr;
   QLabel* hint_ = nullptr;
   QProgressBar* progress_ = nullptr;

@@ -1,6 +1,8 @@
 #include "ui/engine_worker.h"
 
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "core/util/error.h"
 #include "server/chat_server.h"
@@ -69,6 +71,21 @@ void EngineWorker::attachPixels(const QImage& image) {
     Q_EMIT cancelled(QStringLiteral("image"));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("image"), QString::fromUtf8(e.what()));
+  }
+}
+
+void EngineWorker::removePendingImage(int position) {
+  try {
+    std::vector<int> pending;  // the next message's images, in its order
+    if (session_)
+      for (const MessagePart& part : session_->pending_parts())
+        if (part.kind == MessagePart::kImage) pending.push_back(part.image);
+    if (position < 0 || position >= static_cast<int>(pending.size()))
+      throw Error("there is no attached image " + std::to_string(position + 1) + " to remove");
+    session_->RemovePendingImage(pending[static_cast<size_t>(position)]);
+    Q_EMIT pendingImageRemoved(position);
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("remove-image"), QString::fromUtf8(e.what()));
   }
 }
 

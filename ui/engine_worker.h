@@ -42,6 +42,10 @@ class EngineWorker : public QObject {
   // Report progress() while encoding; Stop makes them emit cancelled("image").
   void attachImage(const QString& path);
   void attachPixels(const QImage& image);
+  // Drops the `position`-th image (0-based, in message order) attached to the next message
+  // and not yet sent (Session::RemovePendingImage); then pendingImageRemoved(position), or
+  // error("remove-image", why).
+  void removePendingImage(int position);
   // Takes up a saved conversation in a fresh session (Session::Continue): encodes its images
   // (by path, sha256 checked) and processes the history with progress(); then emits
   // conversationContinued(). Stop: cancelled("continue"); a problem: error("continue", why).
@@ -73,6 +77,7 @@ class EngineWorker : public QObject {
   void loadProgress(double fraction, const QString& what);
   void modelLoaded(const glance::ModelInfo& info);
   void imageAttached(const glance::ImageInfo& info);
+  void pendingImageRemoved(int position);
   void turnStarted();
   void textPiece(const QString& piece);
   void attentionMap(const glance::AttentionMap& map);
@@ -92,8 +97,8 @@ class EngineWorker : public QObject {
   void serverChanged(const QString& url);
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
-  // A failed command; `during` says which ("load", "image", "generate", "continue", "settings",
-  // "server", "folder").
+  // A failed command; `during` says which ("load", "image", "remove-image", "generate",
+  // "continue", "settings", "server", "folder").
   void error(const QString& during, const QString& message);
 
  private:

@@ -127,10 +127,12 @@ void MainWindow::buildDocks() {
   resizeDocks({imageDock, timingDock}, {em * 34, em * 28}, Qt::Vertical);
   resize(FitScreen(QSize(em * 100, em * 62)));
 
-  connect(dropArea_, &ImageDropArea::imageFileChosen, this,
-          [this](const QString& path) { attachImageFile(path, captionOnDrop_); });
-  connect(dropArea_, &ImageDropArea::imagePasted, this,
-          [this](const QImage& image) { attachImagePixels(image, captionOnDrop_); });
+  connect(dropArea_, &ImageDropArea::imageFileChosen, this, [this](const QString& path) {
+    if (prepareChatForImage()) attachImageFile(path, captionOnDrop_);
+  });
+  connect(dropArea_, &ImageDropArea::imagePasted, this, [this](const QImage& image) {
+    if (prepareChatForImage()) attachImagePixels(image, captionOnDrop_);
+  });
   connect(dropArea_, &ImageDropArea::demoSceneRequested, this, &MainWindow::tryDemoScene);
 }
 
@@ -155,8 +157,9 @@ void MainWindow::buildMenus() {
 
   QMenu* chat = menuBar()->addMenu(tr("&Chat"));
   chat->addActions({chat_->sendAction(), chat_->stopAction(), chat_->regenerateAction(),
-                    chat_->editAction(), chat_->newChatAction()});
+                    chat_->editAction(), chat_->newChatAction(), chat_->copyAnswerAction()});
   chat->addSeparator();
+  buildImageMenu(chat);
   captionAction_ = chat->addAction(tr("&Caption dropped images"));
   captionAction_->setCheckable(true);
   connect(captionAction_, &QAction::toggled, this, [this](bool on) {

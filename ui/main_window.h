@@ -9,7 +9,9 @@
 // GUI thread only.
 #include <QImage>
 #include <QMainWindow>
+#include <deque>
 #include <functional>
+#include <vector>
 
 #include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
@@ -54,6 +56,22 @@ class MainWindow : public QMainWindow {
   // `name` is what the image area calls it (default: the file's name; a kept copy is named by hash).
   void attachImageFile(const QString& path, bool caption, const QString& name = {});
   void attachImagePixels(const QImage& image, bool caption);
+
+  // What happens when the user brings an image (Open, Paste, a drop) into a chat that already
+  // has an answer: ask (the default), start a new chat, or add it to this chat. The demo model
+  // mixed up two pictures silently added to one chat (issue 34). Kept in QSettings.
+  enum class ImageIntoAnsweredChat { kAsk, kNewChat, kAddToChat };
+  void setImageIntoAnsweredChat(ImageIntoAnsweredChat policy);
+  ImageIntoAnsweredChat imageIntoAnsweredChat() const { return imagePolicy_; }
+  // Applies that policy before a user's image; false when the user cancelled.
+  bool prepareChatForImage();
+  // Drops the `position`-th attached, unsent image (the strip's remove button).
+  void removeAttachment(int position);
+  // Shows image `image` of the `turn`-th user message (current_.turns; turns.size() = the
+  // message being answered) in the Image & attention dock, with its maps when they were kept:
+  // every image of the last message (TurnResult::attention_by_image), the last image of an
+  // earlier one.
+  void showMessageImage(int turn, int image);
   // Grab the window to `path` after the first finished turn, then close (for docs/tests).
   void setScreenshotPath(const QString& path) { screenshotPath_ = path; }
 
@@ -111,6 +129,7 @@ class MainWindow : public QMainWindow {
   void requestImageMode(glance::ImageMode mode);
   void requestSystemPrompt(const QString& text);
   void requestAttachImage(const QString& path);
+  void requestRemovePendingImage(int position);
   void requestSend(const QString& text, const glance::GenerateOptions& options);
   void requestRegenerate(const glance::GenerateOptions& options);
   void requestEdit(const QString& text, const glance::GenerateOptions& options);
@@ -155,6 +174,14 @@ class MainWindow : public QMainWindow {
   void onModelLoaded(const ModelInfo& info);
   void onLoadProgress(double fraction, const QString& what);
   void onImageAttached(const ImageInfo& info);
+  void onPendingImageRemoved(int position);
+  void dropIncomingImage();   // the image being encoded failed or was stopped
+  void restoreSentImages();   // a Send that never began: its images are pending again
+  void buildImageMenu(QMenu* chat);  // main_window_images.cpp
+  // Small copies of a saved turn's images for its bubble (files found by path or sha256).
+  std::vector<QImage> thumbnailsOf(const ConversationTurn& turn) const;
+  // What the vision tower saw of a saved image (for the attention view); null when gone.
+  QImage processedImageOf(const ImageInfo& info) const;
   void onTurnFinished(const TurnResult& result);
   void onError(const QString& during, const QString& message);
   void startTurn();
@@ -192,8 +219,21 @@ class MainWindow : public QMainWindow {
   bool modelLoaded_ = false;
   bool captionOnDrop_ = true;
   bool captionPending_ = false;
-  QImage pendingImage_;  // the attached image, shown once the engine says what it became
-  QString pendingImageName_;  // its name as the user knows it
+  // Images sent to the engine and not yet encoded, in order: their previews and names.
+  struct Incoming {
+    QImage preview;
+    QString name;
+  };
+  std::deque<Incoming> incoming_;
+  std::vector<QImage> pendingPreviews_;  // pendingImages_' processed views, in order
+  // The message being answered: its images' thumbnails, names and processed views (a stopped
+  // Send puts them back in the strip).
+  std::vector<QImage> sentThumbs_, sentPreviews_;
+  std::vector<QString> sentNames_;
+  // The last answer's maps over each image of its message, and its words.
+  std::vector<ImageAttention> lastImageMaps_;
+  std::vector<AttentionWord> lastWords_;
+  ImageIntoAnsweredChat imagePolicy_ = ImageIntoAnsweredChat::kAsk;
   int imageCount_ = 0;   // images in this conversation (AttentionMap::image_index)
   QString screenshotPath_;
   bool shutDown_ = false;

@@ -10,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
 
+#include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_sidebar.h"
@@ -58,6 +59,12 @@ void MainWindow::newChat() {
   attention_->setImage(QImage());
   timing_->clear();
   pendingImages_.clear();
+  pendingPreviews_.clear();
+  sentThumbs_.clear();
+  sentPreviews_.clear();
+  sentNames_.clear();
+  lastImageMaps_.clear();
+  chat_->attachments()->clear();  // the session's Reset drops them too
   current_ = Conversation();
   needsContinue_ = false;
   afterContinue_ = nullptr;
@@ -94,7 +101,9 @@ bool MainWindow::openConversation(const QString& id) {
     return false;
   }
   current_ = std::move(*loaded);
-  pendingImages_.clear();
+  // Images attached and not sent stay in the strip: Session::Continue keeps them for the next
+  // message of the opened conversation.
+  lastImageMaps_.clear();
   afterContinue_ = nullptr;
   showConversation(current_);
   sidebar_->setCurrentId(current_.id);
@@ -111,7 +120,7 @@ bool MainWindow::openConversation(const QString& id) {
 void MainWindow::showConversation(const Conversation& conversation) {
   chat_->clear();
   for (const ConversationTurn& turn : conversation.turns)
-    chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason);
+    chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason, thumbnailsOf(turn));
   timing_->clear();
   for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
   attention_->clear();
@@ -152,6 +161,7 @@ void MainWindow::showConversation(const Conversation& conversation) {
     if (!maps.empty())
       attention_->setAttention(std::move(maps), allMaps ? turn.words : std::vector<AttentionWord>{});
   }
+  imageCount_ += static_cast<int>(pendingImages_.size());  // attached, waiting for the next message
 }
 
 void MainWindow::recordTurn(const TurnResult& result) {
@@ -171,6 +181,10 @@ void MainWindow::recordTurn(const TurnResult& result) {
     current_.turns.push_back(std::move(turn));
   }
   pendingImages_.clear();
+  pendingPreviews_.clear();
+  sentThumbs_.clear();
+  sentPreviews_.clear();
+  sentNames_.clear();
   if (current_.title.isEmpty())
     current_.title = AutoTitle(current_.turns.front().user_text, current_.turns.front().answer);
   QString error;

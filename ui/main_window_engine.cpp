@@ -17,6 +17,7 @@
 #include <QPushButton>
 
 #include "core/settings/registry.h"
+#include "ui/attachment_strip.h"
 #include "ui/detail_estimate.h"
 #include "ui/attention_panel.h"
 #include "ui/caption_folder_dialog.h"
@@ -41,6 +42,7 @@ void MainWindow::connectWorker() {
   // Commands: queued, because the receiver lives on the engine thread.
   connect(this, &MainWindow::requestLoad, worker_, &EngineWorker::loadModel);
   connect(this, &MainWindow::requestAttachImage, worker_, &EngineWorker::attachImage);
+  connect(this, &MainWindow::requestRemovePendingImage, worker_, &EngineWorker::removePendingImage);
   connect(this, &MainWindow::requestSend, worker_, &EngineWorker::send);
   connect(this, &MainWindow::requestRegenerate, worker_, &EngineWorker::regenerate);
   connect(this, &MainWindow::requestEdit, worker_, &EngineWorker::editLast);
@@ -52,6 +54,7 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::loadProgress, this, &MainWindow::onLoadProgress);
   connect(worker_, &EngineWorker::modelLoaded, this, &MainWindow::onModelLoaded);
   connect(worker_, &EngineWorker::imageAttached, this, &MainWindow::onImageAttached);
+  connect(worker_, &EngineWorker::pendingImageRemoved, this, &MainWindow::onPendingImageRemoved);
   connect(worker_, &EngineWorker::turnStarted, chat_, &ChatView::beginAnswer);
   connect(worker_, &EngineWorker::textPiece, chat_, &ChatView::appendPiece);
   connect(worker_, &EngineWorker::attentionMap, attention_, &AttentionPanel::appendMap);
@@ -73,6 +76,14 @@ void MainWindow::connectWorker() {
   // A conversation opened from the sidebar (or kept across a model switch) is first
   // continued in the engine (whenContinued); one whose images are gone is read-only.
   connect(chat_, &ChatView::sendRequested, this, [this](const QString& text) {
+    // The attached images move from the strip into the message's bubble.
+    AttachmentStrip* strip = chat_->attachments();
+    sentThumbs_ = strip->images();
+    sentNames_.clear();
+    for (int i = 0; i < strip->count(); ++i) sentNames_.push_back(strip->nameAt(i));
+    sentPreviews_ = pendingPreviews_;
+    chat_->setLastUserImages(sentThumbs_);
+    strip->clear();
     pendingUser_ = text;
     replaceLastTurn_ = false;
     regenerating_ = false;
@@ -96,7 +107,11 @@ void MainWindow::connectWorker() {
     whenContinued([this, text] { Q_EMIT requestEdit(text, options_); });
   });
   connect(chat_, &ChatView::stopRequested, this, [this] { worker_->stop(); });
-  connect(chat_, &ChatView::imagePasteRequested, dropArea_, &ImageDropArea::pasteFromClipboard);
+  connect(chat_, &ChatView::imagePasteRequested, this, [this] {
+    if (prepareChatForImage()) dropArea_->pasteFromClipboard();
+  });
+  connect(chat_->attachments(), &AttachmentStrip::removeRequested, this, &MainWindow::removeAttachment);
+  connect(chat_, &ChatView::imageClicked, this, &MainWindow::showMessageImage);
   connect(chat_, &ChatView::newChatRequested, this, &MainWindow::newChat);
   thread_->start();
 }
@@ -136,12 +151,14 @@ void MainWindow::attachImageFile(const QString& path, bool caption, const QStrin
   bool oneOffFast = false;
   if (!confirmDetail(kept, &oneOffFast)) return;
   QString error;
-  pendingImage_ = LoadImagePreview(kept, &error);
+  Incoming incoming{LoadImagePreview(kept, &error), name.isEmpty() ? QFileInfo(path).fileName() : name};
   captionPending_ = caption;
   chat_->setBusy(true);  // Stop works while the image is encoded
   chat_->setProgress(tr("Encoding the image\u2026"), 0.0);
-  pendingImageName_ = name.isEmpty() ? QFileInfo(path).fileName() : name;
-  dropArea_->showBusy(pendingImage_, pendingImageName_);
+  dropArea_->showBusy(incoming.preview, incoming.name);
+  chat_->attachments()->addImage(Thumbnail(incoming.preview), incoming.name);
+  chat_->attachments()->setRemovable(false);  // not while the engine is encoding
+  incoming_.push_back(std::move(incoming));
   if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kFast);
   Q_EMIT requestAttachImage(kept);
   if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kDetail);  // queued: after this image
@@ -223,14 +240,19 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
 }
 
 void MainWindow::onImageAttached(const ImageInfo& info) {
-  chat_->setBusy(false);
-  const QImage processed = ProcessedView(pendingImage_, info.resized_w, info.resized_h);
-  dropArea_->setImageInfo(info, processed, pendingImageName_);
+  const Incoming incoming = incoming_.empty() ? Incoming{} : incoming_.front();
+  if (!incoming_.empty()) incoming_.pop_front();
+  if (incoming_.empty()) chat_->setBusy(false);
+  const QImage processed = ProcessedView(incoming.preview, info.resized_w, info.resized_h);
+  dropArea_->setImageInfo(info, processed, incoming.name);
   attention_->clear();
   attention_->setImage(processed);
   ++imageCount_;
   pendingImages_.push_back(info);
-  if (captionPending_) {
+  pendingPreviews_.push_back(processed);
+  chat_->attachments()->setReady(static_cast<int>(pendingImages_.size()) - 1, DescribeImage(info));
+  chat_->attachments()->setRemovable(incoming_.empty());
+  if (captionPending_ && incoming_.empty()) {
     captionPending_ = false;
     chat_->submit(tr("Describe this image."));
   }
@@ -293,6 +315,7 @@ void MainWindow::onCancelled(const QString& during) {
   chat_->setBusy(false);
   if (during == QStringLiteral("image")) {
     captionPending_ = false;
+    dropIncomingImage();
     dropArea_->showMessage(tr("Stopped: the image was not attached."));
   } else if (during == QStringLiteral("continue")) {
     afterContinue_ = nullptr;
@@ -300,6 +323,7 @@ void MainWindow::onCancelled(const QString& during) {
     showNotice(tr("Stopped re-reading the conversation; the next message starts it again."));
   } else {
     chat_->failAnswer(tr("stopped before the answer began"));
+    restoreSentImages();  // the session keeps them for the next message
   }
 }
 
@@ -328,6 +352,11 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
     attention_->setAttention(result.attention, result.words);
   else if (!maps.empty())
     attention_->setAttention(std::move(maps), {});
+  lastImageMaps_ = result.attention_by_image;
+  lastWords_ = result.words;
+  if (lastImageMaps_.size() > 1)
+    statusBar()->showMessage(tr("This message has %1 images: click one in the chat to see the "
+                                "answer's attention over it.").arg(lastImageMaps_.size()), 15000);
   Q_EMIT turnCompleted(result);
   if (!screenshotPath_.isEmpty()) {
     const QString path = screenshotPath_;
@@ -366,7 +395,11 @@ void MainWindow::onError(const QString& during, const QString& message) {
     if (captionFolder_) captionFolder_->onFailed(message);
   } else if (during == QStringLiteral("image")) {
     captionPending_ = false;
-    chat_->setBusy(false);
+    dropIncomingImage();
+    chat_->setBusy(!incoming_.empty());
+    dropArea_->showMessage(message);
+  } else if (during == QStringLiteral("remove-image")) {
+    chat_->attachments()->setRemovable(true);
     dropArea_->showMessage(message);
   } else if (during == QStringLiteral("continue")) {
     afterContinue_ = nullptr;
@@ -376,6 +409,7 @@ void MainWindow::onError(const QString& during, const QString& message) {
   } else {
     chat_->failAnswer(message);
     chat_->setBusy(false);
+    restoreSentImages();
   }
   statusBar()->showMessage(message, 10000);
   Q_EMIT failed(message);

@@ -89,6 +89,9 @@ QString MainWindow::tryDemoScene() {
     if (!model_.is_demo && modelLoaded_)
       statusBar()->showMessage(tr("Demo scenes are the demo model's world; %1 may describe them "
                                   "less well.").arg(QString::fromStdString(model_.name)), 8000);
+    // Each scene is a fresh demonstration: a second picture in an answered chat is mixed up
+    // with the first by the demo model.
+    if (!current_.turns.empty() && !chat_->isBusy()) chat_->newChatAction()->trigger();
     attachImageFile(path, true);
     return path;
   } catch (const Error& e) {

@@ -1,6 +1,7 @@
 // The File menu's tools with the bundled demo model (needs the engine): Caption a folder…
 // writes, resumes, skips bad files and keeps what it wrote when stopped; Try a demo scene
-// captions a held-out scene from the menu and from the drop area's button; Local server serves
+// captions a held-out scene from the menu and from the drop area's button (each in a chat of
+// its own); Local server serves
 // the loaded model and takes turns with the window's own chat.
 #include <QDir>
 #include <QFile>
@@ -17,6 +18,7 @@
 
 #include "ui/caption_folder_dialog.h"
 #include "ui/chat_view.h"
+#include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
@@ -162,10 +164,14 @@ class TestMainWindowTools : public QObject {
     auto* button = window.dropArea()->findChild<QPushButton*>(QStringLiteral("demoSceneButton"));
     QVERIFY(button != nullptr);
     QVERIFY(button->isVisible());
+    const QString firstId = window.currentConversation().id;
     button->click();
     QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
     QCOMPARE(failed.count(), 0);
-    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+    // In a chat of its own: the demo model mixed two scenes up in one (issue 34).
+    QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    QVERIFY(window.currentConversation().id != firstId);
+    QCOMPARE(window.conversationStore()->list().size(), 2);
   }
 
   void localServerServesAndTakesTurnsWithTheChat() {

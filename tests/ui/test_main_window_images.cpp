@@ -1,0 +1,144 @@
+// Images in the chat with the bundled demo model (issue 34 item 2): the attachment strip shows
+// the attached images in order and its remove button takes one out of the next message; a
+// message's images are thumbnails in its bubble, and clicking one shows the answer's map over
+// that image; an image brought into an answered chat starts a new chat or joins it, as chosen,
+// and the choice is kept.
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QToolButton>
+
+#include "ui/attachment_strip.h"
+#include "ui/attention_panel.h"
+#include "ui/chat_view.h"
+#include "ui/conversation_store.h"
+#include "ui/image_drop_area.h"
+#include "ui/main_window.h"
+
+using glance::ui::AttachmentStrip;
+using glance::ui::ConversationStore;
+using glance::ui::MainWindow;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+const QString kScenes = QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-scenes");
+
+QString Scene(int i) { return kScenes + QStringLiteral("/scene-%1.png").arg(i, 3, 10, QLatin1Char('0')); }
+
+void LoadDemo(MainWindow& window) {
+  QSignalSpy ready(&window, &MainWindow::modelReady);
+  QSignalSpy failed(&window, &MainWindow::failed);
+  window.generateOptions().max_new_tokens = 12;
+  window.setConfirmDetail(false);
+  window.loadDefaultModel();
+  QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+  QCOMPARE(failed.count(), 0);
+}
+
+int ImagesIn(const QTextDocument* doc) {
+  int n = 0;
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+    for (auto it = block.begin(); !it.atEnd(); ++it)
+      if (it.fragment().charFormat().isImageFormat()) ++n;
+  return n;
+}
+
+}  // namespace
+
+class TestMainWindowImages : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void stripShowsRemovesAndSendsImagesInOrder() {
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.setCaptionOnDrop(false);
+    LoadDemo(window);
+    AttachmentStrip* strip = window.chat()->attachments();
+    QVERIFY(strip->isHidden());
+    for (int i = 0; i < 3; ++i) {
+      window.attachImageFile(Scene(i), false);
+      QTRY_VERIFY_WITH_TIMEOUT(!window.chat()->isBusy(), kTimeoutMs);
+    }
+    QCOMPARE(strip->count(), 3);
+    QVERIFY(!strip->isHidden());
+    QCOMPARE(strip->nameAt(1), QStringLiteral("scene-001.png"));
+    QVERIFY(strip->removeButton(1)->isEnabled());
+    strip->removeButton(1)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(strip->count(), 2, kTimeoutMs);
+    QCOMPARE(strip->nameAt(1), QStringLiteral("scene-002.png"));
+
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    window.chat()->submit(QStringLiteral("Describe these images."));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const auto result = qvariant_cast<glance::TurnResult>(done.last().at(0));
+    QCOMPARE(result.stats.image_tokens, 2 * 49);  // the removed image did not go (3 would be 147)
+    QCOMPARE(result.attention_by_image.size(), size_t{2});
+    QCOMPARE(strip->count(), 0);
+    QVERIFY(strip->isHidden());
+    // Both images are thumbnails in the message's bubble, and saved with the turn in order.
+    QTRY_COMPARE(ImagesIn(window.chat()->transcript()->document()), 2);
+    const auto& turn = window.currentConversation().turns.back();
+    QCOMPARE(turn.images.size(), size_t{2});
+    QVERIFY(QString::fromStdString(turn.images[0].path).endsWith(QStringLiteral("scene-000.png")));
+    QVERIFY(QString::fromStdString(turn.images[1].path).endsWith(QStringLiteral("scene-002.png")));
+
+    // Clicking a thumbnail shows that image with the answer's maps over it.
+    window.showMessageImage(0, 0);
+    QVERIFY2(window.dropArea()->infoText().contains(QStringLiteral("scene-000.png")),
+             qPrintable(window.dropArea()->infoText()));
+    QVERIFY(window.attention()->wordCount() > 0);
+    const std::vector<float> first = window.attention()->currentMap();
+    window.showMessageImage(0, 1);
+    QVERIFY(window.dropArea()->infoText().contains(QStringLiteral("scene-002.png")));
+    QVERIFY(window.attention()->wordCount() > 0);
+    QVERIFY(window.attention()->currentMap() != first);  // another image, another map
+
+    // A reopened chat shows the thumbnails again.
+    window.chat()->newChatAction()->trigger();
+    QCOMPARE(ImagesIn(window.chat()->transcript()->document()), 0);
+    QVERIFY(window.openConversation(store.list().front().id));
+    QCOMPARE(ImagesIn(window.chat()->transcript()->document()), 2);
+  }
+
+  void imageIntoAnsweredChatFollowsTheChoice() {
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.setCaptionOnDrop(true);
+    LoadDemo(window);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    window.setImageIntoAnsweredChat(MainWindow::ImageIntoAnsweredChat::kNewChat);
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(3));  // as Open… or a drop does
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    const QString firstId = window.currentConversation().id;
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(4));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    QVERIFY(window.currentConversation().id != firstId);  // a chat of its own
+    const QString secondId = window.currentConversation().id;
+    // Control: "Add to this chat" keeps it in the same conversation.
+    window.setImageIntoAnsweredChat(MainWindow::ImageIntoAnsweredChat::kAddToChat);
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(5));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 3, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+    QCOMPARE(window.currentConversation().id, secondId);
+    // The choice is kept for the next start.
+    MainWindow next(nullptr, nullptr, &store);
+    QCOMPARE(next.imageIntoAnsweredChat(), MainWindow::ImageIntoAnsweredChat::kAddToChat);
+  }
+};
+
+QTEST_MAIN(TestMainWindowImages)
+#include "test_main_window_images.moc"
