@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/engine/logprobs.h"
+#include "core/text/json_grammar.h"
+#include "core/util/error.h"
 #include "core/util/json_field.h"
 #include "core/util/sha256.h"
 #include "core/vision/image_header.h"
@@ -134,6 +137,43 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
   return msg;
 }
 
+// response_format (OpenAI's Structured Outputs): {"type": "text" | "json_object" | "json_schema",
+// "json_schema": {"name", "description", "schema", "strict"}}. The schema is compiled here, so a
+// keyword the grammar cannot enforce is a 400 naming it before anything runs. Its text is read
+// from an order-keeping parse of the body: properties are generated in the order sent.
+void ParseResponseFormat(const json& rf, const std::string& body, ChatRequest& r) {
+  const std::string where = "response_format";
+  if (!rf.is_object() || !rf.contains("type") || !rf["type"].is_string())
+    throw BadRequest(where + " must be an object with a type (text, json_object, json_schema)", where);
+  const std::string type = rf["type"].get<std::string>();
+  for (const auto& [name, value] : rf.items())
+    if (name != "type" && !(name == "json_schema" && type == "json_schema"))
+      throw BadRequest(where + "." + name + " is not a known field for type " + type, where + "." + name);
+  if (type == "text") return;
+  if (type == "json_object") {
+    r.format = ChatRequest::Format::kJsonObject;
+    return;
+  }
+  if (type != "json_schema")
+    throw BadRequest(where + ".type '" + type + "' is not supported (text, json_object, json_schema)", where + ".type");
+  const std::string js = where + ".json_schema";
+  if (!rf.contains("json_schema") || !rf["json_schema"].is_object()) throw BadRequest(js + " must be an object", js);
+  for (const auto& [name, value] : rf["json_schema"].items()) {
+    if (name != "name" && name != "description" && name != "schema" && name != "strict")
+      throw BadRequest(js + "." + name + " is not a known field (name, description, schema, strict)", js + "." + name);
+    if (name == "strict" && !value.is_boolean() && !value.is_null()) throw BadRequest(js + ".strict must be true or false", js + ".strict");
+  }
+  if (!rf["json_schema"].contains("schema")) throw BadRequest(js + ".schema is missing", js + ".schema");
+  const auto ordered = nlohmann::ordered_json::parse(body, nullptr, /*allow_exceptions=*/false);
+  r.json_schema = ordered["response_format"]["json_schema"]["schema"].dump();
+  try {
+    text::CompileJsonSchemaText(r.json_schema, js + ".schema");
+  } catch (const Error& e) {
+    throw BadRequest(js + ".schema: " + e.what(), js + ".schema");
+  }
+  r.format = ChatRequest::Format::kJsonSchema;
+}
+
 }  // namespace
 
 std::optional<SamplingParams> ChatRequest::Sampling() const {
@@ -242,6 +282,21 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
       for (const auto& x : s) r.stop.push_back(x.get<std::string>());
     else throw BadRequest("stop must be a string or an array of up to 4 strings", "stop");
     std::erase(r.stop, std::string());
+  }
+  if (HasField(j, "response_format")) ParseResponseFormat(j["response_format"], body, r);
+  if (r.format != ChatRequest::Format::kText && r.enable_thinking.value_or(false))
+    throw BadRequest("chat_template_kwargs.enable_thinking cannot be true with a JSON response_format: the answer "
+                     "must start with the document", "chat_template_kwargs.enable_thinking");
+  if (HasField(j, "logprobs")) {
+    if (!j["logprobs"].is_boolean()) throw BadRequest("logprobs must be true or false", "logprobs");
+    if (j["logprobs"].get<bool>()) r.top_logprobs = 0;
+  }
+  if (HasField(j, "top_logprobs")) {
+    const json& v = j["top_logprobs"];
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > kMaxTopLogprobs)
+      throw BadRequest("top_logprobs must be an integer from 0 to " + std::to_string(kMaxTopLogprobs), "top_logprobs");
+    if (r.top_logprobs < 0) throw BadRequest("top_logprobs needs logprobs: true", "top_logprobs");
+    r.top_logprobs = static_cast<int>(v.get<int64_t>());
   }
   return r;
 }

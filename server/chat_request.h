@@ -45,6 +45,12 @@ struct ChatRequest {
   std::optional<bool> enable_thinking;   // chat_template_kwargs.enable_thinking
   bool attention = false;                // glance.attention: per-word maps in the response
   ImageMode image_mode = ImageMode::kFast;  // glance.image_mode: "fast" or "detail"
+  // response_format: plain text, any JSON object, or a JSON schema's documents (constrained
+  // decoding, core/engine/json_constraint.h).
+  enum class Format { kText, kJsonObject, kJsonSchema };
+  Format format = Format::kText;
+  std::string json_schema;  // kJsonSchema: the schema's JSON text, properties in the order sent
+  int top_logprobs = -1;    // logprobs: -1 none; else each token's and this many alternatives (0..20)
 
   // The sampling this request asks for: greedy when temperature is 0, else the given fields
   // over the defaults of SamplingParams; nullopt when it names none (the model's own defaults).

@@ -217,7 +217,9 @@ struct ChatServer::Impl {
           };
           send(SseEvent(ChunkJson(ids, {{"role", "assistant"}, {"content", ""}}, nullptr)));
           CompletionCallbacks cb;
-          cb.on_delta = [&](const std::string& d) { send(SseEvent(ChunkJson(ids, {{"content", d}}, nullptr))); };
+          cb.on_delta = [&](const std::string& d, const json& logprobs) {
+            send(SseEvent(ChunkJson(ids, {{"content", d}}, nullptr, logprobs)));
+          };
           // A client that closed its connection stops the generation before the next token.
           cb.client_alive = [&] {
             if (!ok || conn.Closed()) report->r.client_gone = true;

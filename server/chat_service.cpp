@@ -9,6 +9,7 @@
 
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
+#include "core/text/tokenizer.h"
 #include "core/util/error.h"
 #include "core/vision/image_decode.h"
 #include "server/api_error.h"
@@ -17,6 +18,7 @@
 namespace glance::server {
 
 using Clock = std::chrono::steady_clock;
+using nlohmann::json;
 
 std::string MessageKey(const RequestMessage& m) {
   // The parts in order: the same text and images in another order is another conversation.
@@ -30,8 +32,10 @@ std::string MessageKey(const RequestMessage& m) {
 }
 
 ChatService::ChatService(std::shared_ptr<const Engine> engine, const ServerLimits& limits)
-    : engine_(std::move(engine)), limits_(limits), queue_(limits.max_waiting, limits.max_wait_s) {
-  if (!engine_) throw Error("the server needs a loaded model");
+    : engine_((engine ? engine : throw Error("the server needs a loaded model"))),
+      limits_(limits),
+      queue_(limits.max_waiting, limits.max_wait_s),
+      constraints_(engine_->tokenizer()) {
   model_id_ = engine_->info().name.empty() ? "glance" : engine_->info().name;
 }
 
@@ -164,8 +168,31 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     if (!client_gone && cb.client_alive && !cb.client_alive()) client_gone = true;
     if (client_gone) cancel = true;
   };
+  // Logprobs, one entry per generated token; those not yet sent go with the next delta.
+  const Tokenizer& tok = service_->engine_->tokenizer();
+  json token_logprobs = json::array();
+  size_t logprobs_sent = 0;
+  auto entry = [&](const TokenLogprob& t) {
+    const std::string bytes = tok.TokenBytes(t.token);
+    return json{{"token", bytes},
+                {"logprob", t.logprob},
+                {"bytes", std::vector<int>(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                           reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size())}};
+  };
+  auto unsent_logprobs = [&]() -> json {
+    if (request_.top_logprobs < 0) return nullptr;
+    json content(token_logprobs.begin() + static_cast<std::ptrdiff_t>(logprobs_sent), token_logprobs.end());
+    logprobs_sent = token_logprobs.size();
+    return json{{"content", content}};
+  };
   StreamCallbacks scb;
   scb.cancel = &cancel;
+  scb.on_logprobs = [&](const GeneratedLogprobs& lp) {
+    json e = entry(lp.chosen);
+    e["top_logprobs"] = json::array();
+    for (const TokenLogprob& t : lp.top) e["top_logprobs"].push_back(entry(t));
+    token_logprobs.push_back(std::move(e));
+  };
   // The client is asked after every token's forward pass (before it is sampled) and after
   // every prompt chunk: a client gone stops the turn before the next forward pass.
   scb.on_logits = [&](std::span<const float>) { alive(); };
@@ -175,7 +202,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     const std::string out = stops.Push(piece);
     if (stops.stopped()) cancel = true;
     c.text += out;
-    if (!out.empty() && cb.on_delta) cb.on_delta(out);
+    if (!out.empty() && cb.on_delta) cb.on_delta(out, unsent_logprobs());
   };
 
   GenerateOptions o;
@@ -184,6 +211,16 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   o.sampling = request_.Sampling();
   o.seed = request_.seed;
   o.enable_thinking = request_.enable_thinking;
+  o.top_logprobs = request_.top_logprobs;
+  try {
+    if (request_.format == ChatRequest::Format::kJsonObject) o.constraint = service_->constraints_.AnyObject();
+    if (request_.format == ChatRequest::Format::kJsonSchema)
+      o.constraint = service_->constraints_.ForSchemaText(request_.json_schema, "response_format.json_schema.schema");
+  } catch (const Error& e) {
+    KeepConversationAsItWas();
+    throw BadRequest(e.what(), "response_format");
+  }
+  if (o.constraint) o.enable_thinking = false;  // the answer starts with the document
   Session& s = *held_.session;
   try {
     service_->engine_thread_.Run([&] { c.turn = s.Send("", o, scb); });  // the parts Prepare added
@@ -198,7 +235,8 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   }
   const std::string tail = stops.Flush();
   c.text += tail;
-  if (!tail.empty() && cb.on_delta) cb.on_delta(tail);
+  if (!tail.empty() && cb.on_delta) cb.on_delta(tail, unsent_logprobs());
+  if (request_.top_logprobs >= 0) c.logprobs = json{{"content", token_logprobs}};
 
   const TurnResult& r = c.turn;
   c.finish_reason = stops.stopped() ? "stop"

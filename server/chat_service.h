@@ -20,6 +20,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "core/engine/json_constraint.h"
 #include "core/engine/session.h"
 #include "server/chat_request.h"
 #include "server/engine_queue.h"
@@ -41,11 +44,16 @@ struct Completion {
   double queue_s = 0.0;            // time waiting for the engine
   TurnResult turn;                 // stats, attention maps and words
   std::vector<int64_t> prompt_ids;  // the turn's whole prompt as the model read it (pads expanded)
+  // OpenAI's choices[0].logprobs: {"content": [{token, logprob, bytes, top_logprobs}]} for the
+  // tokens of `text` (logprobs asked for), else null.
+  nlohmann::json logprobs;
 };
 
 struct CompletionCallbacks {
-  // Answer text safe to show (stop sequences held back), as it is generated.
-  std::function<void(const std::string& delta)> on_delta;
+  // Answer text safe to show (stop sequences held back), as it is generated, with the
+  // logprobs of the tokens produced since the previous delta ({"content": [...]}; null when
+  // not asked for).
+  std::function<void(const std::string& delta, const nlohmann::json& logprobs)> on_delta;
   // Polled after every token's forward pass and every prompt chunk, on the engine thread;
   // false cancels the generation before the next forward pass (the client went away).
   std::function<bool()> client_alive;
@@ -82,6 +90,7 @@ class ChatService {
   std::string model_id_;
   EngineQueue queue_;
   EngineThread engine_thread_;  // where every forward pass runs
+  JsonConstraintCache constraints_;  // response_format schemas, compiled once each
   std::mutex held_mu_;
   std::list<Held> held_;  // most recently used first
   friend class Job;

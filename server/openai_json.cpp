@@ -51,7 +51,7 @@ json CompletionJson(const ResponseIds& ids, const Completion& c, bool attention)
           {"model", ids.model},
           {"choices", json::array({{{"index", 0},
                                     {"message", {{"role", "assistant"}, {"content", c.text}}},
-                                    {"logprobs", nullptr},
+                                    {"logprobs", c.logprobs},
                                     {"finish_reason", c.finish_reason}}})},
           {"usage", UsageJson(c)},
           {"glance", GlanceJson(c, attention)}};
@@ -59,12 +59,12 @@ json CompletionJson(const ResponseIds& ids, const Completion& c, bool attention)
 
 std::string SseEvent(const json& j) { return "data: " + Dump(j) + "\n\n"; }
 
-json ChunkJson(const ResponseIds& ids, const json& delta, const json& finish_reason) {
+json ChunkJson(const ResponseIds& ids, const json& delta, const json& finish_reason, const json& logprobs) {
   return {{"id", ids.id},
           {"object", "chat.completion.chunk"},
           {"created", ids.created},
           {"model", ids.model},
-          {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish_reason}}})}};
+          {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", logprobs}, {"finish_reason", finish_reason}}})}};
 }
 
 json ModelsJson(const std::string& model_id, int64_t created) {

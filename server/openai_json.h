@@ -24,7 +24,8 @@ nlohmann::json CompletionJson(const ResponseIds& ids, const Completion& c, bool 
 
 // One SSE event: "data: {...}\n\n".
 std::string SseEvent(const nlohmann::json& j);
-nlohmann::json ChunkJson(const ResponseIds& ids, const nlohmann::json& delta, const nlohmann::json& finish_reason);
+nlohmann::json ChunkJson(const ResponseIds& ids, const nlohmann::json& delta, const nlohmann::json& finish_reason,
+                         const nlohmann::json& logprobs = nullptr);
 
 nlohmann::json ModelsJson(const std::string& model_id, int64_t created);
 

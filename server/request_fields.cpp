@@ -30,9 +30,11 @@ constexpr std::array kChatFields{
     RequestField{"glance", H, "attention maps and image mode (this server's extension)"},
     RequestField{"frequency_penalty", R, "frequency_penalty is not implemented (use presence_penalty)"},
     RequestField{"logit_bias", R, "logit_bias is not implemented"},
-    RequestField{"logprobs", R, "logprobs are not implemented yet"},
-    RequestField{"top_logprobs", R, "logprobs are not implemented yet"},
-    RequestField{"response_format", R, "structured outputs (response_format) are not implemented yet"},
+    RequestField{"logprobs", H, "each token's log-probability after penalties, a response_format's mask and "
+                                "temperature, before top-k/top-p (core/engine/logprobs.h)"},
+    RequestField{"top_logprobs", H, "0 to 20, with logprobs true"},
+    RequestField{"response_format", H, "text, json_object, json_schema (constrained decoding: the answer is a "
+                                       "document the schema accepts; keywords it cannot enforce are a 400)"},
     RequestField{"tools", R, "tool calls are not implemented yet"},
     RequestField{"tool_choice", R, "tool calls are not implemented yet"},
     RequestField{"functions", R, "function calls are not implemented"},

@@ -508,5 +508,45 @@ TEST(ServerService, ClientGoneCancelsBeforeTheNextToken) {
   EXPECT_LE(c.completion_tokens, 4);  // polled per token: gone at the 3rd poll, at most one more token
 }
 
+// response_format and logprobs (issue 29): parsed, the schema compiled at once (a keyword it
+// cannot enforce is a 400 naming the schema), its text keeping the order the client sent.
+TEST(ServerRequest, ResponseFormatAndLogprobsAreReadOrRefusedByName) {
+  const std::string base = R"({"messages":[{"role":"user","content":"hi"}])";
+  auto with = [&](const std::string& extra) { return base + "," + extra + "}"; };
+  ChatRequest r = ParseChatRequest(with(R"("response_format":{"type":"json_object"})"), {});
+  EXPECT_EQ(r.format, ChatRequest::Format::kJsonObject);
+  r = ParseChatRequest(with(R"("response_format":{"type":"json_schema","json_schema":{"name":"x","strict":true,"schema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}},"required":["z","a"],"additionalProperties":false}}})"), {});
+  EXPECT_EQ(r.format, ChatRequest::Format::kJsonSchema);
+  EXPECT_LT(r.json_schema.find("\"z\""), r.json_schema.find("\"a\"")) << r.json_schema;  // the order sent, not sorted
+  EXPECT_EQ(ParseChatRequest(with(R"("response_format":{"type":"text"})"), {}).format, ChatRequest::Format::kText);
+  EXPECT_EQ(ParseChatRequest(base + "}", {}).top_logprobs, -1);
+  EXPECT_EQ(ParseChatRequest(with(R"("logprobs":true)"), {}).top_logprobs, 0);
+  EXPECT_EQ(ParseChatRequest(with(R"("logprobs":true,"top_logprobs":20)"), {}).top_logprobs, 20);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"a"}}})", "response_format.json_schema.schema"},
+      {R"("response_format":{"type":"json_schema","json_schema":{"name":"x"}})", "response_format.json_schema.schema"},
+      {R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{},"extra":1}})", "response_format.json_schema.extra"},
+      {R"("response_format":{"type":"xml"})", "response_format.type"},
+      {R"("response_format":"json")", "response_format"},
+      {R"("response_format":{"type":"json_object"},"chat_template_kwargs":{"enable_thinking":true})", "chat_template_kwargs.enable_thinking"},
+      {R"("top_logprobs":3)", "top_logprobs"},
+      {R"("logprobs":true,"top_logprobs":21)", "top_logprobs"},
+      {R"("logprobs":"yes")", "logprobs"},
+  };
+  for (const auto& [extra, want] : bad) {
+    std::string param;
+    const std::string body = with(extra);
+    EXPECT_EQ(StatusOf([&] { ParseChatRequest(body, {}); }, &param), 400) << extra;
+    EXPECT_EQ(param, want) << extra;
+  }
+  std::string message;
+  try {
+    ParseChatRequest(with(bad[0].first), {});
+  } catch (const ApiError& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("'pattern'"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace glance::server
