@@ -7,7 +7,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "core/engine/engine.h"
 #include "tests/cli/cli_process.h"
 
 namespace glance::test {
@@ -37,6 +39,27 @@ TEST(CliUsage, InfoWithoutAFolderDescribesTheDemoModel) {
   ASSERT_EQ(p.Wait(), 0) << p.err;
   EXPECT_NE(p.out.find("demo-model"), std::string::npos) << p.out;
   EXPECT_NE(p.err.find("bundled demo model"), std::string::npos) << p.err;
+}
+
+// caption --json exports every generated token's maps with the model and image metadata: the
+// full-attention softmax maps and the DeltaNet layers' hidden attention (issue 36);
+// --no-attention leaves them out (control).
+TEST(CliUsage, CaptionJsonExportsTheMapsOfEveryLayerKind) {
+  CliProcess p({"caption", DefaultDemoImagePath(), "--json", "--max-tokens", "3"});
+  ASSERT_EQ(p.Wait(), 0) << p.err;
+  const nlohmann::json j = nlohmann::json::parse(p.out);
+  EXPECT_TRUE(j.at("model").at("demo").get<bool>());
+  EXPECT_EQ(j.at("image").at("grid_w").get<int>(), 7);
+  const nlohmann::json& maps = j.at("attention");
+  ASSERT_EQ(maps.size(), j.at("tokens").size());
+  ASSERT_FALSE(maps.empty());
+  const nlohmann::json& m = maps.at(0);
+  EXPECT_EQ(m.at("layers").get<std::vector<int>>(), (std::vector<int>{3, 7}));
+  EXPECT_EQ(m.at("linear_layers").get<std::vector<int>>(), (std::vector<int>{0, 1, 2, 4, 5, 6}));
+  EXPECT_EQ(m.at("linear_weights").size(), 6u * static_cast<size_t>(m.at("linear_heads").get<int>()) * 49u);
+  CliProcess off({"caption", DefaultDemoImagePath(), "--json", "--no-attention", "--max-tokens", "3"});
+  ASSERT_EQ(off.Wait(), 0) << off.err;
+  EXPECT_TRUE(nlohmann::json::parse(off.out).at("attention").empty());
 }
 
 TEST(CliUsage, DuplicatedFlagIsRefusedNamingIt) {
