@@ -1,0 +1,67 @@
+#include "core/engine/attention_aggregate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace glance {
+
+std::vector<float> Aggregate(const AttentionMap& m, const MapAggregate& a) {
+  const bool hidden = a.kind == MapKind::kHidden;
+  const std::vector<int>& layers = hidden ? m.linear_layers : m.layers;
+  const std::vector<float>& weights = hidden ? m.linear_weights : m.weights;
+  const int n_heads = hidden ? m.linear_heads : m.n_heads;
+  const size_t cells = static_cast<size_t>(m.grid_h) * static_cast<size_t>(m.grid_w);
+  if (cells == 0 || n_heads <= 0 || a.head >= n_heads ||
+      weights.size() != layers.size() * static_cast<size_t>(n_heads) * cells)
+    return {};
+  std::vector<float> out(cells, 0.0f);
+  int n_layers = 0;
+  for (size_t slot = 0; slot < layers.size(); ++slot) {
+    const int layer = layers[slot];
+    if ((a.first_layer >= 0 && layer < a.first_layer) || (a.last_layer >= 0 && layer > a.last_layer)) continue;
+    ++n_layers;
+    const float* base = weights.data() + slot * static_cast<size_t>(n_heads) * cells;
+    for (size_t c = 0; c < cells; ++c) {
+      float v;
+      if (a.head >= 0) {
+        v = base[static_cast<size_t>(a.head) * cells + c];
+      } else if (a.fusion == HeadFusion::kMax) {
+        v = -std::numeric_limits<float>::infinity();
+        for (int h = 0; h < n_heads; ++h) v = std::max(v, base[static_cast<size_t>(h) * cells + c]);
+      } else {
+        v = 0.0f;
+        for (int h = 0; h < n_heads; ++h) v += base[static_cast<size_t>(h) * cells + c];
+        v /= static_cast<float>(n_heads);
+      }
+      out[c] += v;
+    }
+  }
+  if (n_layers == 0) return {};
+  for (float& v : out) v /= static_cast<float>(n_layers);
+  return out;
+}
+
+float Percentile(std::vector<float> values, double p) {
+  if (values.empty()) return 0.0f;
+  std::sort(values.begin(), values.end());
+  const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(rank));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  const double f = rank - static_cast<double>(lo);
+  return static_cast<float>(static_cast<double>(values[lo]) * (1.0 - f) + static_cast<double>(values[hi]) * f);
+}
+
+std::vector<float> ScaleForDisplay(const std::vector<float>& map, float lo, float hi, bool log_scale) {
+  std::vector<float> out(map.size(), 0.0f);
+  if (!(hi > lo)) return out;  // a flat map (or an empty range) shows as nothing
+  const double span = static_cast<double>(hi) - static_cast<double>(lo);
+  for (size_t c = 0; c < map.size(); ++c) {
+    double x = (static_cast<double>(std::clamp(map[c], lo, hi)) - static_cast<double>(lo)) / span;
+    if (log_scale) x = std::log1p(1000.0 * x) / std::log(1001.0);
+    out[c] = static_cast<float>(x);
+  }
+  return out;
+}
+
+}  // namespace glance

@@ -1,0 +1,39 @@
+#pragma once
+// Aggregates of one token's AttentionMap for display and export (issue 36 item 2): a layer or
+// a range of layers of one kind (the full-attention softmax maps or the DeltaNet layers'
+// hidden attention, docs/qwen35.md §2.9), heads fused by mean or max (or one head), and the
+// display scaling (percentile clipping, log scale) shared by the heatmap and the exports.
+//
+// Thread contract: pure functions of their arguments.
+#include <vector>
+
+#include "core/engine/events.h"
+
+namespace glance {
+
+enum class MapKind { kSoftmax, kHidden };
+enum class HeadFusion { kMean, kMax };
+
+struct MapAggregate {
+  MapKind kind = MapKind::kSoftmax;
+  // Decoder layer indices (not slots), inclusive; -1 leaves that end open. Layers in the range
+  // are averaged.
+  int first_layer = -1, last_layer = -1;
+  int head = -1;                        // one head, or -1: all heads fused by `fusion`
+  HeadFusion fusion = HeadFusion::kMean;
+};
+
+// The [grid_h·grid_w] map that `a` selects; empty when no layer of that kind lies in the range
+// (e.g. hidden attention that was not captured) or `head` is out of range.
+// Max fusion takes the largest weight over heads per cell (signed for hidden attention).
+std::vector<float> Aggregate(const AttentionMap& m, const MapAggregate& a);
+
+// The value at percentile p (0..100, linear interpolation between ranks) of `values`; 0 when empty.
+float Percentile(std::vector<float> values, double p);
+
+// Maps values to [0, 1] for colouring: clipped to [lo, hi] (lo < hi; callers pass a map's own
+// or a global range, e.g. Percentile(…, 1) and Percentile(…, 99)), then linear, or with
+// log_scale log(1 + 1000 x') / log(1001) of the linear x' (small weights become visible).
+std::vector<float> ScaleForDisplay(const std::vector<float>& map, float lo, float hi, bool log_scale);
+
+}  // namespace glance

@@ -1,0 +1,79 @@
+// Aggregates of an AttentionMap (core/engine/attention_aggregate.h, issue 36 item 2): layer
+// ranges per kind, head mean / max / one head, percentiles and display scaling, on a small
+// map whose every weight is known.
+#include <gtest/gtest.h>
+
+#include "core/engine/attention_aggregate.h"
+
+using namespace glance;
+
+namespace {
+
+// 1×2 grid; softmax layers 3, 7 with 2 heads; DeltaNet layers 0, 1, 2 with 2 value heads.
+AttentionMap Sample() {
+  AttentionMap m;
+  m.grid_h = 1;
+  m.grid_w = 2;
+  m.layers = {3, 7};
+  m.n_heads = 2;
+  m.weights = {/*L3 h0*/ 0.1f, 0.9f, /*L3 h1*/ 0.5f, 0.5f, /*L7 h0*/ 0.3f, 0.7f, /*L7 h1*/ 0.9f, 0.1f};
+  m.linear_layers = {0, 1, 2};
+  m.linear_heads = 2;
+  m.linear_weights = {/*L0*/ 1.0f, -1.0f, 3.0f, 1.0f, /*L1*/ -2.0f, 0.0f, 0.0f, 4.0f, /*L2*/ 5.0f, 5.0f, 1.0f, 1.0f};
+  return m;
+}
+
+void ExpectMap(const std::vector<float>& got, std::vector<float> want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-6f) << "cell " << i;
+}
+
+}  // namespace
+
+TEST(AttentionAggregate, LayerRangesHeadFusionAndKinds) {
+  const AttentionMap m = Sample();
+  MapAggregate a;  // softmax, every layer, head mean: the map's own Select(-1, -1)
+  ExpectMap(Aggregate(m, a), {0.45f, 0.55f});
+  ExpectMap(Aggregate(m, a), m.Select(-1, -1));
+  a.first_layer = a.last_layer = 7;  // one layer by its index
+  ExpectMap(Aggregate(m, a), {0.6f, 0.4f});
+  a.fusion = HeadFusion::kMax;
+  ExpectMap(Aggregate(m, a), {0.9f, 0.7f});
+  a.head = 0;
+  ExpectMap(Aggregate(m, a), {0.3f, 0.7f});
+  MapAggregate h;
+  h.kind = MapKind::kHidden;
+  h.first_layer = 1;  // layers 1..2
+  ExpectMap(Aggregate(m, h), {(-1.0f + 3.0f) / 2, (2.0f + 3.0f) / 2});
+  h.fusion = HeadFusion::kMax;  // signed max over heads, then the layer mean
+  ExpectMap(Aggregate(m, h), {(0.0f + 5.0f) / 2, (4.0f + 5.0f) / 2});
+  h.first_layer = -1;
+  h.last_layer = 0;
+  h.fusion = HeadFusion::kMean;
+  ExpectMap(Aggregate(m, h), m.SelectLinear(0, -1));
+  // Nothing selected: empty, not zeros (a range with no layer, a head past the last, no data).
+  h.first_layer = 4;
+  h.last_layer = 6;
+  EXPECT_TRUE(Aggregate(m, h).empty());
+  a.head = 2;
+  EXPECT_TRUE(Aggregate(m, a).empty());
+  AttentionMap no_hidden = Sample();
+  no_hidden.linear_layers.clear();
+  no_hidden.linear_weights.clear();
+  EXPECT_TRUE(Aggregate(no_hidden, MapAggregate{MapKind::kHidden}).empty());
+}
+
+TEST(AttentionAggregate, PercentilesAndDisplayScaling) {
+  const std::vector<float> v = {4.0f, 0.0f, 2.0f, 1.0f, 3.0f};
+  EXPECT_FLOAT_EQ(Percentile(v, 0), 0.0f);
+  EXPECT_FLOAT_EQ(Percentile(v, 100), 4.0f);
+  EXPECT_FLOAT_EQ(Percentile(v, 50), 2.0f);
+  EXPECT_FLOAT_EQ(Percentile(v, 90), 3.6f);  // rank 3.6: between 3 and 4
+  EXPECT_FLOAT_EQ(Percentile({}, 50), 0.0f);
+  ExpectMap(ScaleForDisplay(v, 1.0f, 3.0f, false), {1.0f, 0.0f, 0.5f, 0.0f, 1.0f});  // clipped
+  const std::vector<float> logd = ScaleForDisplay(v, 0.0f, 4.0f, true);
+  EXPECT_FLOAT_EQ(logd[1], 0.0f);
+  EXPECT_FLOAT_EQ(logd[0], 1.0f);
+  EXPECT_GT(logd[3], 0.25f * 3);  // a quarter of the range shows as far more than a quarter
+  ExpectMap(ScaleForDisplay(v, 2.0f, 2.0f, false), {0, 0, 0, 0, 0});  // an empty range: nothing
+}
