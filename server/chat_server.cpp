@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -16,6 +17,7 @@
 #include "server/client_connection.h"
 #include "server/connection_pool.h"
 #include "server/request_source.h"
+#include "server/slow_client_guard.h"
 #include "server/openai_json.h"
 
 namespace glance::server {
@@ -55,6 +57,9 @@ struct ChatServer::Impl {
   std::atomic<uint64_t> next_id{0};
   // Connections accepted that wait for an HTTP worker (ConnectionPool counts them).
   std::shared_ptr<std::atomic<int>> waiting_connections = std::make_shared<std::atomic<int>>(0);
+  // Times each request's arrival (null when options.request_timeout_s is 0); made in Start(),
+  // once the port is known.
+  std::shared_ptr<SlowClientGuard> guard;
   int listen_fd = -1;
   int port = 0;
   bool started = false;
@@ -70,6 +75,10 @@ struct ChatServer::Impl {
   static void SendError(httplib::Response& res, const ApiError& e) {
     res.status = e.status();
     res.set_content(ErrorBody(e), "application/json");
+  }
+
+  void RequestArrived(const httplib::Request& req) {
+    if (guard) guard->RequestStarted(req.remote_addr, req.remote_port);
   }
 
   ResponseIds NewIds() {
@@ -109,8 +118,11 @@ struct ChatServer::Impl {
       listen_fd = sock;
     });
     const int threads = std::max(2, options.threads);
-    http.new_task_queue = [this, threads] { return new ConnectionPool(static_cast<size_t>(threads), waiting_connections); };
+    http.new_task_queue = [this, threads] {
+      return new ConnectionPool(static_cast<size_t>(threads), waiting_connections, guard);
+    };
     http.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      RequestArrived(req);  // a response about to be written: the request is no longer timed
       // A page from this machine (or an allowed site) may read the answer: CORS.
       const std::string origin = req.get_header_value("Origin");
       if (!origin.empty() && OriginAllowed(origin, source_policy)) {
@@ -120,6 +132,12 @@ struct ChatServer::Impl {
       if (waiting_connections->load() <= 0) return;
       res.headers.erase("Keep-Alive");
       res.set_header("Connection", "close");  // this client reconnects behind the waiting ones
+    });
+
+    // Called once a response has been written (a streamed one included): the connection's next
+    // request is timed from its first byte.
+    http.set_logger([this](const httplib::Request& req, const httplib::Response&) {
+      if (guard) guard->ResponseSent(req.remote_addr, req.remote_port);
     });
 
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
@@ -172,6 +190,7 @@ struct ChatServer::Impl {
       res.set_content(ModelsJson(service.model_id(), 0).dump(), "application/json");
     });
     http.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      RequestArrived(req);  // a generation may take minutes: not a slow client
       auto report = std::make_shared<ServedReport>(options.on_served);
       try {
         Complete(req, res, report);
@@ -270,9 +289,19 @@ int ChatServer::Start() {
   }
   // Debian's cpp-httplib listens with a backlog of 5: when more clients connect at once than
   // the listening thread has accepted, the kernel drops the rest's handshakes (ListenOverflows
-  // in /proc/net/netstat), and some of them got no response at all (about 1 request in 2,000
-  // in the 20-client load test). listen() again on a listening socket only sets its backlog.
+  // in /proc/net/netstat: 33 in a 120 s run of the 20-client load test without this line, 0
+  // with it) and those clients wait for a retransmitted handshake. That delays them; it was
+  // credited with the load test's lost responses (about 1 in 2,000), but on Linux 6.18 a run
+  // without this line lost none of 24,133 requests (docs/testing.md, issue 35). listen() again
+  // on a listening socket only sets its backlog.
   if (im.listen_fd >= 0) ::listen(im.listen_fd, SOMAXCONN);
+  if (im.options.request_timeout_s > 0) {
+    SlowClientLimits limits;
+    limits.head_s = im.options.request_timeout_s;
+    limits.busy_head_s = std::min(limits.busy_head_s, limits.head_s);
+    im.guard = std::make_shared<SlowClientGuard>(im.port, limits,
+                                                 [w = im.waiting_connections] { return w->load() > 0; });
+  }
   im.started = true;
   im.thread = std::thread([&im] { im.http.listen_after_bind(); });
   return im.port;
@@ -285,6 +314,7 @@ void ChatServer::Stop() {
   im.service.Shutdown();
   im.http.stop();
   if (im.thread.joinable()) im.thread.join();
+  im.guard.reset();
   im.started = false;
 }
 

@@ -27,33 +27,42 @@ bool HostAndPort(const sockaddr_storage& a, socklen_t len, std::string& host, in
 
 }  // namespace
 
-ClientConnection ClientConnection::Find(const std::string& local_addr, int local_port, const std::string& peer_addr,
-                                        int peer_port) {
+std::optional<SocketAddresses> ConnectedAddresses(int fd) {
+  SocketAddresses out;
+  sockaddr_storage a{};
+  socklen_t len = sizeof a;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0 ||
+      !HostAndPort(a, len, out.local_addr, out.local_port))
+    return std::nullopt;
+  len = sizeof a;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0 || !HostAndPort(a, len, out.peer_addr, out.peer_port))
+    return std::nullopt;
+  return out;
+}
+
+std::vector<std::pair<int, SocketAddresses>> ConnectedSocketsOnPort(int local_port) {
+  std::vector<std::pair<int, SocketAddresses>> found;
   DIR* dir = ::opendir("/proc/self/fd");
-  if (!dir) return {};
-  int found = -1;
+  if (!dir) return found;
   while (dirent* e = ::readdir(dir)) {
     char* end = nullptr;
     const long fd = std::strtol(e->d_name, &end, 10);
     if (end == e->d_name || *end != '\0') continue;  // "." and ".."
     struct stat st;
     if (::fstat(static_cast<int>(fd), &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
-    sockaddr_storage a{};
-    socklen_t len = sizeof a;
-    std::string host;
-    int port = -1;
-    if (::getsockname(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&a), &len) != 0 ||
-        !HostAndPort(a, len, host, port) || port != local_port || host != local_addr)
-      continue;
-    len = sizeof a;
-    if (::getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&a), &len) != 0 ||
-        !HostAndPort(a, len, host, port) || port != peer_port || host != peer_addr)
-      continue;
-    found = static_cast<int>(fd);
-    break;
+    std::optional<SocketAddresses> ends = ConnectedAddresses(static_cast<int>(fd));
+    if (ends && ends->local_port == local_port) found.emplace_back(static_cast<int>(fd), std::move(*ends));
   }
   ::closedir(dir);
-  return ClientConnection(found);
+  return found;
+}
+
+ClientConnection ClientConnection::Find(const std::string& local_addr, int local_port, const std::string& peer_addr,
+                                        int peer_port) {
+  for (const auto& [fd, ends] : ConnectedSocketsOnPort(local_port))
+    if (ends.local_addr == local_addr && ends.peer_addr == peer_addr && ends.peer_port == peer_port)
+      return ClientConnection(fd);
+  return {};
 }
 
 bool ClientConnection::Closed() const {

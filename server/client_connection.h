@@ -8,9 +8,25 @@
 //
 // Thread contract: Closed() may be called from any thread while the connection's HTTP worker
 // is inside the request's handler (that worker owns the socket and closes it only afterwards).
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace glance::server {
+
+// A connected TCP socket's two ends, as numeric hosts the way cpp-httplib writes them.
+struct SocketAddresses {
+  std::string local_addr;
+  int local_port = -1;
+  std::string peer_addr;
+  int peer_port = -1;
+};
+// Nothing for a descriptor that is not a connected IPv4/IPv6 socket (a listening one has no peer).
+std::optional<SocketAddresses> ConnectedAddresses(int fd);
+// Every connected socket of this process whose local port is `local_port`, by descriptor (the
+// server's ends of its connections), from /proc/self/fd.
+std::vector<std::pair<int, SocketAddresses>> ConnectedSocketsOnPort(int local_port);
 
 class ClientConnection {
  public:

@@ -30,6 +30,10 @@ struct ServerOptions {
   std::vector<std::string> allowed_origins;
   ServerLimits limits;
   int threads = 8;                 // HTTP worker threads (requests beyond wait in the engine queue)
+  // Seconds a request may take to arrive, from its first byte (plus 1 s per 64 KiB; 2 s while
+  // connections wait for a worker); a slower one gets 408 and its connection is closed, so slow
+  // clients cannot hold every worker (slow_client_guard.h). 0: no limit.
+  double request_timeout_s = 10.0;
   // Called once per chat request that passed the API-key check, when it has been answered or
   // refused, on one of the server's worker threads (possibly several at once). Optional.
   std::function<void(const ServedRequest&)> on_served;

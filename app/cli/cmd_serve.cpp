@@ -17,7 +17,7 @@ namespace {
 int Serve(const Args& args) {
   auto flags = SessionValueFlags();
   for (const char* f : {"host", "port", "api-key", "max-body-mb", "max-image-mp", "max-tokens-limit",
-                        "max-waiting", "max-conversations", "http-threads", "allow-origin"})
+                        "max-waiting", "max-conversations", "http-threads", "allow-origin", "request-timeout"})
     flags.insert(f);
   ArgParser p(args, flags, {});
   if (!p.positional().empty()) throw Error("serve takes no positional arguments (use --model DIR)");
@@ -39,6 +39,9 @@ int Serve(const Args& args) {
   o.limits.max_waiting = static_cast<int>(positive("max-waiting", o.limits.max_waiting));
   o.limits.max_conversations = static_cast<int>(positive("max-conversations", o.limits.max_conversations));
   o.threads = static_cast<int>(positive("http-threads", o.limits.max_waiting + 4));
+  o.request_timeout_s = p.GetDouble("request-timeout", o.request_timeout_s);
+  if (!(o.request_timeout_s >= 0) || o.request_timeout_s > 1e6)
+    throw Error("--request-timeout must be a number of seconds (0: no limit)");
   if (!server::IsLoopbackHost(o.host))
     std::fprintf(stderr,
                  "warning: --host %s makes the model reachable from other machines%s\n", o.host.c_str(),
@@ -66,7 +69,7 @@ int Serve(const Args& args) {
 Register reg("serve",
              "serve [--model DIR] [--host 127.0.0.1] [--port 8080] [--api-key KEY] [--max-body-mb 32] "
              "[--max-image-mp 16] [--max-tokens-limit 4096] [--max-waiting 16] [--max-conversations 4] "
-             "[--http-threads N] [--allow-origin URL,...|*] [--threads N] [--precision P]",
+             "[--http-threads N] [--request-timeout 10] [--allow-origin URL,...|*] [--threads N] [--precision P]",
              "an OpenAI-compatible chat server (POST /v1/chat/completions, images as data: URLs)", Serve);
 
 }  // namespace

@@ -1,6 +1,10 @@
 // A client that goes away stops its generation (issue 15: "within one token"), streaming or not:
 //   ClientConnection   finds the server's socket of a loopback connection from its addresses and
 //                      tells a closed peer from an open one (a pipelined request is not a close)
+//   SlowClientGuard    the time limit for a request arriving (grows with its bytes, shrinks while
+//                      others wait) and the guard cutting, with a 408, a connection whose request
+//                      trickles in past it while one whose request came whole and was handled is
+//                      left alone
 //   ServerDisconnect   an in-process ChatServer on tiny-a (random weights: answers never end
 //                      early) with raw-socket clients: a request whose client closed while it
 //                      waited for the engine generates at most one token; one closed while
@@ -24,6 +28,7 @@
 #include "core/engine/engine.h"
 #include "server/chat_server.h"
 #include "server/client_connection.h"
+#include "server/slow_client_guard.h"
 
 namespace glance::server {
 namespace {
@@ -139,6 +144,65 @@ TEST(ClientConnection, FindsTheSocketAndSeesThePeerClose) {
   EXPECT_TRUE(conn.Closed());
   ::close(served);
   ::close(listener);
+}
+
+TEST(SlowClientGuard, TheLimitGrowsWithTheBytesSentAndShrinksWhileOthersWait) {
+  const SlowClientLimits l;  // 10 s, 2 s while others wait, +1 s per 64 KiB
+  EXPECT_FALSE(SlowClientGuard::TooSlow(l, false, 9.9, 0));
+  EXPECT_TRUE(SlowClientGuard::TooSlow(l, false, 10.1, 0));
+  EXPECT_TRUE(SlowClientGuard::TooSlow(l, true, 2.1, 0));
+  EXPECT_FALSE(SlowClientGuard::TooSlow(l, true, 2.1, 64 * 1024));          // 3 s for 64 KiB
+  EXPECT_FALSE(SlowClientGuard::TooSlow(l, false, 100.0, 8.0 * (1 << 20)));  // 8 MiB: 138 s
+  EXPECT_TRUE(SlowClientGuard::TooSlow(l, false, 140.0, 8.0 * (1 << 20)));
+}
+
+TEST(SlowClientGuard, CutsATrickleNotAWholeRequest) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  const int port = ntohs(a.sin_port);
+  SlowClientLimits limits;
+  limits.head_s = limits.busy_head_s = 0.5;
+  SlowClientGuard guard(port, limits, [] { return false; });
+
+  const int whole_client = Connect(port);
+  const int whole_served = ::accept(listener, nullptr, nullptr);
+  const std::string whole_key = guard.Accepted();
+  ASSERT_FALSE(whole_key.empty());
+  const int slow_client = Connect(port);
+  const int slow_served = ::accept(listener, nullptr, nullptr);
+  const std::string slow_key = guard.Accepted();
+  ASSERT_FALSE(slow_key.empty());
+  EXPECT_NE(whole_key, slow_key);
+  guard.WorkerStarted(whole_key);
+  guard.WorkerStarted(slow_key);
+  // A request that arrives whole is handled (its handler starts, then its response is sent) and
+  // the connection then stays idle: never cut.
+  SendAll(whole_client, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  sockaddr_in peer{};
+  len = sizeof peer;
+  ::getsockname(whole_client, reinterpret_cast<sockaddr*>(&peer), &len);
+  std::this_thread::sleep_for(50ms);
+  guard.RequestStarted("127.0.0.1", ntohs(peer.sin_port));
+  guard.ResponseSent("127.0.0.1", ntohs(peer.sin_port));
+  for (int i = 0; i < 15; ++i) {  // 1.5 s: a byte every 100 ms
+    SendAll(slow_client, "a");
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(guard.connections_cut(), 1);
+  char buf[512] = {};
+  const ssize_t n = ::recv(slow_client, buf, sizeof buf - 1, MSG_DONTWAIT);
+  ASSERT_GT(n, 0);
+  EXPECT_NE(std::string(buf).find("HTTP/1.1 408"), std::string::npos) << buf;
+  EXPECT_EQ(::recv(whole_client, buf, sizeof buf, MSG_DONTWAIT), -1);  // no 408, still open
+  guard.WorkerDone(whole_key);
+  guard.WorkerDone(slow_key);
+  for (int fd : {whole_client, whole_served, slow_client, slow_served, listener}) ::close(fd);
 }
 
 class ServerDisconnect : public ::testing::Test {

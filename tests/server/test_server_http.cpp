@@ -5,10 +5,18 @@
 //   ServerLoad         20 concurrent clients for 30 s: every request answered (200) or refused
 //                      (429/503), none left without a response, every client served about as
 //                      often as the others, no crash, the server's memory flat, a clean stop after
+//   ServerSlowClients  connections sending their request a byte a second ("slowloris", as many
+//                      as the server has workers and more) do not keep other clients from being
+//                      answered: they get 408 and are closed; control: with --request-timeout 0
+//                      the same clients hold every worker and a plain /health goes unanswered
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -316,6 +324,109 @@ TEST(ServerLoad, TwentyClientsAreAnsweredOrRefusedAndMemoryStaysFlat) {
   EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
   s.proc().Signal(SIGTERM);
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+// Clients that send a request a byte a second and start over when the server closes them, for
+// `seconds`, while a plain client asks GET /health one request after another (a new connection
+// each, so it queues behind the slow ones). Loopback only; stops by itself.
+struct SlowClientRun {
+  int answered = 0, unanswered = 0;
+  double slowest_answer_s = 0.0;
+  int timeouts_408 = 0;  // slow connections the server answered 408 and closed
+};
+
+SlowClientRun RunSlowClients(Server& s, int slow_clients, double seconds, int answer_within_s) {
+  SlowClientRun run;
+  std::atomic<bool> stop{false};
+  std::atomic<int> timeouts{0};
+  std::thread slow([&] {
+    const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                                std::string(kKey) + "\r\nX-Slow: " + std::string(4096, 'a');
+    std::vector<int> fds(static_cast<size_t>(slow_clients), -1);
+    std::vector<size_t> sent(fds.size(), 0);
+    auto connect_one = [&](size_t i) {
+      fds[i] = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_port = htons(static_cast<uint16_t>(s.port()));
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      if (::connect(fds[i], reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        ::close(fds[i]);
+        fds[i] = -1;
+      }
+      sent[i] = 0;
+    };
+    for (size_t i = 0; i < fds.size(); ++i) connect_one(i);
+    while (!stop) {
+      for (size_t i = 0; i < fds.size(); ++i) {
+        if (fds[i] >= 0) {
+          char buf[512];
+          const ssize_t n = ::recv(fds[i], buf, sizeof buf - 1, MSG_DONTWAIT);
+          if (n > 0 && std::string(buf, static_cast<size_t>(n)).find(" 408 ") != std::string::npos) ++timeouts;
+          if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {  // answered or closed: start over
+            ::close(fds[i]);
+            fds[i] = -1;
+          }
+        }
+        if (fds[i] < 0) connect_one(i);
+        if (fds[i] >= 0 && sent[i] < request.size())
+          if (::send(fds[i], request.data() + sent[i]++, 1, MSG_NOSIGNAL) != 1) sent[i] = request.size();
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    for (int fd : fds)
+      if (fd >= 0) ::close(fd);
+  });
+  // The slow clients take the workers first.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds - 1.5);
+  while (std::chrono::steady_clock::now() < end) {
+    httplib::Client cli("127.0.0.1", s.port());
+    cli.set_bearer_token_auth(kKey);
+    cli.set_read_timeout(answer_within_s, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto res = cli.Get("/health");
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (res && res->status == 200) {
+      ++run.answered;
+      run.slowest_answer_s = std::max(run.slowest_answer_s, took);
+    } else {
+      ++run.unanswered;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  stop = true;
+  slow.join();
+  run.timeouts_408 = timeouts;
+  std::printf("%d slow clients: /health answered %d times (slowest %.1f s), unanswered %d; %d slow connections got 408\n",
+              slow_clients, run.answered, run.slowest_answer_s, run.unanswered, run.timeouts_408);
+  return run;
+}
+
+TEST(ServerSlowClients, ByteASecondClientsDoNotStarveOthers) {
+  {
+    // Six slow clients, four workers: two of them always wait for a worker, so the server is busy
+    // and a slow request gets 2 s from its first byte.
+    Server s({"--http-threads", "4"});
+    ASSERT_GT(s.port(), 0) << s.proc().err;
+    const SlowClientRun run = RunSlowClients(s, 6, 12.0, 8);
+    EXPECT_EQ(run.unanswered, 0) << "a plain client was starved of workers by slow ones";
+    EXPECT_GE(run.answered, 3);
+    EXPECT_GE(run.timeouts_408, 4) << "the slow connections should have been answered 408 and closed";
+    EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
+    s.proc().Signal(SIGTERM);
+    EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+  }
+  {
+    // Negative control: without the limit the same slow clients hold every worker.
+    Server s({"--http-threads", "4", "--request-timeout", "0"});
+    ASSERT_GT(s.port(), 0) << s.proc().err;
+    const SlowClientRun run = RunSlowClients(s, 6, 8.0, 4);
+    EXPECT_GE(run.unanswered, 1) << "the control should starve: does the test still hold every worker?";
+    EXPECT_EQ(run.timeouts_408, 0);
+    s.proc().Signal(SIGTERM);
+    EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+  }
 }
 
 }  // namespace
