@@ -29,6 +29,7 @@
 #include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
+#include "ui/notice_bar.h"
 #include "ui/settings_store.h"
 #include "ui/theme.h"
 #include "ui/timing_panel.h"
@@ -76,14 +77,7 @@ MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationSto
   auto* centre = new QWidget(this);
   auto* centreLayout = new QVBoxLayout(centre);
   centreLayout->setContentsMargins(0, 0, 0, 0);
-  notice_ = new QLabel(centre);
-  notice_->setObjectName(QStringLiteral("notice"));
-  notice_->setWordWrap(true);
-  notice_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  notice_->setStyleSheet(QStringLiteral(
-      "QLabel#notice { background: palette(alternate-base); border: 1px solid palette(mid); "
-      "border-radius: 4px; padding: 6px; }"));
-  notice_->setVisible(false);
+  notice_ = new NoticeBar(centre);
   chat_ = new ChatView(centre);
   centreLayout->addWidget(notice_);
   centreLayout->addWidget(chat_, 1);

@@ -27,6 +27,7 @@ class QToolButton;
 namespace glance::ui {
 
 class AttentionPanel;
+class NoticeBar;
 class CaptionFolderDialog;
 class ChatView;
 class ConversationSidebar;
@@ -165,7 +166,15 @@ class MainWindow : public QMainWindow {
   void connectTools();               // after connectWorker()
   void applySettings();
   void onSettingChanged(const QString& key);
+  // The notice above the chat (notice_bar.h). The plain form is a notice about nothing in
+  // particular, cleared by the next one or New chat; a keyed one is cleared by clearNotice(key)
+  // when its reason ends.
   void showNotice(const QString& text);
+  void showKeyedNotice(const QString& key, const QString& text, int kind = 0,
+                       const QString& actionText = {}, std::function<void()> action = {},
+                       int timeoutMs = 0);
+  void clearNotice(const QString& key);
+  void afterAnswer();  // the turn ended (finished, failed or stopped)
   void setReadOnly(bool on, const QString& why = QString());
   void recordTurn(const TurnResult& result);
   void showConversation(const Conversation& conversation);
@@ -205,7 +214,9 @@ class MainWindow : public QMainWindow {
   ConversationSidebar* sidebar_ = nullptr;
   SettingsStore* settings_ = nullptr;
   ConversationStore* store_ = nullptr;
-  QLabel* notice_ = nullptr;
+  NoticeBar* notice_ = nullptr;
+  QStringList pendingLoadSettings_;  // changed settings that wait for the next load
+  QString openAfterStop_;            // a conversation to open once the answer has stopped
   QAction* captionAction_ = nullptr;
   QLabel* modelLabel_ = nullptr;
   QLabel* backendLabel_ = nullptr;

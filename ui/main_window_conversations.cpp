@@ -15,9 +15,11 @@
 #include "ui/chat_view.h"
 #include "ui/conversation_sidebar.h"
 #include "ui/conversation_store.h"
+#include "ui/engine_worker.h"
 #include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
+#include "ui/notice_bar.h"
 #include "ui/settings_store.h"
 #include "ui/timing_panel.h"
 
@@ -81,23 +83,31 @@ void MainWindow::setReadOnly(bool on, const QString& why) {
   // The input stays enabled: what the user types is kept (for a New chat), never dropped.
   const QString reason = why.isEmpty() ? tr("Read-only: start a New chat to continue.") : why;
   chat_->setReadOnly(on, reason);
-  if (on) {
-    showNotice(reason);
-  } else if (notice_->text().startsWith(tr("Read-only"))) {
-    showNotice(QString());
-  }
+  if (on)
+    showKeyedNotice(QStringLiteral("read-only"), reason, static_cast<int>(NoticeBar::Kind::kWarning),
+                    tr("&New chat"), [this] { chat_->newChatAction()->trigger(); });
+  else
+    clearNotice(QStringLiteral("read-only"));
 }
 
 bool MainWindow::openConversation(const QString& id) {
   if (chat_->isBusy()) {
-    showNotice(tr("Wait for the answer to finish (or press Stop) before opening another conversation."));
+    // It goes when the answer ends; or stop it and open the other chat then.
+    showKeyedNotice(QStringLiteral("wait-answer"),
+                    tr("An answer is being written in this conversation."),
+                    static_cast<int>(NoticeBar::Kind::kInfo), tr("&Stop and open the other"),
+                    [this, id] {
+                      openAfterStop_ = id;
+                      worker_->stop();
+                    });
     sidebar_->setCurrentId(current_.id);
     return false;
   }
   QString error;
   std::optional<Conversation> loaded = store_->load(id, &error);
   if (!loaded) {
-    showNotice(tr("Could not open the conversation: %1").arg(error));
+    showKeyedNotice(QStringLiteral("open"), tr("Could not open the conversation: %1").arg(error),
+                    static_cast<int>(NoticeBar::Kind::kError));
     return false;
   }
   current_ = std::move(*loaded);
@@ -189,7 +199,8 @@ void MainWindow::recordTurn(const TurnResult& result) {
     current_.title = AutoTitle(current_.turns.front().user_text, current_.turns.front().answer);
   QString error;
   if (!store_->save(current_, &error)) {
-    showNotice(tr("The conversation could not be saved: %1").arg(error));
+    showKeyedNotice(QStringLiteral("save"), tr("The conversation could not be saved: %1").arg(error),
+                    static_cast<int>(NoticeBar::Kind::kError));
     return;
   }
   sidebar_->refresh();
@@ -200,7 +211,12 @@ bool MainWindow::exportConversation(const QString& path, bool markdown) {
   QString error;
   const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error)
                            : ConversationStore::ExportJson(current_, path, &error);
-  showNotice(ok ? tr("Exported to %1.").arg(path) : tr("Export failed: %1").arg(error));
+  if (ok)  // passing news: it goes by itself
+    showKeyedNotice(QStringLiteral("export"), tr("Exported to %1.").arg(path),
+                    static_cast<int>(NoticeBar::Kind::kInfo), {}, {}, 8000);
+  else
+    showKeyedNotice(QStringLiteral("export"), tr("Export failed: %1").arg(error),
+                    static_cast<int>(NoticeBar::Kind::kError));
   return ok;
 }
 

@@ -27,6 +27,7 @@
 #include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
+#include "ui/notice_bar.h"
 #include "ui/settings_store.h"
 #include "ui/timing_panel.h"
 
@@ -66,6 +67,7 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onCancelled);
   connect(worker_, &EngineWorker::conversationContinued, this, [this] {
     needsContinue_ = false;
+    clearNotice(QStringLiteral("model-changed"));  // done: it has been re-read
     chat_->setProgress(QString(), 0.0);
     std::function<void()> command = std::move(afterContinue_);
     afterContinue_ = nullptr;
@@ -214,10 +216,14 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
     // The new engine's session is empty: the next message re-reads the conversation in it.
     needsContinue_ = true;
     if (!readOnly_)
-      showNotice(tr("The model changed: your next message re-reads this conversation with %1 first.")
-                     .arg(info.is_demo ? tr("the demo model") : Q(info.name)));
+      showKeyedNotice(QStringLiteral("model-changed"),
+                      tr("The model changed: your next message re-reads this conversation with %1 first.")
+                          .arg(info.is_demo ? tr("the demo model") : Q(info.name)));
   } else if (!readOnly_ && !keepNoticeOnLoad_)  // an old failure is history once a model works
     showNotice(QString());
+  // Loaded: the settings that waited for it are in effect now.
+  pendingLoadSettings_.clear();
+  clearNotice(QStringLiteral("reload"));
   keepNoticeOnLoad_ = false;
   loadBar_->setVisible(false);
   cancelLoad_->setVisible(false);
@@ -313,6 +319,7 @@ void MainWindow::onProgress(const Progress& p) {
 
 void MainWindow::onCancelled(const QString& during) {
   chat_->setBusy(false);
+  afterAnswer();
   if (during == QStringLiteral("image")) {
     captionPending_ = false;
     dropIncomingImage();
@@ -320,10 +327,20 @@ void MainWindow::onCancelled(const QString& during) {
   } else if (during == QStringLiteral("continue")) {
     afterContinue_ = nullptr;
     showConversation(current_);  // as it was; the next message tries again
-    showNotice(tr("Stopped re-reading the conversation; the next message starts it again."));
+    showKeyedNotice(QStringLiteral("model-changed"),
+                    tr("Stopped re-reading the conversation; the next message starts it again."));
   } else {
     chat_->failAnswer(tr("stopped before the answer began"));
     restoreSentImages();  // the session keeps them for the next message
+  }
+}
+
+void MainWindow::afterAnswer() {
+  clearNotice(QStringLiteral("wait-answer"));  // no longer true
+  if (!openAfterStop_.isEmpty()) {  // "Stop and open" on another conversation
+    const QString id = openAfterStop_;
+    openAfterStop_.clear();
+    QTimer::singleShot(0, this, [this, id] { openConversation(id); });
   }
 }
 
@@ -340,9 +357,12 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
   // (the CLI prints the same line on stderr).
-  if (!result.stats.speculative_warning.empty()) showNotice(Q(result.stats.speculative_warning));
+  if (!result.stats.speculative_warning.empty())
+    showKeyedNotice(QStringLiteral("speculative"), Q(result.stats.speculative_warning),
+                    static_cast<int>(NoticeBar::Kind::kWarning));
   recordTurn(result);
   chat_->setBusy(false);
+  afterAnswer();
   timing_->addTurn(result.stats);
   // The panel draws one image: keep the maps over the newest one.
   std::vector<AttentionMap> maps;
@@ -376,21 +396,27 @@ void MainWindow::onError(const QString& during, const QString& message) {
     const QString what = QFileInfo(loadingDir_).fileName();
     if (modelLoaded_) {  // the worker kept the engine it had
       modelLabel_->setText(model_.is_demo ? tr("Demo model (shapes world)") : Q(model_.name));
-      showNotice(tr("Could not load %1: %2\nStill using %3.").arg(what, message, Q(model_.name)));
+      showKeyedNotice(QStringLiteral("load"), tr("Could not load %1: %2\nStill using %3.").arg(what, message, Q(model_.name)),
+                      static_cast<int>(NoticeBar::Kind::kError));
     } else if (fallBackToDemo_) {
       fallBackToDemo_ = false;
-      showNotice(tr("Could not load the last model %1: %2\nUsing the demo model instead.")
-                     .arg(loadingDir_, message));
+      showKeyedNotice(QStringLiteral("load"),
+                      tr("Could not load the last model %1: %2\nUsing the demo model instead.")
+                          .arg(loadingDir_, message),
+                      static_cast<int>(NoticeBar::Kind::kWarning));
       keepNoticeOnLoad_ = true;  // the demo's load must not wipe why it is the demo
       loadDefaultModel();
     } else {
       modelLabel_->setText(tr("No model"));
-      showNotice(tr("Could not load %1: %2").arg(what, message));
+      showKeyedNotice(QStringLiteral("load"), tr("Could not load %1: %2").arg(what, message),
+                      static_cast<int>(NoticeBar::Kind::kError), tr("Load the &demo model"),
+                      [this] { loadDefaultModel(); });
     }
   } else if (during == QStringLiteral("settings")) {
-    showNotice(message);
+    showKeyedNotice(QStringLiteral("settings"), message, static_cast<int>(NoticeBar::Kind::kWarning));
   } else if (during == QStringLiteral("server")) {
-    showNotice(tr("Local server: %1").arg(message));
+    showKeyedNotice(QStringLiteral("server"), tr("Local server: %1").arg(message),
+                    static_cast<int>(NoticeBar::Kind::kError));
   } else if (during == QStringLiteral("folder")) {
     if (captionFolder_) captionFolder_->onFailed(message);
   } else if (during == QStringLiteral("image")) {
@@ -404,12 +430,14 @@ void MainWindow::onError(const QString& during, const QString& message) {
   } else if (during == QStringLiteral("continue")) {
     afterContinue_ = nullptr;
     chat_->setBusy(false);
+    afterAnswer();
     setReadOnly(true, tr("Read-only: %1").arg(message));
     showConversation(current_);
   } else {
     chat_->failAnswer(message);
     chat_->setBusy(false);
     restoreSentImages();
+    afterAnswer();
   }
   statusBar()->showMessage(message, 10000);
   Q_EMIT failed(message);

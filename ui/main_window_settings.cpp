@@ -8,11 +8,13 @@
 #include <QMenu>
 
 #include "core/settings/registry.h"
+#include "ui/chat_view.h"
 #include "ui/download_dialog.h"
 #include "ui/engine_worker.h"
 #include "ui/main_window.h"
 #include "ui/model_download.h"
 #include "ui/model_info_dialog.h"
+#include "ui/notice_bar.h"
 #include "ui/settings_dialog.h"
 #include "ui/settings_store.h"
 
@@ -42,10 +44,23 @@ void MainWindow::applySettings() {
 void MainWindow::onSettingChanged(const QString& key) {
   applySettings();
   if (key == QStringLiteral("threads") || key == QStringLiteral("backend") ||
-      key == QStringLiteral("precision"))
-    showNotice(tr("The new %1 setting takes effect when a model is next loaded.").arg(key));
-  else if (key == QStringLiteral("system_prompt"))
-    showNotice(tr("The new system prompt takes effect in a new chat."));
+      key == QStringLiteral("precision")) {
+    // Every setting waiting for the load is named (the notice named only the last one).
+    if (!pendingLoadSettings_.contains(key)) pendingLoadSettings_ << key;
+    const QString names = pendingLoadSettings_.join(tr(" and "));
+    const QString text = pendingLoadSettings_.size() == 1
+                             ? tr("The new %1 setting takes effect when a model is next loaded.").arg(names)
+                             : tr("The new %1 settings take effect when a model is next loaded.").arg(names);
+    std::function<void()> reload;
+    if (modelLoaded_)
+      reload = [this] { model_.is_demo ? loadDefaultModel() : loadModel(Q(model_.dir)); };
+    showKeyedNotice(QStringLiteral("reload"), text, static_cast<int>(NoticeBar::Kind::kInfo),
+                    reload ? tr("&Reload now") : QString(), reload);
+  } else if (key == QStringLiteral("system_prompt")) {
+    showKeyedNotice(QStringLiteral("system-prompt"), tr("The new system prompt takes effect in a new chat."),
+                    static_cast<int>(NoticeBar::Kind::kInfo), tr("&New chat"),
+                    [this] { chat_->newChatAction()->trigger(); });
+  }
 }
 
 void MainWindow::openSettings() {
@@ -77,10 +92,21 @@ void MainWindow::loadLastModel() {
 }
 
 void MainWindow::showNotice(const QString& text) {
-  notice_->setText(text);
-  notice_->setVisible(!text.isEmpty());
+  if (text.isEmpty())
+    notice_->clear();
+  else
+    notice_->showNotice(QStringLiteral("general"), text);
 }
 
-QString MainWindow::noticeText() const { return notice_->isHidden() ? QString() : notice_->text(); }
+void MainWindow::showKeyedNotice(const QString& key, const QString& text, int kind,
+                                 const QString& actionText, std::function<void()> action,
+                                 int timeoutMs) {
+  notice_->showNotice(key, text, static_cast<NoticeBar::Kind>(kind), actionText, std::move(action),
+                      timeoutMs);
+}
+
+void MainWindow::clearNotice(const QString& key) { notice_->clear(key); }
+
+QString MainWindow::noticeText() const { return notice_->text(); }
 
 }  // namespace glance::ui

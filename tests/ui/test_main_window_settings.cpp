@@ -2,7 +2,9 @@
 // settings round-trip into a new window, a folder that is not a model stays an inline notice
 // while the loaded model keeps answering, a failing last model falls back to the demo, and
 // Model info lists what is loaded. Needs the engine and the bundled demo model.
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QToolButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -12,6 +14,7 @@
 #include "ui/conversation_store.h"
 #include "ui/main_window.h"
 #include "ui/model_info_dialog.h"
+#include "ui/notice_bar.h"
 #include "ui/settings_store.h"
 
 using glance::TurnResult;
@@ -74,6 +77,37 @@ class TestMainWindowSettings : public QObject {
     // Settings that need a reload say so inline.
     QVERIFY(settings->setValue(QStringLiteral("threads"), QStringLiteral("2")));
     QVERIFY(window.noticeText().contains(QStringLiteral("next loaded")));
+  }
+
+  // Issue 34: the notice names every setting that waits for a load (it named only the last),
+  // offers Reload now, and goes once a model is loaded with them.
+  void loadSettingsNoticeNamesAllAndReloadNowApplies() {
+    auto settings = Settings();
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(settings->setValue(QStringLiteral("threads"), QStringLiteral("1")));
+    QVERIFY(settings->setValue(QStringLiteral("precision"), QStringLiteral("f32")));
+    QVERIFY2(window.noticeText().contains(QStringLiteral("threads and precision")), qPrintable(window.noticeText()));
+    auto* bar = window.findChild<glance::ui::NoticeBar*>();
+    QVERIFY(bar != nullptr);
+    QVERIFY(!bar->actionButton()->isHidden());
+    QVERIFY(bar->actionButton()->text().contains(QStringLiteral("Reload")));
+    bar->actionButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(window.modelInfo().threads, 1);  // reloaded with the new settings
+    QVERIFY2(window.noticeText().isEmpty(), qPrintable(window.noticeText()));  // no longer true
+    // A closable notice: Close takes it away.
+    QVERIFY(settings->setValue(QStringLiteral("threads"), QStringLiteral("2")));
+    QVERIFY(!window.noticeText().isEmpty());
+    bar->closeButton()->click();
+    QVERIFY(window.noticeText().isEmpty());
   }
 
   void settingsRoundTripIntoANewWindow() {
