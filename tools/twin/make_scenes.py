@@ -36,7 +36,7 @@ def main():
         sc = world.scene("test", i)
         name = f"scene-{i:03d}.png"
         Image.fromarray(world.render(sc)).save(os.path.join(a.out, name), optimize=True)
-        qa = world.qa_turns(sc, random.Random(f"qa:{i}"))
+        qa = world.qa_turns(sc, random.Random(f"qa:{i}"), reasoned=True)
         scenes.append(dict(
             file=name,
             background=sc["background"],

@@ -5,7 +5,8 @@
 #   tools/twin/train_demo.sh RUN OUT     # RUN: the run's folder (state.pt, logs); OUT: the model folder
 #
 # Rerunning it resumes: every training command continues from RUN/state.pt (the position-table
-# step is skipped once the state exists). One trainer thread.
+# step is skipped once the state exists; the last phase from RUN/reasoned/state.pt). One trainer
+# thread.
 set -eu
 if [ $# -ne 2 ]; then
   echo "usage: $0 RUN OUT" >&2
@@ -35,12 +36,29 @@ JOINT="--steps 3600 --lr 0.004 --content-weight 3 --near-misses --favour-three-o
 # 2. The vision tower and its probes alone (shape / colour / size / cell): ~0.5 s a step.
 timed vision $PY "$TRAIN" $COMMON --vision-only --steps 400 --batch 32 --lr 0.006
 # 3. Joint steps (captions and Q&A through the chat template, MTP, probes), exporting step 3150
-#    and step 3600; OUT is their mean.
+#    and step 3600; RUN/AB is their mean (the demo model until issue 32).
 if [ ! -d "$RUN/A" ]; then
   timed joint-a $PY "$TRAIN" $COMMON $JOINT --stop-at-step 3150
   timed export-a $PY "$TRAIN" $COMMON $JOINT --export "$RUN/A"
 fi
 timed joint-b $PY "$TRAIN" $COMMON $JOINT
 timed export-b $PY "$TRAIN" $COMMON $JOINT --export "$RUN/B"
-timed average $PY "$AVERAGE" "$RUN/A" "$RUN/B" "$OUT"
+[ -d "$RUN/AB" ] || timed average $PY "$AVERAGE" "$RUN/A" "$RUN/B" "$RUN/AB"
+# 4. (issue 32) From RUN/AB, 900 joint steps on scenes phase 3 did not see, "Is there ...?" answered
+#    by looking first ("The square is blue, so no.": shapes_world.exists_answer; its yes / no
+#    weighted 3x), at a quarter of phase 3's learning rate: RUN/C.
+REASONED="--run $RUN/reasoned --seed 17 --threads 1 --scene-offset 1000000 --steps 900 --lr 0.001 --content-weight 3 --near-misses --favour-three-objects --reasoned-exists --yes-no-weight 3"
+if [ ! -d "$RUN/C" ]; then
+  timed reasoned $PY "$TRAIN" $REASONED --init-from "$RUN/AB"
+  timed export-c $PY "$TRAIN" $REASONED --export "$RUN/C"
+fi
+# 5. (issue 32) From RUN/C, 600 steps as phase 4 with half the scenes from the varied world
+#    (varied_world.py: drawn as a person would): RUN/D. OUT is the mean of C and D (on held-out
+#    scenes as good as C, on hand-drawn ones near D: README "The demo model").
+VARIED="--run $RUN/varied --seed 17 --threads 1 --scene-offset 2000000 --varied 0.5 --steps 600 --lr 0.001 --content-weight 3 --near-misses --favour-three-objects --reasoned-exists --yes-no-weight 3"
+if [ ! -d "$RUN/D" ]; then
+  timed varied $PY "$TRAIN" $VARIED --init-from "$RUN/C"
+  timed export-d $PY "$TRAIN" $VARIED --export "$RUN/D"
+fi
+timed average-cd $PY "$AVERAGE" "$RUN/C" "$RUN/D" "$OUT"
 echo "end $(date -u +%FT%TZ)" >> "$RUN/times.txt"
