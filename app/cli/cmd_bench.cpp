@@ -38,7 +38,7 @@ void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts", "constraint-tokenizer"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -47,6 +47,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
   o.threads = static_cast<int>(p.GetInt("threads", 0));
   o.reps = static_cast<int>(p.GetInt("reps", 3));
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
+  o.constraint_tokenizer = p.Get("constraint-tokenizer", "");
   if (o.threads < 0) throw glance::Error("--threads must be >= 0");
   o.cpu = p.Get("cpu", "native");
   o.only = SplitCommas(p.Get("only", ""));
@@ -128,6 +129,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
 static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
     "      [--only vision,prefill,decode,ttft,constrained] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
+    "      [--constraint-tokenizer tokenizer.json]\n"
     "      [--long-prompts 2048,8192,16384]",
     "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, peak RSS, bandwidth and roofline",
     RunBenchCommand);

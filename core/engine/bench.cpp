@@ -299,7 +299,16 @@ BenchResult RunBench(const BenchOptions& o) {
   }
   if (wanted("constrained")) {
     stage("constrained decoding");
-    r.constrained = MeasureConstraintOverhead(*engine, o.reps);
+    if (o.constraint_tokenizer.empty()) {
+      r.constrained = MeasureConstraintOverhead(engine->tokenizer(), engine->stop_ids(),
+                                                engine->lm().config().vocab_size, o.reps);
+    } else {
+      const Tokenizer other = Tokenizer::FromFile(o.constraint_tokenizer);
+      std::vector<int32_t> stops;
+      for (const char* name : {"<|im_end|>", "<|endoftext|>"})
+        if (other.TokenId(name) >= 0) stops.push_back(other.TokenId(name));
+      r.constrained = MeasureConstraintOverhead(other, stops, engine->lm().config().vocab_size, o.reps);
+    }
   }
   if (!o.long_prompts.empty()) stage("long prompts");
   for (int64_t n : o.long_prompts) r.long_prefill.push_back(LongPrompt(*engine, n, o.long_decode_tokens, 400u));

@@ -43,6 +43,10 @@ struct BenchOptions {
   // long_decode_tokens decode steps at that context.
   std::vector<int64_t> long_prompts;
   int long_decode_tokens = 16;
+  // constrained_decode_overhead over this tokenizer.json's vocabulary instead of the model's
+  // (a random-weight model folder carries the small demo tokenizer; a released Qwen
+  // tokenizer gives the figure for a real ~150-250k-token vocabulary). Empty: the model's.
+  std::string constraint_tokenizer;
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
 };
 

@@ -5,9 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/engine.h"
 #include "core/engine/json_constraint.h"
-#include "core/lm/language_model.h"
 #include "core/text/json_grammar.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
@@ -54,11 +52,11 @@ std::pair<double, double> StepTimes(const JsonConstraintSpec& spec, const std::v
 
 }  // namespace
 
-ConstraintOverhead MeasureConstraintOverhead(const Engine& engine, int reps) {
-  const Tokenizer& tok = engine.tokenizer();
+ConstraintOverhead MeasureConstraintOverhead(const Tokenizer& tok, const std::vector<int32_t>& stop_ids,
+                                             int64_t logits_width, int reps) {
   ConstraintOverhead r;
   r.vocab_tokens = static_cast<int64_t>(tok.size());
-  r.logits_width = engine.lm().config().vocab_size;
+  r.logits_width = std::max<int64_t>(logits_width, r.vocab_tokens);
   const std::vector<int32_t> object_ids = tok.Encode(kObjectAnswer), schema_ids = tok.Encode(kSchema10Answer);
   r.json_object_tokens = static_cast<int>(object_ids.size());
   r.schema_10_tokens = static_cast<int>(schema_ids.size());
@@ -73,8 +71,8 @@ ConstraintOverhead MeasureConstraintOverhead(const Engine& engine, int reps) {
     t0 = Clock::now();
     const auto schema = cache.ForSchemaText(kSchema10, "the bench's 10-property schema");
     r.compile_10_property_s = std::min(r.compile_10_property_s, Since(t0));
-    const auto [oc, ow] = StepTimes(*cache.AnyObject(), object_ids, engine.stop_ids(), r.logits_width);
-    const auto [sc, sw] = StepTimes(*schema, schema_ids, engine.stop_ids(), r.logits_width);
+    const auto [oc, ow] = StepTimes(*cache.AnyObject(), object_ids, stop_ids, r.logits_width);
+    const auto [sc, sw] = StepTimes(*schema, schema_ids, stop_ids, r.logits_width);
     r.json_object_step_cold_s = std::min(r.json_object_step_cold_s, oc);
     r.json_object_step_warm_s = std::min(r.json_object_step_warm_s, ow);
     r.schema_10_step_cold_s = std::min(r.schema_10_step_cold_s, sc);

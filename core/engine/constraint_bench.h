@@ -7,10 +7,11 @@
 // (every mask computed); warm: the same answer again (masks from the cache, as recurring states
 // are in a long answer). Also the schema's compile time and the vocabulary index's build time.
 #include <cstdint>
+#include <vector>
 
 namespace glance {
 
-class Engine;
+class Tokenizer;
 
 struct ConstraintOverhead {
   int64_t vocab_tokens = 0;     // the tokenizer's ids the mask covers
@@ -22,7 +23,9 @@ struct ConstraintOverhead {
   int json_object_tokens = 0, schema_10_tokens = 0;  // tokens of each answer
 };
 
-// Best of `reps` for each figure.
-ConstraintOverhead MeasureConstraintOverhead(const Engine& engine, int reps);
+// Best of `reps` for each figure, over `tok`'s vocabulary with logits rows `logits_width` wide
+// (the model's padded vocabulary; at least tok.size()).
+ConstraintOverhead MeasureConstraintOverhead(const Tokenizer& tok, const std::vector<int32_t>& stop_ids,
+                                             int64_t logits_width, int reps);
 
 }  // namespace glance
