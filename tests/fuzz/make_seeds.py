@@ -146,3 +146,23 @@ put("chat_request", "image_and_options.json", json.dumps({
 put("chat_request", "greedy.json", json.dumps({"messages": [{"role": "user", "content": "x"}],
                                                "temperature": 0, "max_completion_tokens": 3, "stop": "."}))
 put("chat_request", "data_url.txt", png_url)
+
+# chat_request with the structured-output and logprobs fields (issue 29).
+put("chat_request", "json_schema_logprobs.json", json.dumps({
+    "messages": [{"role": "user", "content": "Shape?"}], "logprobs": True, "top_logprobs": 2,
+    "response_format": {"type": "json_schema", "json_schema": {"name": "s", "strict": True, "schema": {
+        "type": "object", "properties": {"shape": {"enum": ["circle", "star"]}, "n": {"type": "integer"}},
+        "required": ["shape", "n"], "additionalProperties": False}}}}))
+put("chat_request", "json_object.json", json.dumps({"messages": [{"role": "user", "content": "x"}],
+                                                    "response_format": {"type": "json_object"}}))
+
+# json_schema: "<schema>\0<document>" (core/text/json_grammar.h): the ctest schemas with a
+# document each schema accepts, and a recursive one.
+put("json_schema", "object", '{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},'
+    '"required":["name","age"],"additionalProperties":false}\0{"name": "A\\u00e9\\"", "age": -12}')
+put("json_schema", "defs_anyof", '{"$defs":{"p":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],'
+    '"additionalProperties":false}},"anyOf":[{"$ref":"#/$defs/p"},{"type":"array","items":{"enum":[1,"a",null]},"maxItems":3}]}'
+    '\0[1, "a", null]')
+put("json_schema", "recursive", '{"type":"object","properties":{"v":{"type":"integer"},"next":{"anyOf":[{"$ref":"#"},'
+    '{"type":"null"}]}},"required":["v","next"],"additionalProperties":false}\0{"v":1,"next":{"v":2,"next":null}}')
+put("json_schema", "any", '{}\0{"k": [1.5e3, true, {"s": "\xc3\xa9"}]}')

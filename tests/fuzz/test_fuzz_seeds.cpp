@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "core/model/weight_cache.h"
+#include "core/text/json_automaton.h"
+#include "core/text/json_grammar.h"
 #include "core/util/read_file.h"
 #include "server/api_error.h"
 #include "server/chat_request.h"
@@ -74,6 +76,27 @@ TEST(FuzzSeeds, NegativeControlARequestEndingWithTheAnswerIsRefused) {
   std::string changed = body;
   changed.replace(changed.find("\"user\""), 6, "\"assistant\"");
   EXPECT_THROW(glance::server::ParseChatRequest(changed, {}), glance::server::ApiError);
+}
+
+// The JSON schema seeds ("<schema>\0<document>"): each schema compiles and accepts its document,
+// so the fuzzer starts past the compiler into the automaton.
+bool SchemaSeedAccepted(const std::string& seed) {
+  const size_t nul = seed.find('\0');
+  if (nul == std::string::npos) return false;
+  const glance::text::JsonAutomaton a(glance::text::CompileJsonSchemaText(seed.substr(0, nul), "seed"));
+  return a.Accepts(seed.substr(nul + 1));
+}
+
+TEST(FuzzSeeds, EveryJsonSchemaSeedCompilesAndAcceptsItsDocument) {
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(GLANCE_FUZZ_SEEDS) / "json_schema")) {
+    EXPECT_TRUE(SchemaSeedAccepted(ReadAll(entry.path()))) << entry.path();
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+  // Negative control: the document cut short is refused.
+  const std::string seed = ReadAll(fs::path(GLANCE_FUZZ_SEEDS) / "json_schema" / "object");
+  EXPECT_FALSE(SchemaSeedAccepted(seed.substr(0, seed.size() - 1)));
 }
 
 }  // namespace
