@@ -43,6 +43,17 @@ class Backend {
   // Supports said yes. pool may be null.
   virtual void Project(const float* x, int64_t n_rows, const WeightRef& w, const float* bias,
                        float* y, ThreadPool* pool) const = 0;
+  // The same x through several weights: sets done[i] for every output it computed; the caller
+  // runs the rest on the CPU. Default: each output Supports takes, one Project each. A backend
+  // with fused kernels (the NPU's q|k|v|z) dispatches the pieces of one kernel together.
+  virtual void ProjectShared(const float* x, int64_t n_rows, const MatmulOutput* outs, size_t count, bool* done,
+                             ThreadPool* pool) const;
+  // act[n_rows][gate.rows] = silu(x·gateᵀ) ⊙ (x·upᵀ) when this backend computes the MLP's gate and
+  // up as one fused kernel (the NPU's g.gu); false: the caller computes it (Compute::SwiGlu).
+  virtual bool SwiGlu(const float* /*x*/, int64_t /*n_rows*/, const WeightRef& /*gate*/, const WeightRef& /*up*/,
+                      float* /*act*/, ThreadPool* /*pool*/) const {
+    return false;
+  }
   // Cumulative per-kernel times since construction (empty when the backend records none).
   virtual std::vector<KernelStat> Stats() const { return {}; }
 };
@@ -68,6 +79,10 @@ struct Compute {
   // The same x through several weights: those the backend supports go to it one by one, the
   // rest through kernels::MatmulShared (one thread split for all; results as Project's).
   void ProjectShared(const float* x, int64_t n_rows, std::initializer_list<MatmulOutput> outs) const;
+  // The SwiGLU MLP's first half, act [n_rows][gate.rows] = silu(x·gateᵀ) ⊙ (x·upᵀ): the
+  // backend's fused kernel when it has one, else gate and up through ProjectShared and the
+  // product here (the CPU path, bit for bit what it always was).
+  void SwiGlu(const float* x, int64_t n_rows, const WeightRef& gate, const WeightRef& up, float* act) const;
 };
 
 }  // namespace glance::kernels

@@ -51,39 +51,54 @@ constexpr double kVisionQuantCos = 0.9999;
 
 // ---- NPU numerics (kernels/npu/emulate_gemm.h: bfp16ebs8 weights AND activations, f32
 // accumulation, bf16 store, IRON's default ROUND_CONV_EVEN rounding), measured with the
-// emulator on tests/data/tiny-a (random bf16 weights, 8 layers, hidden 64), release build:
-//                        packed at load          bundle tests/data/npu-bundle-tiny-a
-//   vision cosine        0.999849                0.999849
-//   prefill cosine       mean 0.9839, min 0.8575  mean 0.9825, min 0.8689   (71 positions)
-//   prefill top-1        50/71 (70.4%)           49/71 (69.0%)
-//   decode               22/24, min cos 0.99183  22/24, min cos 0.99255
-//   second turn          13/16, min cos 0.99342  13/16, min cos 0.99333
-// (With a bundle in_proj_b / in_proj_a run on the CPU in f32, as IRON's runtime does.) The
-// random model's top-2 logit margins are ~1e-2, so single near-ties flip between builds: the
-// token gates leave one or two flips of room, the cosine gates ~0.007. Floor rounding (kernels
+// emulator on tests/data/tiny-a (random bf16 weights, 8 layers, hidden 64), release build, the
+// engine dispatching a real bundle's fused kernels (kernels/npu/fused_dispatch.h: q|k|v|z and
+// (q|gate)|k|v in one kernel, SwiGLU in the gu GEMM's epilogue in a prompt and on the host from
+// the GEMV's raw pairs for a token, down as ⌈I/D⌉ K slices summed on the host, the head as
+// GEMVs; in_proj_b / in_proj_a on the host in f32 as IRON's runtime does):
+//                        tiny-a (packed at load   tiny-a-interleaved    tiny-a-two-images
+//                        = its bundle, same bytes)
+//   vision cosine        0.999849                 0.999849              0.999847
+//   prefill cosine       mean 0.98223, min 0.86885  0.98449, 0.80625   0.99111, 0.96468
+//   prefill top-1        47/71 (66.2%)            59/85 (69.4%)         68/90 (75.6%)
+//   decode               22/24, min cos 0.99362   19/20, 0.98858        21/24, 0.98333
+//   second turn          11/16, min cos 0.99223   12/16, 0.98434        7/8, 0.99399
+//   session logits |Δ|   0.389, argmax 40/40      0.266, 35/36          0.166, 32/32
+// (Before the fused dispatch — unfused projections, down over all of I in one kernel — the same
+// figures were prefill mean 0.9825, 49/71, decode 22/24, second turn 13/16: the down K slices'
+// extra bf16 roundings and the epilogue's single rounding move near-ties.) The random model's
+// top-2 logit margins are ~1e-2, so single near-ties flip between builds: the token gates leave
+// one flip of room under the measured figure, the cosine gates ~0.007. Floor rounding (kernels
 // built without ROUND_CONV_EVEN; `npu-export --rounding floor`) is biased and measures far
-// worse — vision 0.998444, prefill mean 0.871 / min 0.497, top-1 24/71, decode 19/24 (min cos
-// 0.920), second turn 8/16 — and is not gated: IRON builds flm.GEMM with conv_even by default.
+// worse and is not gated: IRON builds flm.GEMM with conv_even by default.
 // A broken path (wrong packing order) gives cosine ~0 and agreement ~1/vocab.
-constexpr const char* kNpuMeasured = "tiny-a npu-emu, conv-even rounding (table above)";
+constexpr const char* kNpuMeasured = "tiny-a, tiny-a-interleaved, tiny-a-two-images npu-emu, conv-even rounding (table above)";
 constexpr const char* kNpuRan = "the NPU kernels ran and nothing fell back to the CPU";
-constexpr double kNpuDecodeCos = 0.985;
+constexpr double kNpuDecodeCos = 0.975;  // min measured 0.98333 (two-images decode), ~0.008 below
 
 // ---- the reference conversation through a Session (session_run.h), every check kind. Its ids
 // must be the reference's; its teacher-forced logits are compared with the same engine's
 // reference path (turn 1) and a from-scratch pass (turn 2), which differ from it only in where
 // the prompt is split into prefill calls (the Session's snapshots): float rounding.
 // Measured on tests/data/tiny-a (glance-cli check, 24 + 16 steps): f32 and bf16 max |Δ| 1.67e-05;
-// npu-emu 0 (the emulator's block-float activations absorb the split's differences); q8 0.326
+// npu-emu 0.389 (kSessionNpuTol below says why); q8 0.326
 // and q4 0.0475 (0.279 and 0.0336 with the half-precision KV cache) (activations rounded to int8 steps, kernels/cpu/matmul.h, turn the split's
 // float-rounding differences into whole quantization steps now and then); argmax equal at
 // 40/40 in every kind. A wrong token on the path moves the logits by ~5 (the f32
 // negative control's 4.64), which every limit tells apart (tests/engine/test_session_check.cpp).
 constexpr const char* kSessionIds = "exact: the reference's prompt ids and HF's render of turn 2";
-constexpr const char* kSessionMeasured = "tiny-a: max |Δ| f32/bf16 1.67e-05, npu-emu 0, q8 0.326, q4 0.0475; 40/40 argmax";
+constexpr const char* kSessionMeasured = "tiny-a: max |Δ| f32/bf16 1.67e-05, npu-emu 0.389 (one-row pieces run the GEMVs; 35/36 argmax on tiny-a-interleaved), q8 0.326, q4 0.0475; 40/40 argmax";
 constexpr double kSessionTol = 1e-4;       // f32, bf16: 6 × measured
 constexpr double kSessionQuantTol = 1.0;   // q8, q4: 3 × the q8 figure, 1/5 of a wrong token's
-constexpr double kSessionNpuTol = 0.05;    // npu: a few bf16 steps of a logit near 4
+// npu: rows the Session feeds one at a time (turn 1's answer, one-row prompt pieces) run the
+// decode kernels (GEMV: gate and up rounded to bf16, SwiGLU on the host), while the from-scratch
+// pass runs those rows through the prompt's GEMM (SwiGLU in the epilogue, rounded once) — the
+// split the hardware makes, so the two paths differ by more than float rounding (before the
+// fused dispatch both paths computed each row alike and measured 0). Measured on tiny-a with
+// the fused dispatch: max |Δ| 0.389, argmax 40/40 (an issue-30 report: 0.148 on a shape with
+// the released models' head geometry, before the fused dispatch). 1.0 leaves 2.5× that and is
+// 1/5 of a wrong token's ~5, as the quantized kinds' limit.
+constexpr double kSessionNpuTol = 1.0;
 
 using enum CheckKind;
 using enum Quantity;
@@ -152,20 +167,22 @@ constexpr GateRow kTable[] = {
   {kNpu, "chat template",               kCount,          kAtLeast, 1,         "",                                        kExact},
   {kNpu, "vision embeddings (npu)",     kCosine,         kAtLeast, 0.9995,    "cosine >= %.4f",                          kNpuMeasured},
   {kNpu, "prefill logits cosine",       kMeanCosine,     kAtLeast, 0.975,     "mean >= %.2f",                            kNpuMeasured},
-  {kNpu, "prefill logits cosine",       kMinCosine,      kAtLeast, 0.80,      "every position >= %.2f",                  kNpuMeasured},
+  {kNpu, "prefill logits cosine",       kMinCosine,      kAtLeast, 0.78,      "every position >= %.2f",                  kNpuMeasured},  // min measured 0.806
   {kNpu, "prefill top-1",               kAgreement,      kAtLeast, 0.60,      ">= %.0f%% of positions",                  kNpuMeasured},
-  {kNpu, "decode (teacher-forced)",     kAgreement,      kAtLeast, 0.85,      "token agreement >= %.0f%%",               kNpuMeasured},  // 21/24: one flip more than measured
+  {kNpu, "decode (teacher-forced)",     kAgreement,      kAtLeast, 0.80,      "token agreement >= %.0f%%",               kNpuMeasured},  // 20/24: one flip more than the 21/24 measured
   {kNpu, "decode (teacher-forced)",     kMinCosine,      kAtLeast, kNpuDecodeCos, "logits cosine >= %.3f",               kNpuMeasured},
   {kNpu, "negative control (npu)",      kControl,        kBelow,   kNpuDecodeCos,
                                                          "must stay below the cosine gate (%.3f): the gate tells steps apart", kNpuMeasured},
-  {kNpu, "second turn (npu)",           kAgreement,      kAtLeast, 0.75,      "token agreement >= %.0f%%",               kNpuMeasured},  // 12/16: one flip more than measured
+  {kNpu, "second turn (npu)",           kAgreement,      kAtLeast, 0.625,     "token agreement >= %.1f%%",               kNpuMeasured},  // 10/16: one flip more than measured
   {kNpu, "second turn (npu)",           kMinCosine,      kAtLeast, kNpuDecodeCos, "logits cosine >= %.3f",               kNpuMeasured},
   {kNpu, "npu dispatches",              kGemmCalls,      kAtLeast, 1,         "GEMM and GEMV dispatches, no CPU fallback", kNpuRan},
   {kNpu, "npu dispatches",              kGemvCalls,      kAtLeast, 1,         "",                                        kNpuRan},
   {kNpu, "npu dispatches",              kFallbackCalls,  kAtMost,  0,         "",                                        kNpuRan},
   {kNpu, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
   {kNpu, "session logits",              kMaxAbs,         kAtMost,  kSessionNpuTol, "max |Δ| <= %.2g",                 kSessionMeasured},
-  {kNpu, "session logits",              kMismatches,     kAtMost,  0,         "identical argmax",                        kSessionMeasured},
+  // npu: the one-row GEMV / all-row GEMM split moves near-ties (35/36 on tiny-a-interleaved);
+  // a wrong token is caught by the |Δ| limit (~5 against 1).
+  {kNpu, "session logits",              kMismatches,     kAtMost,  2,         "argmax differs at <= %.0f steps",         kSessionMeasured},
 };
 // clang-format on
 

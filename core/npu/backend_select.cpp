@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <unordered_map>
 
+#include "core/npu/dispatch_plan.h"
 #include "core/npu/npu_bundle.h"
+#include "core/model/safetensors.h"
 #include "core/npu/npu_detect.h"
 #include "core/util/error.h"
 #include "kernels/npu/npu_backend.h"
@@ -38,22 +41,35 @@ std::string NpuChecklist(const std::string& requested_bundle, const std::string&
   return out;
 }
 
+// Checkpoint weight data → tensor name: how the backend finds a projection in the plan.
+static std::unordered_map<const void*, std::string> WeightNames(const TensorStore& store) {
+  std::unordered_map<const void*, std::string> names;
+  for (const auto& [name, view] : store.all()) names[view->data] = name;
+  return names;
+}
+
 static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& store) {
   BackendChoice c;
   c.name = "npu-emu";
   std::unique_ptr<kernels::npu::WeightSource> source;
+  kernels::npu::FusedPlan plan;
   kernels::npu::Rounding rounding = kernels::npu::Rounding::kConvEven;  // IRON's flm.GEMM default
   if (!bundle_dir.empty()) {
     auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
-    source = std::make_unique<BundleWeightSource>(bundle, store);
+    auto s = std::make_unique<BundleWeightSource>(bundle, store);
+    plan = PlanDispatch(s->plan());
+    source = std::move(s);
     rounding = bundle->rounding();
-    c.reason = "NPU emulator requested; weights from bundle " + bundle_dir + " (rounding " +
+    c.reason = "NPU emulator requested; the fused kernels of bundle " + bundle_dir + " (rounding " +
                kernels::npu::RoundingName(rounding) + ")";
   } else {
-    source = std::make_unique<kernels::npu::PackingWeightSource>(rounding);
-    c.reason = "NPU emulator requested; weights packed to bfp16ebs8 at load (no bundle)";
+    auto s = std::make_unique<CheckpointTensorSource>(store, rounding);
+    plan = PlanDispatch(s->plan());
+    source = std::move(s);
+    c.reason = "NPU emulator requested; fused kernels packed to bfp16ebs8 at load (no bundle)";
   }
-  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeEmulatorDevice(4, rounding), std::move(source));
+  c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeEmulatorDevice(4, rounding), std::move(source),
+                                                         std::move(plan), WeightNames(store));
   return c;
 }
 
@@ -61,8 +77,10 @@ static BackendChoice Hardware(const std::string& bundle_dir, const TensorStore& 
   auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(bundle_dir));
   BackendChoice c;
   c.name = "npu";
+  auto source = std::make_unique<BundleWeightSource>(bundle, store);
+  kernels::npu::FusedPlan plan = PlanDispatch(source->plan());
   c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeXrtDevice(bundle->kernel_specs()),
-                                                         std::make_unique<BundleWeightSource>(bundle, store));
+                                                         std::move(source), std::move(plan), WeightNames(store));
   c.reason = "NPU: every check passed; bundle " + bundle_dir;
   return c;
 }

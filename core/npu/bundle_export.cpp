@@ -20,35 +20,6 @@ using kernels::npu::PackedWeight;
 
 namespace {
 
-kernels::WeightRef RefOf(const TensorView& v) {
-  kernels::WeightRef ref;
-  switch (v.dtype) {
-    case DType::F32: ref.type = kernels::WeightType::F32; break;
-    case DType::BF16: ref.type = kernels::WeightType::BF16; break;
-    case DType::F16: ref.type = kernels::WeightType::F16; break;
-    default: throw Error("npu-export: " + v.name + " is " + DTypeName(v.dtype) + "; only F32/BF16/F16 can be packed");
-  }
-  ref.data = v.data;
-  ref.rows = v.shape[0];
-  ref.cols = v.numel() / v.shape[0];
-  return ref;
-}
-
-// The bundle tensor `t` as f32 [n][k], assembled from its checkpoint pieces (zero elsewhere).
-std::vector<float> Assemble(const TensorStore& store, const BundleTensorPlan& t) {
-  std::vector<float> w(static_cast<size_t>(t.n * t.k), 0.0f);
-  for (const BundlePiece& p : t.pieces) {
-    const kernels::WeightRef ref = RefOf(store.Get(p.checkpoint));
-    std::vector<float> row(static_cast<size_t>(ref.cols));
-    for (int64_t n = p.n_begin; n < p.n_end; ++n) {
-      ref.row_to_f32(n, row.data());
-      float* dst = w.data() + p.BundleRow(n) * t.k;
-      for (int64_t k = p.k_begin; k < p.k_end; ++k) dst[k - p.k_begin] = row[static_cast<size_t>(k)];
-    }
-  }
-  return w;
-}
-
 std::string Join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
@@ -72,7 +43,7 @@ ExportSummary ExportNpuBundle(const std::string& model_dir, const std::string& o
   for (size_t i = 0; i < plan.tensors.size(); ++i) {
     const BundleTensorPlan& t = plan.tensors[i];
     if (progress) progress(static_cast<double>(i) / static_cast<double>(plan.tensors.size()), t.name);
-    const std::vector<float> w = Assemble(store, t);
+    const std::vector<float> w = AssembleBundleTensor(store, t);
     const PackedWeight p = kernels::npu::PackWeight(w.data(), t.n, t.k, t.layout, rounding);
     const uint64_t aligned = (offset + 63) / 64 * 64;  // 64-byte aligned, as IRON writes
     for (; offset < aligned; ++offset) bin.put('\0');

@@ -5,6 +5,7 @@
 
 #include "core/model/safetensors.h"
 #include "core/util/error.h"
+#include "kernels/cpu/matmul.h"
 
 namespace glance::npu {
 
@@ -134,6 +135,38 @@ BundlePlan PlanBundle(const TensorStore& store, int64_t head_rows) {
     plan.tensors.push_back(t);
   }
   return plan;
+}
+
+namespace {
+
+kernels::WeightRef RefOf(const TensorView& v) {
+  kernels::WeightRef ref;
+  switch (v.dtype) {
+    case DType::F32: ref.type = kernels::WeightType::F32; break;
+    case DType::BF16: ref.type = kernels::WeightType::BF16; break;
+    case DType::F16: ref.type = kernels::WeightType::F16; break;
+    default: throw Error("NPU bundle: " + v.name + " is " + DTypeName(v.dtype) + "; only F32/BF16/F16 can be packed");
+  }
+  ref.data = v.data;
+  ref.rows = v.shape[0];
+  ref.cols = v.numel() / v.shape[0];
+  return ref;
+}
+
+}  // namespace
+
+std::vector<float> AssembleBundleTensor(const TensorStore& store, const BundleTensorPlan& t) {
+  std::vector<float> w(static_cast<size_t>(t.n * t.k), 0.0f);
+  for (const BundlePiece& p : t.pieces) {
+    const kernels::WeightRef ref = RefOf(store.Get(p.checkpoint));
+    std::vector<float> row(static_cast<size_t>(ref.cols));
+    for (int64_t n = p.n_begin; n < p.n_end; ++n) {
+      ref.row_to_f32(n, row.data());
+      float* dst = w.data() + p.BundleRow(n) * t.k;
+      for (int64_t k = p.k_begin; k < p.k_end; ++k) dst[k - p.k_begin] = row[static_cast<size_t>(k)];
+    }
+  }
+  return w;
 }
 
 }  // namespace glance::npu

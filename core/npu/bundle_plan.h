@@ -57,4 +57,8 @@ struct BundlePlan {
 // multiple of 8). Throws glance::Error when the checkpoint is not a Qwen3.5 layout it knows.
 BundlePlan PlanBundle(const TensorStore& store, int64_t head_rows = 0);
 
+// The bundle tensor `t` as f32 [t.n][t.k], assembled from its checkpoint pieces (zero
+// elsewhere): what npu-export packs, and what `--backend npu-emu` packs at load without a bundle.
+std::vector<float> AssembleBundleTensor(const TensorStore& store, const BundleTensorPlan& t);
+
 }  // namespace glance::npu

@@ -143,6 +143,7 @@ NpuBundle NpuBundle::Open(const std::string& dir) {
     BundleKernel k;
     k.key = r.fields[0];
     auto& s = k.spec;
+    s.key = k.key;
     s.insts = (fs::path(dir) / StrField(mf, r, "insts")).string();
     s.rounding = b.rounding_;
     if (const auto it = r.kv.find("rounding"); it != r.kv.end()) s.rounding = ParseRounding(it->second, mf + ":" + std::to_string(r.line));
@@ -286,6 +287,45 @@ BundleWeightSource::BundleWeightSource(std::shared_ptr<const NpuBundle> bundle, 
   }
 }
 
+PackedWeight BundleWeightSource::LoadTensor(const BundleTensorPlan& t) const {
+  PackedWeight g = kernels::npu::PackedShape(t.n, t.k, t.layout);
+  if (t.layout == PackedLayout::kGemmTiles) {
+    // N_pad from the bytes: an exporter may pad N further (e.g. I to n_down·D).
+    const uint64_t have = bundle_->tensors().at(t.name).bytes;
+    const uint64_t per_row = static_cast<uint64_t>(g.k_pad) / 8 * 9;
+    const uint64_t n_pad = have / per_row;
+    if (have % per_row == 0 && n_pad >= static_cast<uint64_t>(g.n_pad) && n_pad % static_cast<uint64_t>(g.tile_n) == 0)
+      g.n_pad = static_cast<int64_t>(n_pad);
+  }
+  g.bytes = bundle_->ReadBytes(t.name, static_cast<uint64_t>(kernels::npu::PackedBytes(g)));
+  return g;
+}
+
+std::optional<PackedWeight> BundleWeightSource::FindTensor(const std::string& bundle_tensor) const {
+  for (const auto& t : plan_.tensors)
+    if (t.name == bundle_tensor) {
+      if (!bundle_->tensors().count(t.name)) return std::nullopt;
+      return LoadTensor(t);
+    }
+  return std::nullopt;
+}
+
+CheckpointTensorSource::CheckpointTensorSource(const TensorStore& store, Rounding rounding)
+    : store_(store), plan_(PlanBundle(store)), rounding_(rounding) {}
+
+std::optional<PackedWeight> CheckpointTensorSource::Find(const kernels::WeightRef& w) const {
+  return kernels::npu::PackingWeightSource(rounding_).Find(w);
+}
+
+std::optional<PackedWeight> CheckpointTensorSource::FindTensor(const std::string& bundle_tensor) const {
+  for (const auto& t : plan_.tensors)
+    if (t.name == bundle_tensor) {
+      const std::vector<float> w = AssembleBundleTensor(store_, t);
+      return kernels::npu::PackWeight(w.data(), t.n, t.k, t.layout, rounding_);
+    }
+  return std::nullopt;
+}
+
 std::optional<PackedWeight> BundleWeightSource::Find(const kernels::WeightRef& w) const {
   const auto it = names_.find(w.data);
   if (it == names_.end()) return std::nullopt;  // a weight prepared at load (not the checkpoint's)
@@ -317,16 +357,8 @@ std::optional<PackedWeight> BundleWeightSource::FindByName(const std::string& ch
     const BundleTensorPlan& t = *s.tensor;
     auto found = loaded.find(t.name);
     if (found == loaded.end()) {
-      PackedWeight g = kernels::npu::PackedShape(t.n, t.k, t.layout);
-      if (t.layout == PackedLayout::kGemmTiles) {
-        // N_pad from the bytes: an exporter may pad N further (e.g. I to n_down·D).
-        const uint64_t have = bundle_->tensors().at(t.name).bytes;
-        const uint64_t per_row = static_cast<uint64_t>(g.k_pad) / 8 * 9;
-        const uint64_t n_pad = have / per_row;
-        if (have % per_row == 0 && n_pad >= static_cast<uint64_t>(g.n_pad) && n_pad % static_cast<uint64_t>(g.tile_n) == 0)
-          g.n_pad = static_cast<int64_t>(n_pad);
-      }
-      std::vector<uint8_t> bytes = bundle_->ReadBytes(t.name, static_cast<uint64_t>(kernels::npu::PackedBytes(g)));
+      PackedWeight g = LoadTensor(t);
+      std::vector<uint8_t> bytes = std::move(g.bytes);
       found = loaded.emplace(t.name, std::make_pair(std::move(g), std::move(bytes))).first;
     }
     const auto& [geom, bytes] = found->second;

@@ -97,11 +97,33 @@ class BundleWeightSource final : public kernels::npu::WeightSource {
   std::optional<kernels::npu::PackedWeight> Find(const kernels::WeightRef& w) const override;
   // The same by checkpoint tensor name (nullopt when the bundle does not hold it).
   std::optional<kernels::npu::PackedWeight> FindByName(const std::string& checkpoint) const;
+  // A fused bundle tensor exactly as tensors.bin holds it (the bytes the kernels read).
+  std::optional<kernels::npu::PackedWeight> FindTensor(const std::string& bundle_tensor) const override;
+  const BundlePlan& plan() const { return plan_; }
 
  private:
+  // Bundle tensor `t` read from tensors.bin with its geometry (N_pad from the byte count).
+  kernels::npu::PackedWeight LoadTensor(const BundleTensorPlan& t) const;
+
   std::shared_ptr<const NpuBundle> bundle_;
   BundlePlan plan_;
   std::map<const void*, std::string> names_;  // checkpoint data pointer → tensor name
+};
+
+// `--backend npu-emu` without a bundle: the fused tensors bundle_plan.h lists, assembled from
+// the checkpoint and packed at load exactly as npu-export packs them; other weights packed as
+// asked (PackingWeightSource).
+class CheckpointTensorSource final : public kernels::npu::WeightSource {
+ public:
+  CheckpointTensorSource(const TensorStore& store, kernels::npu::Rounding rounding);
+  std::optional<kernels::npu::PackedWeight> Find(const kernels::WeightRef& w) const override;
+  std::optional<kernels::npu::PackedWeight> FindTensor(const std::string& bundle_tensor) const override;
+  const BundlePlan& plan() const { return plan_; }
+
+ private:
+  const TensorStore& store_;
+  BundlePlan plan_;
+  kernels::npu::Rounding rounding_;
 };
 
 }  // namespace glance::npu

@@ -28,22 +28,39 @@ namespace glance::kernels::npu {
 
 enum class KernelFamily : uint8_t { kGemm, kGemv };
 
+// What a GEMM's store does to the f32 accumulators before rounding to bf16.
+//   kNone          c[n] = bf16(acc[n])
+//   kSwiGluPairs   the paired epilogue of the fused gate_up GEMM: B's columns come in blocks of
+//                  64, [32 gate | 32 up] (bundle_plan.h l{i}.g.gu), and the store writes
+//                  c[32·b + j] = bf16(silu(acc[64·b + j]) · acc[64·b + 32 + j]), n_pad / 2
+//                  columns a row (taconite-qwen35 model.rs: PAIR_HALF, the gu GEMM's C read by
+//                  down at column s·D). IRON's flm.GEMM applies its activation to the f32
+//                  accumulator and rounds once, on the store (amd/IRON, the README of
+//                  iron/operators/flm/gemm, section "Matching the shipped FastFlowLM overlay"),
+//                  so the emulator does the same. NOT VERIFIED: the silu the core computes (the
+//                  emulator uses f32 x / (1 + e^-x)); the pairing is taconite's reading.
+enum class Epilogue : uint8_t { kNone, kSwiGluPairs };
+inline constexpr int64_t kPairHalf = 32;
+
 class NpuDevice {
  public:
   virtual ~NpuDevice() = default;
   virtual std::string name() const = 0;
   // Largest chunk count one GEMM dispatch covers (the bundle's longest instruction stream).
   virtual int64_t max_chunks() const = 0;
-  // Whether a kernel of `family` exists for this padded K × N.
-  virtual bool HasKernel(KernelFamily family, int64_t k_pad, int64_t n_pad) const = 0;
+  // Whether a kernel of `family` with record key `key` exists for this padded K × N.
+  virtual bool HasKernel(KernelFamily family, int64_t k_pad, int64_t n_pad, const std::string& key) const = 0;
   // Takes the weight for good (uploads it); returns its handle.
   virtual int UploadWeight(PackedWeight w) = 0;
   virtual const PackedWeight& weight(int handle) const = 0;
   // One dispatch. GEMM: rows = chunks·256 with 1 <= chunks <= max_chunks(); GEMV: rows = 1.
-  // a: [rows][k_pad] bf16, c: [rows][n_pad] bf16. Returns the dispatch's kernel name
-  // (e.g. "gemm", "gemv") for timing.
+  // a: [rows][k_pad] bf16, c: [rows][n_pad] bf16 ([rows][n_pad / 2] with kSwiGluPairs, a GEMM
+  // only: the decode GEMV returns the raw pairs). `key`: the kernel record's key (lin, att, o,
+  // gu, down, head: fused_dispatch.h) — the kernel is chosen by key, never by shape alone, since
+  // two keys may share a shape and differ in epilogue (tiny-a's lin and gu are both 512 × 256).
+  // Returns the dispatch's kernel name (e.g. "gemm", "gemv") for timing.
   virtual const char* Run(KernelFamily family, int handle, const uint16_t* a, int64_t rows,
-                          uint16_t* c, ThreadPool* pool) = 0;
+                          uint16_t* c, ThreadPool* pool, Epilogue epilogue, const std::string& key) = 0;
 };
 
 // The emulator: every shape has a kernel (padding makes any K × N legal). `rounding`: the
@@ -54,6 +71,7 @@ std::unique_ptr<NpuDevice> MakeEmulatorDevice(int64_t max_chunks = 4, Rounding r
 // time (xrt_plugin.h); throws glance::Error saying why when the plugin or the device is absent.
 struct XrtKernelSpec {
   KernelFamily family = KernelFamily::kGemm;
+  std::string key;  // the record's key (lin, att, o, gu, down, head, ...)
   int64_t k = 0, n = 0, chunks = 1;  // padded K, N; GEMM chunk count of this stream
   std::string xclbin, kernel_name, insts;  // absolute paths, kernel name inside the xclbin
   std::string context;  // hardware-context key: one per family (prefill, decode, vision)

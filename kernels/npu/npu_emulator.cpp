@@ -20,7 +20,7 @@ class EmulatorDevice final : public NpuDevice {
   std::string name() const override { return "npu-emu"; }
   Rounding rounding() const { return rounding_; }
   int64_t max_chunks() const override { return max_chunks_; }
-  bool HasKernel(KernelFamily, int64_t k_pad, int64_t n_pad) const override {
+  bool HasKernel(KernelFamily, int64_t k_pad, int64_t n_pad, const std::string&) const override {
     return k_pad > 0 && k_pad % kBfpGroup == 0 && n_pad > 0 && n_pad % kBfpGroup == 0;
   }
   int UploadWeight(PackedWeight w) override {
@@ -36,7 +36,7 @@ class EmulatorDevice final : public NpuDevice {
     return *weights_[static_cast<size_t>(handle)];
   }
   const char* Run(KernelFamily family, int handle, const uint16_t* a, int64_t rows, uint16_t* c,
-                  ThreadPool* pool) override {
+                  ThreadPool* pool, Epilogue epilogue, const std::string&) override {
     const PackedWeight& w = weight(handle);
     if (family == KernelFamily::kGemm) {
       if (rows <= 0 || rows % kMChunk != 0 || rows / kMChunk > max_chunks_)
@@ -44,8 +44,11 @@ class EmulatorDevice final : public NpuDevice {
                     " chunks of 256 rows, got " + std::to_string(rows) + " rows");
     } else if (rows != 1) {
       throw Error("NPU emulator: a GEMV dispatch takes one row, got " + std::to_string(rows));
+    } else if (epilogue != Epilogue::kNone) {
+      // GEMVbfp16 has no epilogue: decode gets the raw gate | up pairs (taconite model.rs decode).
+      throw Error("NPU emulator: a GEMV dispatch has no epilogue");
     }
-    EmulateGemm(a, rows, w, c, rounding_, pool);
+    EmulateGemm(a, rows, w, c, rounding_, pool, epilogue);
     return family == KernelFamily::kGemm ? "gemm" : "gemv";
   }
 

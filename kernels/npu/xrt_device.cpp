@@ -95,9 +95,9 @@ class XrtDevice final : public NpuDevice {
   }
   std::string name() const override { return "npu"; }
   int64_t max_chunks() const override { return std::max<int64_t>(max_chunks_, 1); }
-  bool HasKernel(KernelFamily family, int64_t k_pad, int64_t n_pad) const override {
+  bool HasKernel(KernelFamily family, int64_t k_pad, int64_t n_pad, const std::string& key) const override {
     for (const auto& k : kernels_)
-      if (k.spec.family == family && k.spec.k == k_pad && k.spec.n == n_pad) return true;
+      if (k.spec.family == family && k.spec.key == key && k.spec.k == k_pad && k.spec.n == n_pad) return true;
     return false;
   }
   int UploadWeight(PackedWeight w) override {
@@ -113,18 +113,22 @@ class XrtDevice final : public NpuDevice {
     return weights_.at(static_cast<size_t>(handle)).packed;
   }
   const char* Run(KernelFamily family, int handle, const uint16_t* a, int64_t rows, uint16_t* c,
-                  ThreadPool*) override {
+                  ThreadPool*, Epilogue epilogue, const std::string& key) override {
     std::lock_guard<std::mutex> lock(mutex_);
     const Weight& w = weights_.at(static_cast<size_t>(handle));
     const int64_t chunks = family == KernelFamily::kGemm ? rows / kMChunk : 1;
     LoadedKernel* k = nullptr;
     for (auto& cand : kernels_)
-      if (cand.spec.family == family && cand.spec.k == w.packed.k_pad && cand.spec.n == w.packed.n_pad &&
-          (family == KernelFamily::kGemv || cand.spec.chunks == chunks))
+      if (cand.spec.family == family && cand.spec.key == key && cand.spec.k == w.packed.k_pad &&
+          cand.spec.n == w.packed.n_pad && (family == KernelFamily::kGemv || cand.spec.chunks == chunks))
         k = &cand;
-    if (!k) throw Error("NPU: no instruction stream for " + std::to_string(chunks) + " chunks of this shape");
+    if (!k) throw Error("NPU: the bundle has no " + std::string(family == KernelFamily::kGemm ? "gemm " : "gemv ") + key +
+                        " record for " + std::to_string(chunks) + " chunks of " + std::to_string(w.packed.k_pad) + "×" +
+                        std::to_string(w.packed.n_pad));
     const size_t a_bytes = static_cast<size_t>(rows * w.packed.k_pad) * 2;
-    const size_t c_bytes = static_cast<size_t>(rows * w.packed.n_pad) * 2;
+    // The paired epilogue (the gu kernel's, built in) stores half the columns.
+    const int64_t c_cols = epilogue == Epilogue::kSwiGluPairs ? w.packed.n_pad / 2 : w.packed.n_pad;
+    const size_t c_bytes = static_cast<size_t>(rows * c_cols) * 2;
     k->a.write(a, a_bytes, 0);
     k->a.sync(XCL_BO_SYNC_BO_TO_DEVICE, a_bytes, 0);
     k->run.set_arg(4, w.bo);

@@ -38,11 +38,11 @@ TEST(NpuBackend, ChunksPromptsOf1_255_256_257_1000RowsExactly) {
   be.set_log_dispatches(true);
   const WeightRef ref = F32Ref(w, n, k);
   const std::vector<std::pair<int64_t, std::vector<std::string>>> cases = {
-      {1, {"gemv"}},
-      {255, {"gemm×1"}},
-      {256, {"gemm×1"}},
-      {257, {"gemm×2"}},
-      {1000, {"gemm×2", "gemm×2"}},  // 512 rows per dispatch at most, the last 488 padded to 512
+      {1, {"gemv.proj"}},
+      {255, {"gemm.proj.x1"}},
+      {256, {"gemm.proj.x1"}},
+      {257, {"gemm.proj.x2"}},
+      {1000, {"gemm.proj.x2", "gemm.proj.x2"}},  // 512 rows per dispatch at most, the last 488 padded to 512
   };
   size_t logged = 0;
   for (const auto& [m, dispatches] : cases) {
@@ -57,12 +57,16 @@ TEST(NpuBackend, ChunksPromptsOf1_255_256_257_1000RowsExactly) {
     for (size_t d = 0; d < dispatches.size(); ++d) EXPECT_EQ(log[logged + d], dispatches[d]) << "m=" << m;
     logged = log.size();
   }
-  bool gemm = false, gemv = false;
+  // A count per kernel key: one instruction stream per chunk count.
+  int64_t x1 = 0, x2 = 0, gemv = 0;
   for (const auto& s : be.Stats()) {
-    gemm = gemm || (s.name == "npu:gemm" && s.calls == 5);
-    gemv = gemv || (s.name == "npu:gemv" && s.calls == 1);
+    if (s.name == "npu:gemm.proj.x1") x1 = s.calls;
+    if (s.name == "npu:gemm.proj.x2") x2 = s.calls;
+    if (s.name == "npu:gemv.proj") gemv = s.calls;
   }
-  EXPECT_TRUE(gemm && gemv);
+  EXPECT_EQ(x1, 2);
+  EXPECT_EQ(x2, 3);
+  EXPECT_EQ(gemv, 1);
 }
 
 TEST(NpuBackend, WeightsArePackedOnceAndReused) {
@@ -111,10 +115,10 @@ TEST(NpuEmulator, RejectsDispatchesTheHardwareCouldNotRun) {
   const std::vector<float> w(64 * 512, 0.25f);
   const int h = dev->UploadWeight(PackWeight(w.data(), 64, 512));
   std::vector<uint16_t> a(3 * 256 * 512), c(3 * 256 * 128);  // N pads to tile_n 128
-  EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 100, c.data(), nullptr), std::runtime_error);
-  EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 768, c.data(), nullptr), std::runtime_error);
-  EXPECT_THROW(dev->Run(KernelFamily::kGemv, h, a.data(), 2, c.data(), nullptr), std::runtime_error);
-  EXPECT_NO_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 512, c.data(), nullptr));
+  EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 100, c.data(), nullptr, Epilogue::kNone, "proj"), std::runtime_error);
+  EXPECT_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 768, c.data(), nullptr, Epilogue::kNone, "proj"), std::runtime_error);
+  EXPECT_THROW(dev->Run(KernelFamily::kGemv, h, a.data(), 2, c.data(), nullptr, Epilogue::kNone, "proj"), std::runtime_error);
+  EXPECT_NO_THROW(dev->Run(KernelFamily::kGemm, h, a.data(), 512, c.data(), nullptr, Epilogue::kNone, "proj"));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/cpu/activations.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/npu/emulate_gemm.h"
@@ -70,6 +71,38 @@ TEST(NpuEmulate, ActivationsAreBlockQuantizedAndRoundingMatters) {
   EXPECT_GT(differ_bf16, m * n / 4);
   EXPECT_GT(differ_mode, m * n / 4);
   EXPECT_LT(bias, 0.0);
+}
+
+TEST(NpuEmulate, PairedSwiGluEpilogueEqualsItsReferenceAndRoundsOnce) {
+  // The gu kernel's store: silu(gate)·up of the f32 accumulators, one rounding (both modes), on
+  // a B of 32 gate | 32 up rows per 64. Negative controls: the product of the rounded gate and
+  // up (what the host does with a GEMV's raw pairs) differs, and so does a swapped pairing.
+  ThreadPool pool(2);
+  const int64_t m = 6, n = 192, k = 520;
+  const auto x = Random(static_cast<size_t>(m * k), 21, 1.0f);
+  const auto w = Random(static_cast<size_t>(n * k), 22, 0.05f);
+  for (Rounding r : {Rounding::kConvEven, Rounding::kFloor}) {
+    const PackedWeight p = PackWeight(w.data(), n, k, PackedLayout::kGemmTiles, r);
+    std::vector<uint16_t> a(static_cast<size_t>(m * p.k_pad), 0), c(static_cast<size_t>(m * p.n_pad / 2));
+    for (int64_t row = 0; row < m; ++row)
+      for (int64_t i = 0; i < k; ++i) a[static_cast<size_t>(row * p.k_pad + i)] = f32_to_bf16(x[static_cast<size_t>(row * k + i)]);
+    EmulateGemm(a.data(), m, p, c.data(), r, &pool, Epilogue::kSwiGluPairs);
+    std::vector<float> want(static_cast<size_t>(m * n / 2)), raw(static_cast<size_t>(m * n));
+    ReferenceBfpSwiGlu(x.data(), m, w.data(), n, k, r, want.data());
+    ReferenceBfpMatmul(x.data(), m, w.data(), n, k, r, raw.data());
+    int twice = 0, swapped = 0;
+    for (int64_t row = 0; row < m; ++row)
+      for (int64_t j = 0; j < n / 2; ++j) {
+        const float got = bf16_to_f32(c[static_cast<size_t>(row * p.n_pad / 2 + j)]);
+        ASSERT_EQ(got, want[static_cast<size_t>(row * n / 2 + j)]) << RoundingName(r) << " at " << row << "," << j;
+        const float g = raw[static_cast<size_t>(row * n + 64 * (j / 32) + j % 32)];
+        const float u = raw[static_cast<size_t>(row * n + 64 * (j / 32) + 32 + j % 32)];
+        twice += got != round_bf16(Silu(g) * u);
+        swapped += got != round_bf16(Silu(u) * g);
+      }
+    EXPECT_GT(twice, 0) << RoundingName(r);
+    EXPECT_GT(swapped, m * n / 4) << RoundingName(r);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+#pragma once
+// The dispatch plan of a Qwen3.5 checkpoint's NPU bundle (kernels/npu/fused_dispatch.h): for
+// each fused bundle tensor of bundle_plan.h, the kernel keys a real IRON/taconite bundle runs
+// it with and the host's share, as taconite-qwen35 src/model.rs does it:
+//
+//   l{i}.g.in       gemm/gemv key `lin` (DeltaNet: q|k|v|z) or `att` (attention: (q|gate per
+//                   head)|k|v); the columns cut back to in_proj_qkv, in_proj_z / q_proj,
+//                   k_proj, v_proj (model.rs `n_lin`, `n_att`, `deltanet`, `attention`)
+//   l{i}.g.o        key `o`
+//   l{i}.g.gu       key `gu`: SwiGLU by the GEMM's paired epilogue in a prompt, on the host
+//                   from the GEMV's raw [32 gate | 32 up] pairs for a token (model.rs decode)
+//   l{i}.g.down{j}  key `down`, one dispatch a K slice (the GEMM reads the SwiGLU output at
+//                   column j·D), partial sums added on the host (model.rs prefill/decode)
+//   head{j}         GEMV key `head`, n_head dispatches of head_rows (model.rs `head`)
+//   in_proj_b / in_proj_a: not in the bundle; the host computes them in f32 (model.rs
+//                   `deltanet`: "gates: b | a = xn W_ba^T, in f32")
+//   other projections (the vision tower, Glance's addition): one tensor each, key `vision`
+//                   (IRON's vision kernels are on a context of their own; the emulator runs them)
+#include "core/npu/bundle_plan.h"
+#include "kernels/npu/fused_dispatch.h"
+
+namespace glance::npu {
+
+kernels::npu::FusedPlan PlanDispatch(const BundlePlan& plan);
+
+// The rows [n_begin, n_end) of a plain (unpaired) piece, as result columns.
+kernels::npu::FusedSlice SliceOf(const BundlePiece& piece);
+
+}  // namespace glance::npu
