@@ -90,6 +90,7 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   };
   const CaptionFolderSummary s = CaptionFolder(dir, *out, captioner, cb, /*json_captions=*/!schema.empty());
   progress.Finish();
+  if (!s.recovered.empty()) std::fprintf(stderr, "note: %s\n", s.recovered.c_str());
   std::fprintf(stderr, "%d images: %d captioned, %d already in %s, %d duplicates, %d failed\n", s.images,
                s.captioned, s.already_done, out->c_str(), s.duplicates, s.failed);
   return s.failed > 0 ? 1 : 0;

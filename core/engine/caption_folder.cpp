@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/append_file.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
 #include "core/util/sha256.h"
@@ -73,15 +74,20 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   return rows;
 }
 
-bool EndsWithNewlineOrEmpty(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return true;
-  const auto size = in.tellg();
-  if (size <= 0) return true;
-  in.seekg(-1, std::ios::end);
-  char c = 0;
-  in.get(c);
-  return c == '\n';
+// Where the file's last whole record ends: after its last line break (JSONL), or after its last
+// line break outside a quoted field (CSV, whose captions may hold quoted line breaks).
+size_t WholeRecordsEnd(const std::string& text, CaptionFormat format) {
+  if (format == CaptionFormat::kJsonl) {
+    const size_t nl = text.rfind('\n');
+    return nl == std::string::npos ? 0 : nl + 1;
+  }
+  size_t end = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') quoted = !quoted;  // "" inside a quoted field toggles twice
+    else if (text[i] == '\n' && !quoted) end = i + 1;
+  }
+  return end;
 }
 
 bool IsValidSha256(const std::string& s) {
@@ -91,6 +97,20 @@ bool IsValidSha256(const std::string& s) {
 }
 
 }  // namespace
+
+std::string SetAsideTornTail(const std::string& out_path, CaptionFormat format) {
+  std::error_code ec;
+  if (!fs::is_regular_file(out_path, ec)) return "";
+  const std::string text = ReadWholeFile(out_path, out_path + ": cannot read the caption file");
+  const size_t end = WholeRecordsEnd(text, format);
+  if (end == text.size()) return "";
+  const std::string torn_path = out_path + ".torn";
+  AppendFile(torn_path).Append(text.substr(end) + "\n");
+  fs::resize_file(out_path, end, ec);
+  if (ec) throw Error(out_path + ": cannot cut off its unfinished last line: " + ec.message());
+  return out_path + ": its last line was cut off when a run stopped (" + std::to_string(text.size() - end) +
+         " bytes, kept in " + torn_path + "); that image is captioned again";
+}
 
 CaptionFormat CaptionFormatForPath(const std::string& out_path) {
   const std::string ext = Lower(fs::path(out_path).extension().string());
@@ -157,8 +177,9 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
                                    const CaptionFolderCallbacks& cb, bool json_captions) {
   const CaptionFormat format = CaptionFormatForPath(out_path);
   const std::vector<std::string> files = ListImageFiles(dir);
-  std::set<std::string> done = ReadCaptionedHashes(out_path, format);
   CaptionFolderSummary summary;
+  summary.recovered = SetAsideTornTail(out_path, format);
+  std::set<std::string> done = ReadCaptionedHashes(out_path, format);
   summary.images = static_cast<int>(files.size());
   auto failed = [&](const std::string& file, const std::string& error) {
     ++summary.failed;
@@ -195,13 +216,10 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
   }
   if (todo.empty()) return summary;
 
-  const bool fresh = !fs::exists(out_path) || fs::file_size(out_path) == 0;
-  const bool needs_newline = !EndsWithNewlineOrEmpty(out_path);
-  std::ofstream out(out_path, std::ios::binary | std::ios::app);
-  if (!out) throw Error(out_path + ": cannot write the caption file");
-  if (needs_newline) out << '\n';  // the last run stopped mid-line; that line is ignored on read
-  if (fresh && format == CaptionFormat::kCsv) out << "file,sha256,caption\n";
-  out.flush();
+  // Whole records only, each on disk before it is reported (append_file.h); the torn end of an
+  // interrupted run was set aside above.
+  AppendFile out(out_path);
+  if (out.size() == 0 && format == CaptionFormat::kCsv) out.Append("file,sha256,caption\n");
 
   const auto t0 = Clock::now();
   double caption_seconds = 0.0;
@@ -237,14 +255,12 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
     if (format == CaptionFormat::kJsonl) {
       nlohmann::ordered_json caption = rec.caption;
       if (json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
-      out << nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
-                 -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-          << '\n';
+      out.Append(nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
+                     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                 '\n');
     } else {
-      out << CsvField(rec.file) << ',' << rec.sha256 << ',' << CsvField(rec.caption) << '\n';
+      out.Append(CsvField(rec.file) + ',' + rec.sha256 + ',' + CsvField(rec.caption) + '\n');
     }
-    out.flush();
-    if (!out) throw Error(out_path + ": writing the caption file failed (disk full?)");
     ++summary.captioned;
     ++progress.done;
     update(t.file);

@@ -5,7 +5,8 @@
 // The output is the resume state: a .jsonl file (one {"file","sha256","caption"} object a line)
 // or a .csv file (header file,sha256,caption; RFC 4180 quoting). Images whose sha256 is already
 // in it are skipped, so an interrupted run continues where it stopped and a renamed image is
-// not captioned twice. Each caption is appended and flushed as soon as it exists. A file that
+// not captioned twice. Each caption is appended whole and synced to disk as soon as it exists
+// (core/util/append_file.h); an unfinished last record left by a crash is set aside first. A file that
 // cannot be read or decoded is reported through the callbacks and skipped, never fatal, and is
 // tried again on the next run (it has no row).
 //
@@ -37,6 +38,12 @@ std::vector<std::string> ListImageFiles(const std::string& dir);
 // The sha256 column of an existing output file (empty set when it does not exist yet). A line
 // that does not parse (say, half-written when the last run was killed) is skipped.
 std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFormat format);
+
+// Moves an unfinished last record of the output file (a run killed or a power cut mid-append) to
+// OUT.torn and cuts it off, so new records never follow half a line (a half CSV quoted field
+// would swallow them). Returns a one-line notice naming both files, or "" when the file ends
+// whole (or does not exist). Throws glance::Error naming the file when it cannot do so.
+std::string SetAsideTornTail(const std::string& out_path, CaptionFormat format);
 
 // One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 std::string CsvField(const std::string& value);
@@ -73,6 +80,9 @@ struct CaptionFolderSummary {
   int captioned = 0;
   int failed = 0;
   bool cancelled = false;
+  // One line when the output file ended in a record cut short (a run killed mid-write): that
+  // tail was moved to OUT.torn and its image captioned again. Empty otherwise.
+  std::string recovered;
 };
 
 // Returns the caption of the image at `path`; throws glance::Error for a bad image.
