@@ -165,6 +165,13 @@ NpuBundle NpuBundle::Open(const std::string& dir) {
         Bad(mf, r, "b_bytes is not K·N·9/8: B is not bfp16ebs8 (an NPU1 bundle with bf16 weights?)");
       if (k.lda < s.k || k.c_stride < s.n) Bad(mf, r, "lda must be >= K and c_stride >= N");
       if (!gemm_index.emplace(k.key, b.kernels_.size()).second) Bad(mf, r, "gemm " + k.key + " defined twice");
+      // The gu GEMM is built with the paired SwiGLU epilogue (taconite model.rs: down reads its C
+      // at column s·D); a record may say so itself with epilogue=swiglu|none (Glance's field).
+      const auto epi = r.kv.find("epilogue");
+      if (epi != r.kv.end() && epi->second != "swiglu" && epi->second != "none")
+        Bad(mf, r, "epilogue must be swiglu or none");
+      s.epilogue = (epi != r.kv.end() ? epi->second == "swiglu" : k.key == "gu") ? kernels::npu::Epilogue::kSwiGluPairs
+                                                                              : kernels::npu::Epilogue::kNone;
       ctx = r.kv.count("ctx") ? StrField(mf, r, "ctx") : "gemm";
     } else if (r.tag == "gemm_chunks") {
       const auto it = gemm_index.find(k.key);

@@ -76,6 +76,7 @@ struct XrtKernelSpec {
   std::string xclbin, kernel_name, insts;  // absolute paths, kernel name inside the xclbin
   std::string context;  // hardware-context key: one per family (prefill, decode, vision)
   Rounding rounding = Rounding::kConvEven;  // how the kernel was built (ROUND_CONV_EVEN or not)
+  Epilogue epilogue = Epilogue::kNone;      // built in: the gu GEMM's paired SwiGLU
 };
 std::unique_ptr<NpuDevice> MakeXrtDevice(const std::vector<XrtKernelSpec>& kernels);
 // Whether the XRT plugin (and so XRT's libraries) loads in this process.
