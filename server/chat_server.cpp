@@ -19,6 +19,8 @@
 #include "server/request_source.h"
 #include "server/slow_client_guard.h"
 #include "server/openai_json.h"
+#include "server/responses_json.h"
+#include "server/responses_request.h"
 
 namespace glance::server {
 
@@ -55,6 +57,7 @@ struct ChatServer::Impl {
   std::thread thread;
   std::atomic<bool> stopping{false};
   std::atomic<uint64_t> next_id{0};
+  ResponseStore responses;  // /v1/responses conversations, for previous_response_id
   // Connections accepted that wait for an HTTP worker (ConnectionPool counts them).
   std::shared_ptr<std::atomic<int>> waiting_connections = std::make_shared<std::atomic<int>>(0);
   // Times each request's arrival (null when options.request_timeout_s is 0); made in Start(),
@@ -189,6 +192,19 @@ struct ChatServer::Impl {
     http.Get("/v1/models", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(ModelsJson(service.model_id(), 0).dump(), "application/json");
     });
+    http.Post("/v1/responses", [this](const httplib::Request& req, httplib::Response& res) {
+      RequestArrived(req);  // a generation may take minutes: not a slow client
+      auto report = std::make_shared<ServedReport>(options.on_served);
+      try {
+        Respond(req, res, report);
+      } catch (const ApiError& e) {
+        report->r.status = e.status();
+        SendError(res, e);
+      } catch (const Error& e) {
+        report->r.status = 400;
+        SendError(res, BadRequest(e.what()));
+      }
+    });
     http.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
       RequestArrived(req);  // a generation may take minutes: not a slow client
       auto report = std::make_shared<ServedReport>(options.on_served);
@@ -202,6 +218,84 @@ struct ChatServer::Impl {
         SendError(res, BadRequest(e.what()));
       }
     });
+  }
+
+  // POST /v1/responses (server/responses_request.h): the same engine, queue and held
+  // conversations as chat completions, answered in the Responses API's shapes.
+  void Respond(const httplib::Request& req, httplib::Response& res, const std::shared_ptr<ServedReport>& report) {
+    const ResponsesRequest request = ParseResponsesRequest(req.body, options.limits, responses);
+    report->r.stream = request.chat.stream;
+    const ClientConnection conn =
+        ClientConnection::Find(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
+    std::shared_ptr<ChatService::Job> job = service.Prepare(request.chat);  // waits its turn; 4xx/503 before output
+    const ResponseIds chat_ids = NewIds();
+    const std::string n = chat_ids.id.substr(std::string("chatcmpl-glance-").size());
+    const ResponseObjectIds ids{"resp_glance_" + n, "msg_glance_" + n, chat_ids.created, chat_ids.model};
+    // A finished response is held for previous_response_id: its conversation and answer.
+    auto hold = [this, ids](const ResponsesRequest& r, const Completion& c) {
+      if (c.finish_reason == "cancelled") return;
+      nlohmann::ordered_json messages = r.messages;
+      messages.push_back({{"role", "assistant"}, {"content", c.text}});
+      responses.Put(ids.id, std::move(messages));
+    };
+    if (!request.chat.stream) {
+      CompletionCallbacks cb;
+      cb.client_alive = [this, conn, report] {
+        if (conn.Closed()) report->r.client_gone = true;
+        return !report->r.client_gone && !stopping.load();
+      };
+      const Completion c = job->Run(cb);
+      report->Finished(c);
+      hold(request, c);
+      res.set_content(ResponseObject(ids, request, &c).dump(-1, ' ', false, json::error_handler_t::replace),
+                      "application/json");
+      return;
+    }
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("X-Accel-Buffering", "no");
+    res.set_chunked_content_provider(
+        "text/event-stream", [this, job, ids, request, conn, report, hold](size_t, httplib::DataSink& sink) mutable {
+          bool ok = true;
+          int seq = 0;
+          auto send = [&](nlohmann::ordered_json event) {
+            const std::string text = ResponseEvent(std::move(event), seq);
+            if (ok && !sink.write(text.data(), text.size())) ok = false;
+          };
+          using ojson = nlohmann::ordered_json;
+          const ojson where = {{"item_id", ids.item_id}, {"output_index", 0}, {"content_index", 0}};
+          auto at = [&](ojson e) {
+            for (const auto& [k, v] : where.items()) e[k] = v;
+            return e;
+          };
+          send({{"type", "response.created"}, {"response", ResponseObject(ids, request, nullptr)}});
+          send({{"type", "response.in_progress"}, {"response", ResponseObject(ids, request, nullptr)}});
+          send({{"type", "response.output_item.added"}, {"output_index", 0}, {"item", OutputMessage(ids, nullptr, "in_progress")}});
+          const ojson empty_part = {{"type", "output_text"}, {"text", ""}, {"annotations", ojson::array()}};
+          send(at({{"type", "response.content_part.added"}, {"part", empty_part}}));
+          CompletionCallbacks cb;
+          cb.on_delta = [&](const std::string& d, const json&) { send(at({{"type", "response.output_text.delta"}, {"delta", d}})); };
+          cb.client_alive = [&] {
+            if (!ok || conn.Closed()) report->r.client_gone = true;
+            return !report->r.client_gone && !stopping.load();
+          };
+          try {
+            const Completion c = job->Run(cb);
+            report->Finished(c);
+            hold(request, c);
+            const ojson whole = ResponseObject(ids, request, &c);
+            const ojson item = whole["output"][0];
+            send(at({{"type", "response.output_text.done"}, {"text", c.text}}));
+            send(at({{"type", "response.content_part.done"}, {"part", item["content"][0]}}));
+            send({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", item}});
+            send({{"type", whole["status"] == "incomplete" ? "response.incomplete" : "response.completed"}, {"response", whole}});
+          } catch (const ApiError& e) {
+            report->r.status = e.status();
+            send({{"type", "error"}, {"code", e.type()}, {"message", e.what()}, {"param", e.param()}});
+          }
+          job.reset();  // frees the engine for the next request now
+          if (ok) sink.done();
+          return ok;
+        });
   }
 
   void Complete(const httplib::Request& req, httplib::Response& res, const std::shared_ptr<ServedReport>& report) {

@@ -254,6 +254,31 @@ TEST(ServerOpenAiClient, StructuredOutputsAndLogprobs) {
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
 }
 
+// POST /v1/responses through the openai client: plain, image + instructions, previous_response_id
+// (and a 404 for one not held), the streamed event sequence, text.format json_schema (issue 29).
+TEST(ServerOpenAiClient, ResponsesApi) {
+  const std::string node_dir = GLANCE_SERVER_NODE_DIR;
+  if (!fs::exists(node_dir + "/node_modules/openai/package.json"))
+    GTEST_FAIL() << "the openai npm package is not installed in " << node_dir << " (ctest runs server_npm_setup first)";
+  Server s({"--model", std::string(GLANCE_TEST_DATA) + "/tiny-a"});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string cmd = "cd '" + node_dir + "' && node openai_responses_test.mjs '" + s.base() + "/v1' " + kKey +
+                          " '" + DemoImage() + "' 2>&1";
+  std::string output;
+  int status = -1;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    status = ::pclose(p);
+  }
+  EXPECT_EQ(status, 0) << output << "\nserver:\n" << s.proc().err;
+  EXPECT_NE(output.find("openai responses test passed"), std::string::npos) << output;
+  std::printf("%s", output.c_str());
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
 TEST(ServerLoad, TwentyClientsAreAnsweredOrRefusedAndMemoryStaysFlat) {
   const char* env = std::getenv("GLANCE_LOAD_SECONDS");
   const double seconds = env ? std::atof(env) : 30.0;

@@ -23,6 +23,9 @@
 #include "server/data_url.h"
 #include "server/engine_queue.h"
 #include "server/request_fields.h"
+#include "server/responses_request.h"
+
+#include <tuple>
 #include "server/request_source.h"
 #include "server/stop_scanner.h"
 
@@ -546,6 +549,48 @@ TEST(ServerRequest, ResponseFormatAndLogprobsAreReadOrRefusedByName) {
     message = e.what();
   }
   EXPECT_NE(message.find("'pattern'"), std::string::npos) << message;
+}
+
+// POST /v1/responses requests become chat requests (issue 29): input forms, instructions,
+// text.format, previous_response_id from the store (404 when not held), refusals by name.
+TEST(ServerResponses, RequestsBecomeChatRequestsOrAreRefusedByName) {
+  ResponseStore store;
+  ResponsesRequest r = ParseResponsesRequest(R"({"model":"m","input":"hi","instructions":"Be brief.","max_output_tokens":5})", {}, store);
+  ASSERT_EQ(r.chat.messages.size(), 2u);
+  EXPECT_EQ(r.chat.messages[0].role, "system");
+  EXPECT_EQ(r.chat.messages[1].text, "hi");
+  EXPECT_EQ(r.chat.max_tokens, 5);
+  EXPECT_EQ(r.messages.size(), 1u);  // kept for a follow-up: the user message, not the instructions
+  r = ParseResponsesRequest(R"({"input":[{"role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]}],
+      "text":{"format":{"type":"json_schema","name":"s","strict":true,"schema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}},"required":["z","a"],"additionalProperties":false}}}})", {}, store);
+  EXPECT_EQ(r.chat.messages[0].text, "ab");
+  EXPECT_EQ(r.chat.format, ChatRequest::Format::kJsonSchema);
+  EXPECT_LT(r.chat.json_schema.find("\"z\""), r.chat.json_schema.find("\"a\""));
+  // A follow-up: the held conversation first.
+  nlohmann::ordered_json held = r.messages;
+  held.push_back({{"role", "assistant"}, {"content", "{}"}});
+  store.Put("resp_1", held);
+  r = ParseResponsesRequest(R"({"input":"next","previous_response_id":"resp_1"})", {}, store);
+  ASSERT_EQ(r.chat.messages.size(), 3u);
+  EXPECT_EQ(r.chat.messages[1].role, "assistant");
+  EXPECT_EQ(r.chat.messages[2].text, "next");
+  const std::vector<std::tuple<std::string, int, std::string>> bad = {
+      {R"({"input":"x","previous_response_id":"resp_gone"})", 404, "previous_response_id"},
+      {R"({"input":"x","tools":[{"type":"function","name":"f"}]})", 400, "tools"},
+      {R"({"input":"x","reasoning":{"effort":"high"}})", 400, "reasoning"},
+      {R"({"input":"x","frobnicate":1})", 400, "frobnicate"},
+      {R"({})", 400, "input"},
+      {R"({"input":[{"role":"user","content":[{"type":"input_file","file_id":"f"}]}]})", 400, "input[0].content[0].type"},
+      {R"({"input":[{"type":"function_call_output","call_id":"c","output":"x"}]})", 400, "input[0].type"},
+      {R"({"input":"x","text":{"format":{"type":"json_schema","name":"s","schema":{"type":"string","pattern":"a"}}}})", 400, "text.format.schema"},
+      {R"({"input":"x","max_output_tokens":0})", 400, "max_output_tokens"},
+  };
+  for (const auto& [body, status, param] : bad) {
+    std::string got;
+    const std::string b = body;  // not captured from the binding: clang 14 refuses that
+    EXPECT_EQ(StatusOf([&] { ParseResponsesRequest(b, {}, store); }, &got), status) << b;
+    EXPECT_EQ(got, param) << b;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,186 @@
+#include "server/responses_request.h"
+
+#include <set>
+
+#include "server/api_error.h"
+
+namespace glance::server {
+
+using ojson = nlohmann::ordered_json;
+
+void ResponseStore::Put(const std::string& id, ojson messages) {
+  std::lock_guard<std::mutex> lock(mu_);
+  held_.emplace_front(id, std::move(messages));
+  while (held_.size() > kMaxHeld) held_.pop_back();
+}
+
+std::optional<ojson> ResponseStore::Get(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = held_.begin(); it != held_.end(); ++it)
+    if (it->first == id) {
+      held_.splice(held_.begin(), held_, it);
+      return held_.front().second;
+    }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+// One input item -> one chat-completions message (the Responses part types mapped to
+// chat-completions ones: input_text/output_text -> text, input_image -> image_url).
+ojson ChatMessageOf(const ojson& item, const std::string& where) {
+  if (!item.is_object()) throw BadRequest(where + " must be a message object", where);
+  if (item.contains("type") && item["type"] != "message")
+    throw BadRequest(where + ".type " + item["type"].dump() + " is not supported (only message items; tool items are not implemented yet)", where + ".type");
+  for (const auto& [k, v] : item.items())
+    if (k != "type" && k != "role" && k != "content" && k != "id" && k != "status")
+      throw BadRequest(where + "." + k + " is not a known message field", where + "." + k);
+  if (!item.contains("role") || !item["role"].is_string()) throw BadRequest(where + ".role is missing", where + ".role");
+  ojson msg = {{"role", item["role"]}};
+  const ojson& content = item.contains("content") ? item["content"] : ojson();
+  if (content.is_string()) {
+    msg["content"] = content;
+    return msg;
+  }
+  if (!content.is_array()) throw BadRequest(where + ".content must be a string or an array of parts", where + ".content");
+  ojson parts = ojson::array();
+  for (size_t k = 0; k < content.size(); ++k) {
+    const ojson& p = content[k];
+    const std::string pw = At(where + ".content", k);
+    const std::string type = p.is_object() && p.contains("type") && p["type"].is_string() ? p["type"].get<std::string>() : "";
+    if (type == "input_text" || type == "output_text") {
+      if (!p.contains("text") || !p["text"].is_string()) throw BadRequest(pw + ".text must be a string", pw + ".text");
+      parts.push_back({{"type", "text"}, {"text", p["text"]}});
+    } else if (type == "input_image") {
+      if (!p.contains("image_url") || !p["image_url"].is_string())
+        throw BadRequest(pw + ".image_url must be a data: URL (file_id is not supported)", pw + ".image_url");
+      ojson url = {{"url", p["image_url"]}};
+      if (p.contains("detail") && !p["detail"].is_null()) url["detail"] = p["detail"];
+      parts.push_back({{"type", "image_url"}, {"image_url", url}});
+    } else {
+      throw BadRequest(pw + ".type must be input_text, input_image or output_text", pw + ".type");
+    }
+  }
+  msg["content"] = parts;
+  return msg;
+}
+
+bool IsNoOp(const ojson& v) {
+  return v.is_null() || (v.is_boolean() && !v.get<bool>()) || ((v.is_array() || v.is_object()) && v.empty());
+}
+
+}  // namespace
+
+ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimits& limits, ResponseStore& store) {
+  ojson j = ojson::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw BadRequest("the request body is not valid JSON");
+  if (!j.is_object()) throw BadRequest("the request body must be a JSON object");
+  static const std::set<std::string> honoured = {"model", "input", "instructions", "max_output_tokens", "temperature",
+                                                 "top_p", "stream", "text", "previous_response_id"};
+  static const std::set<std::string> ignored = {"store", "metadata", "user", "service_tier", "parallel_tool_calls",
+                                                "safety_identifier", "prompt_cache_key"};
+  for (const auto& [k, v] : j.items()) {
+    if (honoured.count(k) || ignored.count(k)) continue;
+    if (k == "tool_choice" && (v == "none" || v == "auto" || v.is_null())) continue;
+    if (k == "truncation" && (v == "disabled" || v.is_null())) continue;
+    if ((k == "tools" || k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs") && IsNoOp(v)) continue;
+    if (k == "tools" || k == "tool_choice") throw BadRequest(k + ": tool calls are not implemented yet; the request was not run", k);
+    if (k == "tools" || k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs" || k == "truncation")
+      throw BadRequest(k + " is not supported by this server's /v1/responses; the request was not run", k);
+    throw BadRequest(k + " is not a known responses field; nothing was run", k);
+  }
+  ResponsesRequest r;
+  ojson messages = ojson::array();
+  if (j.contains("previous_response_id") && !j["previous_response_id"].is_null()) {
+    if (!j["previous_response_id"].is_string()) throw BadRequest("previous_response_id must be a string", "previous_response_id");
+    r.previous_response_id = j["previous_response_id"].get<std::string>();
+    const auto held = store.Get(r.previous_response_id);
+    if (!held)
+      throw ApiError(404, "not_found", "previous_response_id '" + r.previous_response_id +
+                     "' is not held by this server (it keeps the last " + std::to_string(ResponseStore::kMaxHeld) +
+                     " responses, and none across a restart); send the whole conversation as input instead",
+                     "previous_response_id");
+    messages = *held;
+  }
+  if (!j.contains("input")) throw BadRequest("input is missing", "input");
+  const ojson& input = j["input"];
+  if (input.is_string()) {
+    messages.push_back({{"role", "user"}, {"content", input}});
+  } else if (input.is_array() && !input.empty()) {
+    for (size_t i = 0; i < input.size(); ++i) {
+      ojson m = ChatMessageOf(input[i], At("input", i));
+      if (m["role"] == "system" || m["role"] == "developer") {
+        if (i != 0 || !r.previous_response_id.empty())
+          throw BadRequest(At("input", i) + ": a system message only as the first input item (or use instructions)", At("input", i));
+      }
+      messages.push_back(std::move(m));
+    }
+  } else {
+    throw BadRequest("input must be a string or a non-empty array of message items", "input");
+  }
+  ojson chat = {{"messages", ojson::array()}};
+  if (j.contains("instructions") && !j["instructions"].is_null()) {
+    if (!j["instructions"].is_string()) throw BadRequest("instructions must be a string", "instructions");
+    r.instructions = j["instructions"].get<std::string>();
+    if (!messages.empty() && (messages[0]["role"] == "system" || messages[0]["role"] == "developer"))
+      throw BadRequest("instructions and a system input item together: send one", "instructions");
+    chat["messages"].push_back({{"role", "system"}, {"content", *r.instructions}});
+  }
+  for (const ojson& m : messages) chat["messages"].push_back(m);
+  if (j.contains("max_output_tokens") && !j["max_output_tokens"].is_null()) {
+    chat["max_tokens"] = j["max_output_tokens"];
+    if (j["max_output_tokens"].is_number_integer()) r.max_output_tokens = j["max_output_tokens"].get<int>();
+  }
+  for (const char* k : {"model", "temperature", "top_p", "stream"})
+    if (j.contains(k) && !j[k].is_null()) chat[k] = j[k];
+  if (j.contains("text") && !j["text"].is_null()) {
+    const ojson& t = j["text"];
+    if (!t.is_object()) throw BadRequest("text must be an object", "text");
+    for (const auto& [k, v] : t.items())
+      if (k != "format" && !(k == "verbosity" && (v.is_null() || v == "medium")))
+        throw BadRequest("text." + k + " is not supported (format)", "text." + k);
+    if (t.contains("format") && !t["format"].is_null()) {
+      const ojson& f = t["format"];
+      if (!f.is_object() || !f.contains("type") || !f["type"].is_string())
+        throw BadRequest("text.format must be an object with a type (text, json_object, json_schema)", "text.format");
+      r.text_format = f;
+      if (f["type"] == "json_schema") {
+        ojson js = ojson::object();
+        for (const auto& [k, v] : f.items()) {
+          if (k == "type") continue;
+          if (k != "name" && k != "schema" && k != "strict" && k != "description")
+            throw BadRequest("text.format." + k + " is not a known field (name, description, schema, strict)", "text.format." + k);
+          js[k] = v;
+        }
+        chat["response_format"] = {{"type", "json_schema"}, {"json_schema", js}};
+      } else {
+        chat["response_format"] = f;
+      }
+    }
+  }
+  try {
+    r.chat = ParseChatRequest(chat.dump(), limits);
+  } catch (const ApiError& e) {
+    // The chat request's field names, said as this request's.
+    std::string param = e.param(), message = e.what();
+    auto rename = [](std::string& s, const std::string& from, const std::string& to) {
+      for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    };
+    for (std::string* s : {&param, &message}) {
+      rename(*s, "response_format.json_schema", "text.format");
+      rename(*s, "response_format", "text.format");
+      rename(*s, "max_tokens", "max_output_tokens");
+    }
+    throw ApiError(e.status(), e.type(), message, param);
+  }
+  // Kept for the next previous_response_id: the conversation without a system message (the
+  // next request's instructions, if any, take its place, as OpenAI's do).
+  if (!messages.empty() && (messages[0]["role"] == "system" || messages[0]["role"] == "developer"))
+    messages.erase(messages.begin());
+  r.messages = std::move(messages);
+  return r;
+}
+
+}  // namespace glance::server
