@@ -12,6 +12,8 @@
 #include "core/util/error.h"
 #include "kernels/npu/npu_backend.h"
 #include "kernels/npu/npu_device.h"
+#include "kernels/npu/xrt_api.h"
+#include "kernels/npu/xrt_standin.h"
 
 namespace glance::npu {
 
@@ -62,6 +64,16 @@ static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& 
     rounding = bundle->rounding();
     c.reason = "NPU emulator requested; the fused kernels of bundle " + bundle_dir + " (rounding " +
                kernels::npu::RoundingName(rounding) + ")";
+    // A bundle with its kernel records and files runs through the stand-in device: the XRT call
+    // sequence the hardware gets, every rule of the contract checked (xrt_standin.h).
+    if (!bundle->kernels().empty() && bundle->MissingKernelFiles().empty()) {
+      const auto specs = bundle->kernel_specs();
+      c.backend = std::make_unique<kernels::npu::NpuBackend>(
+          kernels::npu::MakeSequenceDevice(std::make_unique<kernels::npu::StandinXrt>(specs), specs, "npu-emu"),
+          std::move(source), std::move(plan), WeightNames(store));
+      c.reason += ", dispatched through the stand-in device (the XRT sequence, every rule checked)";
+      return c;
+    }
   } else {
     auto s = std::make_unique<CheckpointTensorSource>(store, rounding);
     plan = PlanDispatch(s->plan());

@@ -102,7 +102,10 @@ FusedPlan PlanDispatch(const BundlePlan& plan) {
         p.gemm_key = p.gemv_key = "o";
         p.slices = {SliceOf(t.pieces[0])};
       } else {
-        p.gemm_key = p.gemv_key = "vision";
+        // One instruction stream per shape: vision.K<k_pad>.N<n_pad> (packed_weight.h padding).
+        const int64_t k_pad = kernels::npu::RoundUp(t.k, kernels::npu::kKTile);
+        const int64_t n_pad = kernels::npu::RoundUp(t.n, kernels::npu::TileNForK(k_pad));
+        p.gemm_key = p.gemv_key = "vision.K" + std::to_string(k_pad) + ".N" + std::to_string(n_pad);
         p.slices = {SliceOf(t.pieces[0])};
       }
       p.out_cols = t.n;

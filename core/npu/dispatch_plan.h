@@ -14,8 +14,9 @@
 //   head{j}         GEMV key `head`, n_head dispatches of head_rows (model.rs `head`)
 //   in_proj_b / in_proj_a: not in the bundle; the host computes them in f32 (model.rs
 //                   `deltanet`: "gates: b | a = xn W_ba^T, in f32")
-//   other projections (the vision tower, Glance's addition): one tensor each, key `vision`
-//                   (IRON's vision kernels are on a context of their own; the emulator runs them)
+//   other projections (the vision tower, Glance's addition): one tensor each, key
+//                   `vision.K<k_pad>.N<n_pad>` (IRON's vision kernels are on a context of their
+//                   own, taconite's third; records of these keys come from the toolchain)
 #include "core/npu/bundle_plan.h"
 #include "kernels/npu/fused_dispatch.h"
 
