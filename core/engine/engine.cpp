@@ -56,8 +56,13 @@ struct ResolvedPrecision {
 };
 
 // Precision::kAuto -> what this checkpoint should run in (engine_options.h).
-ResolvedPrecision ResolvePrecision(Precision asked, const std::string& config_path) {
+ResolvedPrecision ResolvePrecision(Precision asked, const std::string& config_path, BackendKind backend) {
   if (asked != Precision::kAuto) return {asked, ""};
+  // The NPU backends find a projection's fused kernel by the checkpoint tensor it reads
+  // (kernels/npu/fused_dispatch.h); a quantized CPU copy would hide the LM's projections from
+  // them, and they pack their own bfp16ebs8 weights anyway.
+  if (backend == BackendKind::kNpuEmu || backend == BackendKind::kNpu)
+    return {Precision::kF32, "auto: f32 tensors for the NPU backend (it packs its own bfp16ebs8 weights)"};
   if (ReadCompressedTensorsConfig(config_path).present)
     return {Precision::kF32, "auto: the checkpoint's own int4 (compressed-tensors), other matrices as stored"};
   return {kAutoQuantization, "auto: " + std::string(Name(kAutoQuantization)) + " for a " +
@@ -91,7 +96,7 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
       fs::exists(pre) ? vision::PreprocessorConfig::FromFile(pre.string()) : vision::PreprocessorConfig{});
   // The pool first: it also quantizes the weights when a precision other than f32 is asked.
   e->pool_ = std::make_unique<kernels::ThreadPool>(options.threads);
-  const ResolvedPrecision precision = ResolvePrecision(options.precision, (dir / "config.json").string());
+  const ResolvedPrecision precision = ResolvePrecision(options.precision, (dir / "config.json").string(), options.backend);
   const std::string precision_name(Name(precision.precision));
   PrecisionPlan plan = PrecisionPlan::For(precision.precision);
   plan.keep_as_stored = ReadCompressedTensorsConfig((dir / "config.json").string()).ignore;
