@@ -279,6 +279,31 @@ TEST(ServerOpenAiClient, ResponsesApi) {
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
 }
 
+// The Vercel AI SDK and LangChain: structured outputs (generateObject with a zod schema,
+// withStructuredOutput) and plain and streamed text, parsed by the libraries themselves (issue 29).
+TEST(ServerSdkClients, VercelAiSdkAndLangChain) {
+  const std::string node_dir = GLANCE_SERVER_SDK_NODE_DIR;
+  if (!fs::exists(node_dir + "/node_modules/ai/package.json") || !fs::exists(node_dir + "/node_modules/@langchain/openai/package.json"))
+    GTEST_FAIL() << "the ai and @langchain/openai npm packages are not installed in " << node_dir
+                 << " (ctest runs server_sdk_npm_setup first)";
+  Server s({"--model", std::string(GLANCE_TEST_DATA) + "/tiny-a"});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string cmd = "cd '" + node_dir + "' && node sdk_clients_test.mjs '" + s.base() + "/v1' " + kKey + " 2>&1";
+  std::string output;
+  int status = -1;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    status = ::pclose(p);
+  }
+  EXPECT_EQ(status, 0) << output << "\nserver:\n" << s.proc().err;
+  EXPECT_NE(output.find("sdk clients test passed"), std::string::npos) << output;
+  std::printf("%s", output.c_str());
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
 TEST(ServerLoad, TwentyClientsAreAnsweredOrRefusedAndMemoryStaysFlat) {
   const char* env = std::getenv("GLANCE_LOAD_SECONDS");
   const double seconds = env ? std::atof(env) : 30.0;
