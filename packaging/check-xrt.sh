@@ -65,7 +65,7 @@ t0=$(date +%s)
 say "compiling the plugin against XRT $XRT_VERSION ($WARN)"
 chroot "$CHROOT" sh -c "cd /tmp/glance-xrt-src && \
   g++ -std=c++20 -O2 -fPIC -shared $WARN -Werror -I. -DGLANCE_XRT_VERSION='\"$XRT_VERSION\"' \
-      kernels/npu/xrt_device.cpp -o libglance_npu_xrt.so -Wl,--no-undefined -lxrt_coreutil && \
+      kernels/npu/xrt_device.cpp kernels/npu/xrt_sequence.cpp -o libglance_npu_xrt.so -Wl,--no-undefined -lxrt_coreutil && \
   g++ -std=c++20 -O2 $WARN -Werror -I. tests/npu/xrt_plugin_check.cpp kernels/npu/xrt_loader.cpp \
       -o xrt_plugin_check -ldl"
 say "built in $(($(date +%s) - t0)) s; libglance_npu_xrt.so needs: $(chroot "$CHROOT" sh -c \

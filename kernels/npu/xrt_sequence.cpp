@@ -47,8 +47,14 @@ class SequenceDevice final : public NpuDevice {
       api_->Write(k.instr, words.data(), k.instr_bytes, 0);
       api_->Sync(k.instr, SyncDirection::kToDevice);
       const size_t rows = s.family == KernelFamily::kGemm ? static_cast<size_t>(s.chunks * kMChunk) : 1;
-      k.a = api_->AllocBo(rows * static_cast<size_t>(s.k) * 2, BoFlags::kHostOnly, 0);
+      const size_t a_bytes = rows * static_cast<size_t>(s.k) * 2;
+      const size_t c_bytes = rows * static_cast<size_t>(s.epilogue == Epilogue::kSwiGluPairs ? s.n / 2 : s.n) * 2;
+      k.a = api_->AllocBo(a_bytes, BoFlags::kHostOnly, 0);
       k.c = api_->AllocBo(rows * static_cast<size_t>(s.n) * 2, BoFlags::kHostOnly, 0);
+      // The views a dispatch reads and writes, cut once from the roots (a view of a view is
+      // refused by XRT's rules: xrt_api.h).
+      k.a_view = api_->SubBo(k.a, 0, a_bytes);
+      k.c_view = api_->SubBo(k.c, 0, c_bytes);
       max_chunks_ = std::max(max_chunks_, s.family == KernelFamily::kGemm ? s.chunks : 0);
       kernels_.push_back(k);
     }
@@ -93,7 +99,7 @@ class SequenceDevice final : public NpuDevice {
     const size_t a_bytes = static_cast<size_t>(rows * w.packed->k_pad) * 2;
     const int64_t c_cols = epilogue == Epilogue::kSwiGluPairs ? w.packed->n_pad / 2 : w.packed->n_pad;
     const size_t c_bytes = static_cast<size_t>(rows * c_cols) * 2;
-    const int a_view = api_->SubBo(k->a, 0, a_bytes), c_view = api_->SubBo(k->c, 0, c_bytes);
+    const int a_view = k->a_view, c_view = k->c_view;
     api_->Write(a_view, a, a_bytes, 0);
     api_->Sync(a_view, SyncDirection::kToDevice);
     const int run = api_->Start(k->kernel, kOpcodeTransaction, k->instr, k->instr_bytes, {a_view, w.bo, c_view});
@@ -108,7 +114,7 @@ class SequenceDevice final : public NpuDevice {
  private:
   struct Kernel {
     XrtKernelSpec spec;
-    int kernel = -1, instr = -1, a = -1, c = -1;
+    int kernel = -1, instr = -1, a = -1, c = -1, a_view = -1, c_view = -1;
     uint32_t instr_bytes = 0;
   };
   struct Weight {
