@@ -6,8 +6,9 @@
 // (platform.openai.com/docs/guides/structured-outputs, "Supported schemas"): type object,
 // array, string, number, integer, boolean, null (or a list of them), enum, const, properties,
 // required, additionalProperties false, items, minItems, maxItems, anyOf, $ref to "#",
-// "#/$defs/NAME" or "#/definitions/NAME"; annotations (title, description, $comment, examples,
-// default, $schema, $id) are read and ignored. Every other keyword is refused with an error
+// "#/$defs/NAME" or "#/definitions/NAME"; minimum/maximum (and the exclusive forms) on integers
+// only where every integer the grammar writes meets them (zod's .int() safe-integer bounds);
+// annotations (title, description, $comment, examples, default, $schema, $id) are read and ignored. Every other keyword is refused with an error
 // naming it and where it is: the grammar must accept exactly documents the schema accepts, so a
 // keyword it cannot enforce (pattern, format, minLength, minimum, oneOf, ...) is an error, never
 // silently dropped.

@@ -3,6 +3,7 @@
 // json-schema-validation.html) restricted to what OpenAI's Structured Outputs document as
 // supported; anything else is refused by name.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -24,7 +25,8 @@ constexpr size_t kMaxNodes = 20000;
 const std::set<std::string> kKnown = {"type", "properties", "required", "additionalProperties", "items",
                                       "minItems", "maxItems", "enum", "const", "anyOf", "$ref", "$defs",
                                       "definitions", "title", "description", "$comment", "examples",
-                                      "default", "$schema", "$id"};
+                                      "default", "$schema", "$id", "minimum", "maximum", "exclusiveMinimum",
+                                      "exclusiveMaximum"};
 const std::set<std::string> kAnnotations = {"title", "description", "$comment", "examples", "default", "$schema",
                                             "$id", "$defs", "definitions"};
 
@@ -180,6 +182,7 @@ class Compiler {
         add(t);
       }
     }
+    CheckIntegerBounds(s, path, types);
     if (s.contains("enum") || s.contains("const")) return Literals(s, path, types);
     if (types.empty()) {
       // No type: what the keywords imply, else any value.
@@ -217,6 +220,26 @@ class Compiler {
     const int32_t id = NewNode(Kind::kLiterals, path);
     g_.nodes[static_cast<size_t>(id)].literals.assign(texts.begin(), texts.end());  // std::set: sorted, distinct
     return id;
+  }
+
+  // minimum/maximum (and the exclusive forms) are taken only on integers, and only where every
+  // integer the grammar writes (at most kMaxIntegerDigits digits) meets them — as the safe-integer
+  // bounds zod's .int() adds do. Any tighter bound would need the digits constrained: refused.
+  static void CheckIntegerBounds(const json& s, const std::string& path, const std::vector<std::string>& types) {
+    const double reach = std::pow(10.0, kMaxIntegerDigits) - 1.0;
+    for (const char* key : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
+      if (!s.contains(key)) continue;
+      const std::string k = key;
+      if (types != std::vector<std::string>{"integer"})
+        Fail(path, "keyword '" + k + "' is only supported on type integer (as a bound every 15-digit integer meets)");
+      const json& v = s.at(key);
+      if (!v.is_number()) Fail(path + "/" + k, "must be a number");
+      const double x = v.get<double>();
+      const bool lower = k == "minimum" || k == "exclusiveMinimum";
+      if (lower ? x > -reach : x < reach)
+        Fail(path, "keyword '" + k + "' " + v.dump() + " is not supported: only bounds every integer of up to " +
+                       std::to_string(kMaxIntegerDigits) + " digits meets (such as +-9007199254740991) are");
+    }
   }
 
   static uint32_t Count(const json& s, const char* key, const std::string& path) {

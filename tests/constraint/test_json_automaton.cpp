@@ -132,6 +132,9 @@ TEST(JsonSchemaCompile, UnsupportedKeywordsAreNamed) {
       {R"({"type":"string","format":"date"})", "'format'"},
       {R"({"type":"string","minLength":2})", "'minLength'"},
       {R"({"type":"integer","minimum":0})", "'minimum'"},
+      {R"({"type":"number","minimum":-9007199254740991})", "only supported on type integer"},
+      {R"({"minimum":-9007199254740991})", "only supported on type integer"},
+      {R"({"type":"integer","maximum":1000})", "'maximum' 1000"},
       {R"({"oneOf":[{"type":"string"}]})", "'oneOf'"},
       {R"({"allOf":[{"type":"string"}]})", "'allOf'"},
       {R"({"type":"object","properties":{"a":{"type":"number","multipleOf":2}}})", "#/properties/a: keyword 'multipleOf'"},
@@ -159,6 +162,8 @@ TEST(JsonSchemaCompile, UnsupportedKeywordsAreNamed) {
   }
   // Control: the same schemas without the offending keyword compile.
   EXPECT_NO_THROW(CompileJsonSchemaText(R"({"type":"string"})", "s"));
+  // zod's .int(): the safe-integer bounds, which every generated integer meets.
+  EXPECT_NO_THROW(CompileJsonSchemaText(R"({"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991})", "s"));
   EXPECT_NO_THROW(CompileJsonSchemaText(R"({"type":"object","properties":{"self":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["self"]})", "s"));
 }
 

@@ -14,9 +14,12 @@ function check(ok, what) {
     process.exit(1);
   }
 }
-const shape = z.object({ shape: z.enum(["circle", "square", "star"]), filled: z.boolean(), size: z.number() });
+// count: zod's .int() adds the safe-integer bounds as minimum/maximum, which the server takes.
+const shape = z.object({ shape: z.enum(["circle", "square", "star"]), filled: z.boolean(), size: z.number(),
+                         count: z.number().int() });
 function checkShape(o, what) {
-  check(o && ["circle", "square", "star"].includes(o.shape) && typeof o.filled === "boolean" && typeof o.size === "number",
+  check(o && ["circle", "square", "star"].includes(o.shape) && typeof o.filled === "boolean" && typeof o.size === "number" &&
+        Number.isInteger(o.count),
         what + ": " + JSON.stringify(o));
 }
 
