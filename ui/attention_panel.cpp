@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSettings>
 #include <QScrollArea>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -27,6 +28,14 @@ QString ChipText(const std::string& text) {
   return t.isEmpty() ? QStringLiteral("\u2423") : t;  // open box for a whitespace token
 }
 
+// A token as one line of text: a newline token broke the live caption over two lines.
+QString VisibleToken(const std::string& text) {
+  QString t = QString::fromStdString(text);
+  t.replace(QLatin1Char('\n'), QStringLiteral("\u21B5"));
+  t.replace(QLatin1Char('\t'), QStringLiteral("\u21E5"));
+  return t.trimmed().isEmpty() ? QStringLiteral("\u2423") : t;
+}
+
 QString kIdleCaption() {
   return AttentionPanel::tr("Attach an image and ask about it to see where the model looks.");
 }
@@ -36,9 +45,11 @@ QString kIdleCaption() {
 AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   auto* layout = new QVBoxLayout(this);
+  layout->setSpacing(fontMetrics().height() / 4);
 
-  // The word chips come first: the heatmap takes the dock's width as its height, so anything
-  // placed below it is scrolled out of view at the default window size.
+  // Caption and word chips, the map taking what is left (aspect kept inside it), then the
+  // hovered cell with the exports, the selectors and the first words' small multiples: all in
+  // view at 1280x720 and at scale 2 (issue 34).
   caption_ = new QLabel(kIdleCaption(), this);
   caption_->setWordWrap(true);
   layout->addWidget(caption_);
@@ -52,18 +63,23 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   chipLayout_->addStretch(1);
   chipScroll->setWidget(chipRow_);
   chipScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-  chipScroll->setFixedHeight(fontMetrics().height() * 3);
+  chipScroll->setFixedHeight(fontMetrics().height() * 5 / 2);
   layout->addWidget(chipScroll);
 
   heatmap_ = new HeatmapWidget(this);
   heatmap_->setInteractive(true);
   heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
+  heatmap_->setAccessibleName(tr("Attention heatmap"));
   layout->addWidget(heatmap_, 1);  // all the space the dock gives: the panel is about this
   cellInfo_ = new QLabel(this);
   cellInfo_->setObjectName(QStringLiteral("cellInfo"));
   cellInfo_->setForegroundRole(QPalette::PlaceholderText);
+  cellInfo_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
   cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
-  layout->addWidget(cellInfo_);
+  // The hovered cell and the exports share a line, so the map keeps the height.
+  auto* infoRow = new QHBoxLayout;
+  infoRow->addWidget(cellInfo_, 1);
+  layout->addLayout(infoRow);
   connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
     cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms.") : text);
   });
@@ -82,7 +98,14 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   selectors->addWidget(layerBox_, 1);
   selectors->addWidget(headBox_, 1);
   selectors->addWidget(colormapBox_, 1);
-  form->addRow(tr("Layer · head · colours"), selectors);
+  for (QComboBox* box : {layerBox_, headBox_, colormapBox_}) {  // they share a narrow dock's width
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(4);
+  }
+  layerBox_->setAccessibleName(tr("Layer"));
+  headBox_->setAccessibleName(tr("Head"));
+  colormapBox_->setAccessibleName(tr("Colours"));
+  form->addRow(selectors);  // the boxes say what they hold ("All layers", "Inferno")
   auto* look = new QHBoxLayout;
   opacity_ = new QSlider(Qt::Horizontal, this);
   opacity_->setRange(0, 100);
@@ -100,30 +123,42 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(form);
   rebuildSelectors();
 
-  // The first words side by side, in a strip that scrolls rather than squeezing the heatmap.
-  multiplesScroll_ = new QScrollArea(this);
-  QScrollArea* multiplesScroll = multiplesScroll_;
-  multiplesScroll->setWidgetResizable(true);
-  multiplesScroll->setFrameShape(QFrame::NoFrame);
-  multiplesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  multiples_ = new QWidget(multiplesScroll);
+  // The first words side by side in one row that shares the dock's width (it sat in a
+  // second scroll area inside the dock's own).
+  multiples_ = new QWidget(this);
   multiplesLayout_ = new QGridLayout(multiples_);
   multiplesLayout_->setContentsMargins(0, 0, 0, 0);
-  multiplesScroll->setWidget(multiples_);
-  multiplesScroll->setMaximumHeight(fontMetrics().height() * 9);
-  multiplesScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-  layout->addWidget(multiplesScroll, 0);
-  multiplesScroll->setVisible(false);
+  // Up to 5 em tall, down to 2 em before the map gives up any height.
+  multiples_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  multiples_->setMinimumHeight(fontMetrics().height() * 2);
+  multiples_->setMaximumHeight(fontMetrics().height() * 5);
+  layout->addWidget(multiples_, 0);
+  multiples_->setVisible(false);
 
-  auto* exports = new QHBoxLayout;
-  auto* png = new QPushButton(tr("Export PNG\u2026"), this);
-  auto* json = new QPushButton(tr("Export JSON\u2026"), this);
-  exports->addStretch(1);
-  exports->addWidget(png);
-  exports->addWidget(json);
-  layout->addLayout(exports);
+  png_ = new QPushButton(tr("Export &PNG\u2026"), this);
+  json_ = new QPushButton(tr("Export &JSON\u2026"), this);
+  QPushButton* png = png_;
+  QPushButton* json = json_;
+  infoRow->addWidget(png);
+  infoRow->addWidget(json);
 
-  auto restyle = [this] { refresh(); };
+  // The look of the map is kept between runs (it was reset every start).
+  {
+    QSettings saved;
+    colormapBox_->setCurrentIndex(std::clamp(saved.value(QStringLiteral("attention/colormap"), 0).toInt(), 0,
+                                             colormapBox_->count() - 1));
+    opacity_->setValue(saved.value(QStringLiteral("attention/opacity"), 55).toInt());
+    hideSinks_->setChecked(saved.value(QStringLiteral("attention/hide_sinks"), false).toBool());
+    gridLines_->setChecked(saved.value(QStringLiteral("attention/grid"), true).toBool());
+  }
+  auto restyle = [this] {
+    QSettings saved;
+    saved.setValue(QStringLiteral("attention/colormap"), colormapBox_->currentIndex());
+    saved.setValue(QStringLiteral("attention/opacity"), opacity_->value());
+    saved.setValue(QStringLiteral("attention/hide_sinks"), hideSinks_->isChecked());
+    saved.setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
+    refresh();
+  };
   connect(layerBox_, &QComboBox::currentIndexChanged, this, restyle);
   connect(headBox_, &QComboBox::currentIndexChanged, this, restyle);
   connect(colormapBox_, &QComboBox::currentIndexChanged, this, restyle);
@@ -290,18 +325,17 @@ void AttentionPanel::buildSmallMultiples() {
   for (HeatmapWidget* w : multipleWidgets_) w->deleteLater();
   multipleWidgets_.clear();
   const int n = std::min(wordCount(), kSmallMultiples);
-  const int columns = 4;
+  const int columns = kSmallMultiples;  // one row
   for (int i = 0; i < n; ++i) {
     auto* w = new HeatmapWidget(multiples_);
     w->setImage(image_);
     w->setCaption(ChipText(words_[static_cast<size_t>(i)].text));
-    w->setMinimumSize(fontMetrics().height() * 5, fontMetrics().height() * 4);
-    w->setMaximumHeight(fontMetrics().height() * 8);
+    w->setMinimumSize(fontMetrics().height() * 2, fontMetrics().height() * 2);
     connect(w, &HeatmapWidget::clicked, this, [this, i] { selectWord(i); });
     multiplesLayout_->addWidget(w, i / columns, i % columns);
     multipleWidgets_.push_back(w);
   }
-  multiplesScroll_->setVisible(n > 0);
+  multiples_->setVisible(n > 0);
 }
 
 void AttentionPanel::rebuildSelectors() {
@@ -330,6 +364,13 @@ OverlayStyle AttentionPanel::currentStyle() const {
 }
 
 void AttentionPanel::refresh() {
+  // Controls with nothing to control are off until there are maps (empty-state leftovers).
+  for (QWidget* w : std::initializer_list<QWidget*>{layerBox_, headBox_, colormapBox_, opacity_, hideSinks_,
+                                                   gridLines_, png_, json_})
+    w->setEnabled(!maps_.empty());
+  if (maps_.empty()) cellInfo_->clear();
+  else if (cellInfo_->text().isEmpty())
+    cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
   const OverlayStyle style = currentStyle();
   heatmap_->setStyle(style);
   const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
@@ -337,7 +378,7 @@ void AttentionPanel::refresh() {
   if (live_ && !maps_.empty()) {
     caption_->setText(tr("Generating\u2026 token %1 \u201C%2\u201D")
                           .arg(maps_.back().step)
-                          .arg(QString::fromStdString(maps_.back().token_text)));
+                          .arg(VisibleToken(maps_.back().token_text)));
   } else if (selected_ >= 0 && selected_ < wordCount()) {
     const AttentionWord& w = words_[static_cast<size_t>(selected_)];
     caption_->setText(tr("\u201C%1\u201D \u00B7 %2\u00D7%3 grid \u00B7 %4 \u00B7 %5")

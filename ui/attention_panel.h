@@ -18,6 +18,7 @@ class QComboBox;
 class QGridLayout;
 class QHBoxLayout;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSlider;
 
@@ -26,7 +27,7 @@ namespace glance::ui {
 class AttentionPanel : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kSmallMultiples = 12;
+  static constexpr int kSmallMultiples = 6;
 
   explicit AttentionPanel(QWidget* parent = nullptr);
 
@@ -93,7 +94,8 @@ class AttentionPanel : public QWidget {
   QSlider* opacity_ = nullptr;
   QCheckBox* hideSinks_ = nullptr;
   QCheckBox* gridLines_ = nullptr;
-  QScrollArea* multiplesScroll_ = nullptr;
+  QPushButton* png_ = nullptr;
+  QPushButton* json_ = nullptr;
   QWidget* multiples_ = nullptr;
   QGridLayout* multiplesLayout_ = nullptr;
   std::vector<HeatmapWidget*> multipleWidgets_;

@@ -99,10 +99,14 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
   progress_->setTextVisible(true);
-  progress_->setMaximumWidth(fontMetrics().height() * 30);
   progress_->setVisible(false);
-  buttons->addWidget(progress_);
-  for (QAction* a : {newChat_, edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));
+  // It takes the room the hint leaves (stretch), never a minimum width: a minimum set from its
+  // text widened the chat and narrowed the Conversations dock for good (issue 34).
+  progress_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  buttons->addWidget(progress_, 1);
+  // New chat is the sidebar's first button (and Ctrl+N): not repeated here, so the chat's
+  // narrowest width leaves the docks their room on a small window.
+  for (QAction* a : {edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));
   layout->addLayout(buttons);
 
   renderTimer_ = new QTimer(this);
@@ -268,6 +272,8 @@ void ChatView::beginAnswer() {
 }
 
 void ChatView::appendPiece(const QString& piece) {
+  // The answer has begun: "Reading the prompt: 62 of 62" no longer describes anything.
+  if (!progress_->isHidden()) setProgress(QString(), 0.0);
   if (messages_.empty() || messages_.back().user) beginAnswer();
   messages_.back().text += piece;
   markDirty(messages_.size() - 1);
@@ -310,12 +316,9 @@ void ChatView::setReadOnly(bool on, const QString& reason) {
 
 void ChatView::setProgress(const QString& what, double fraction) {
   progress_->setVisible(!what.isEmpty());
+  hint_->setVisible(what.isEmpty());  // the bar takes the hint's room
   progress_->setFormat(what);
   progress_->setToolTip(what);
-  // As wide as its text ("Encoding the image: block 12 of 24 · 3 s left" was cut at a fixed
-  // width), up to the maximum; the tooltip has the rest.
-  const int em = fontMetrics().height();
-  progress_->setMinimumWidth(std::min(fontMetrics().horizontalAdvance(what) + em * 2, em * 30));
   progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
 }
 

@@ -192,7 +192,9 @@ void HeatmapWidget::setImage(const QImage& image) {
 }
 
 void HeatmapWidget::setMap(const std::vector<float>& map, int grid_h, int grid_w) {
+  const bool hadLegend = legendHeight() > 0;
   map_ = map;
+  if ((legendHeight() > 0) != hadLegend) updateGeometry();  // the legend's room is in the minimum
   grid_h_ = grid_h;
   grid_w_ = grid_w;
   if (lastHover_.x() >= 0) updateHover(lastHover_);
@@ -216,12 +218,13 @@ QImage HeatmapWidget::render(QSize size) const {
 
 QSize HeatmapWidget::sizeHint() const {
   const int em = fontMetrics().height();
-  return interactive_ ? QSize(em * 26, em * 20) : QSize(em * 8, em * 8);
+  return interactive_ ? QSize(em * 20, em * 16) : QSize(em * 8, em * 8);
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
   const int em = fontMetrics().height();
-  return {em * 4, em * 4};
+  // The panel's map keeps room for a readable grid and its legend; small multiples shrink.
+  return interactive_ ? QSize(em * 6, em * 6 + legendHeight()) : QSize(em * 2, em * 2);
 }
 
 int HeatmapWidget::heightForWidth(int width) const {
@@ -340,6 +343,11 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
   }
   p.restore();
   if (legend > 0) paintLegend(p, QRect(0, imageBottom, width(), legend));
+  if (hasFocus()) {  // keyboard users see where they are (+/- zoom, arrows pick words)
+    p.setPen(QPen(palette().color(QPalette::Highlight), 2, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(rect()).adjusted(1, 1, -1, -1));
+  }
   if (caption > 0) {
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(QRect(0, height() - caption, width(), caption), Qt::AlignCenter,

@@ -86,7 +86,10 @@ class HeatmapWidget : public QWidget {
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
-  bool hasHeightForWidth() const override { return true; }
+  // Small multiples follow the width; the interactive map takes the room it is given and fits
+  // the image inside it, aspect kept (sizing by width pushed its rows and the controls below
+  // the dock's fold, and widening the dock cropped it further; issue 34).
+  bool hasHeightForWidth() const override { return !interactive_; }
   int heightForWidth(int width) const override;
 
  Q_SIGNALS:

@@ -45,10 +45,14 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
   setAcceptDrops(true);
   setFrameShape(QFrame::StyledPanel);
   setFocusPolicy(Qt::StrongFocus);
-  auto* layout = new QHBoxLayout(this);
+  // The thumbnail and what it is on top, the buttons on a row of their own under both: the
+  // buttons fit a narrow dock (beside the thumbnail they were clipped: "Try a demo scen").
+  auto* outer = new QVBoxLayout(this);
+  auto* layout = new QHBoxLayout;
+  outer->addLayout(layout);
   preview_ = new HeatmapWidget(this);
   const int em = fontMetrics().height();
-  preview_->setFixedSize(em * 5, em * 5);
+  preview_->setFixedSize(em * 7 / 2, em * 7 / 2);  // small: the heatmap below shows the image large
   layout->addWidget(preview_);
 
   auto* right = new QVBoxLayout;
@@ -76,9 +80,9 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
   buttons->addStretch(1);
   right->addWidget(info_);
   right->addWidget(message_);
-  right->addLayout(buttons);
   right->addStretch(1);
   layout->addLayout(right, 1);
+  outer->addLayout(buttons);
 
   connect(open, &QPushButton::clicked, this, &ImageDropArea::openDialog);
   connect(paste, &QPushButton::clicked, this, &ImageDropArea::pasteFromClipboard);

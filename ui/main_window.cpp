@@ -41,6 +41,31 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kThemeKey = QStringLiteral("view/theme");
 
+// What a dock's scroll area holds: the panel, sized to the dock down to the panel's minimum
+// size. Without this holder a panel with a word-wrapped label or a small multiple (height for
+// width) was made as tall as its preferred height for the dock's width, so the dock scrolled
+// even where everything fitted (the heatmap's controls below the fold; issue 34).
+class DockContent : public QWidget {
+ public:
+  DockContent(QWidget* content, QWidget* parent) : QWidget(parent), content_(content) {
+    content_->setParent(this);
+  }
+  QSize sizeHint() const override { return content_->sizeHint(); }
+  QSize minimumSizeHint() const override {
+    return content_->minimumSizeHint().expandedTo(content_->minimumSize());
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent*) override { content_->setGeometry(rect()); }
+  bool event(QEvent* e) override {
+    if (e->type() == QEvent::LayoutRequest) updateGeometry();  // the panel's needs changed
+    return QWidget::event(e);
+  }
+
+ private:
+  QWidget* content_;
+};
+
 // The dock's content scrolls when the dock is smaller than it needs, so no panel's minimum
 // size (charts, selectors, small multiples) becomes the window's: the window fits small
 // screens and large scale factors, and does not grow when an answer adds chips and maps.
@@ -51,7 +76,7 @@ QDockWidget* MakeDock(const QString& title, const QString& objectName, QWidget* 
   auto* scroll = new QScrollArea(dock);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidget(content);
+  scroll->setWidget(new DockContent(content, scroll));
   const int em = window->fontMetrics().height();
   scroll->setMinimumSize(em * 8, em * 6);
   dock->setWidget(scroll);
@@ -108,18 +133,18 @@ void MainWindow::buildDocks() {
   attention_ = new AttentionPanel(imageBox);
   imageLayout->addWidget(dropArea_);
   imageLayout->addWidget(attention_, 1);
-  auto* imageDock = MakeDock(tr("Image & attention"), QStringLiteral("attention"), imageBox, this);
+  // "and", not "&": tabbed docks show their titles in a tab bar, where "&" marks a mnemonic
+  // ("Image _attention").
+  auto* imageDock = MakeDock(tr("Image and attention"), QStringLiteral("attention"), imageBox, this);
   addDockWidget(Qt::RightDockWidgetArea, imageDock);
 
   timing_ = new TimingPanel(this);
   auto* timingDock = MakeDock(tr("Timing"), QStringLiteral("timing"), timing_, this);
   addDockWidget(Qt::RightDockWidgetArea, timingDock);
   splitDockWidget(imageDock, timingDock, Qt::Vertical);
-  // A first-run layout in proportion to the screen; restoreLayout() replaces it later.
-  const int em = fontMetrics().height();
-  resizeDocks({convDock, imageDock}, {em * 16, em * 30}, Qt::Horizontal);
-  resizeDocks({imageDock, timingDock}, {em * 34, em * 28}, Qt::Vertical);
-  resize(FitScreen(QSize(em * 100, em * 62)));
+  resize(FitScreen(QSize(fontMetrics().height() * 100, fontMetrics().height() * 62)));
+  applyDefaultLayout();
+  defaultState_ = saveState();  // View ▸ Reset layout; restoreLayout() replaces it later
 
   connect(dropArea_, &ImageDropArea::imageFileChosen, this, [this](const QString& path) {
     if (prepareChatForImage()) attachImageFile(path, captionOnDrop_);
@@ -128,6 +153,34 @@ void MainWindow::buildDocks() {
     if (prepareChatForImage()) attachImagePixels(image, captionOnDrop_);
   });
   connect(dropArea_, &ImageDropArea::demoSceneRequested, this, &MainWindow::tryDemoScene);
+}
+
+void MainWindow::applyDefaultLayout() {
+  auto* convDock = findChild<QDockWidget*>(QStringLiteral("conversations"));
+  auto* imageDock = findChild<QDockWidget*>(QStringLiteral("attention"));
+  auto* timingDock = findChild<QDockWidget*>(QStringLiteral("timing"));
+  const int em = fontMetrics().height();
+  for (QDockWidget* dock : {convDock, imageDock, timingDock}) {
+    dock->setFloating(false);
+    dock->show();
+  }
+  addDockWidget(Qt::LeftDockWidgetArea, convDock);
+  addDockWidget(Qt::RightDockWidgetArea, imageDock);
+  // The map, its controls and the charts do not all fit one column of a short window (1280x720,
+  // or 1600x1000 at scale 2): there Timing is a tab behind the image, else below it.
+  if (height() < em * 56) {  // this window, as a first run or Reset layout finds it
+    tabifyDockWidget(imageDock, timingDock);
+    imageDock->raise();
+  } else {
+    splitDockWidget(imageDock, timingDock, Qt::Vertical);
+    resizeDocks({imageDock, timingDock}, {em * 36, em * 24}, Qt::Vertical);
+  }
+  resizeDocks({convDock, imageDock}, {em * 15, em * 28}, Qt::Horizontal);
+}
+
+void MainWindow::resetLayout() {
+  restoreState(defaultState_);
+  applyDefaultLayout();
 }
 
 void MainWindow::buildMenus() {
@@ -163,6 +216,7 @@ void MainWindow::buildMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
   view->addSeparator();
   QMenu* themeMenu = view->addMenu(tr("&Theme"));
   auto* themes = new QActionGroup(this);

@@ -97,6 +97,8 @@ class MainWindow : public QMainWindow {
   const Conversation& currentConversation() const { return current_; }
   bool isReadOnly() const { return readOnly_; }
   QString noticeText() const;
+  // View ▸ Reset layout: the docks back where a first run puts them (shown, docked, sized).
+  void resetLayout();
 
   // Menu actions, callable directly.
   // File ▸ Caption a folder…: the (one, reused) dialog, shown; nullptr without a model.
@@ -158,6 +160,7 @@ class MainWindow : public QMainWindow {
   void connectWorker();
   void shutdownWorker();
   void restoreLayout();
+  void applyDefaultLayout();  // docks where a first run puts them, for this screen
   QSize FitScreen(QSize wanted) const;  // bounded by the screen's available size
   void saveLayout() const;
   void buildModelMenu(QMenu* file);
@@ -218,6 +221,7 @@ class MainWindow : public QMainWindow {
   QStringList pendingLoadSettings_;  // changed settings that wait for the next load
   QString openAfterStop_;            // a conversation to open once the answer has stopped
   QAction* captionAction_ = nullptr;
+  QByteArray defaultState_;  // saveState() of the first-run layout
   QLabel* modelLabel_ = nullptr;
   QLabel* backendLabel_ = nullptr;
   QLabel* threadsLabel_ = nullptr;

@@ -5,6 +5,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QSlider>
+#include <QScrollBar>
+#include <QScrollArea>
+#include <QPushButton>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -19,6 +24,7 @@
 #include "ui/chat_view.h"
 #include "ui/conversation_store.h"
 #include "ui/detail_estimate.h"
+#include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
 #include "ui/settings_store.h"
@@ -155,13 +161,73 @@ class TestMainWindowLayout : public QObject {
     QVERIFY2(!caption->text().contains(QStringLiteral("word")), qPrintable(caption->text()));
   }
 
+  // Issue 34 item 3: after an answer the map, its legend and every control are in view in the
+  // Image and attention dock without scrolling, at 1280x720 and at 800x500 (1600x1000 at scale
+  // 2), the image's aspect kept; a wider dock does not crop it (it sized by width).
+  // View > Reset layout brings back a floated and a closed dock.
+  void heatmapFitsItsDockWithItsControls() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ShowAnAnswer(window);
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("attention"));
+    auto* timing = window.findChild<QDockWidget*>(QStringLiteral("timing"));
+    QVERIFY(dock != nullptr && timing != nullptr);
+    auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    QVERIFY(scroll != nullptr);
+    auto inView = [&](const QString& when, int minEm) {
+      QApplication::processEvents();
+      QVERIFY2(scroll->verticalScrollBar()->maximum() == 0,
+               qPrintable(when + QStringLiteral(": the dock scrolls by %1 px").arg(scroll->verticalScrollBar()->maximum())));
+      const QRect view = scroll->viewport()->rect();
+      QList<QWidget*> controls;
+      for (QWidget* w : window.attention()->findChildren<QComboBox*>()) controls << w;
+      for (QWidget* w : window.attention()->findChildren<QPushButton*>(Qt::FindDirectChildrenOnly)) controls << w;
+      controls << window.attention()->findChildren<QSlider*>().first();
+      for (QWidget* w : controls) {
+        const QRect r(w->mapTo(scroll->viewport(), QPoint(0, 0)), w->size());
+        QVERIFY2(view.contains(r), qPrintable(when + QStringLiteral(": %1 at %2,%3 %4x%5 is cut from %6x%7")
+                                                      .arg(w->accessibleName() + w->objectName())
+                                                      .arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())
+                                                      .arg(view.width()).arg(view.height())));
+      }
+      auto* map = window.attention()->heatmap();
+      const QRectF image = map->imageRect();
+      QVERIFY2(image.height() >= map->fontMetrics().height() * minEm, qPrintable(when + QStringLiteral(": map %1 px tall").arg(image.height())));
+      QVERIFY(std::abs(image.width() / image.height() - 640.0 / 480.0) < 0.02);  // aspect kept
+      QVERIFY(image.bottom() <= map->height() - map->fontMetrics().height());  // the legend below it
+    };
+    // The offscreen screen is 800x600: the window as a first run makes it, then 800x500.
+    for (const QSize size : {window.size(), QSize(800, 500)}) {
+      window.resize(size);
+      window.resetLayout();
+      // At 800x500 (1600x1000 at scale 2) the map gets at least 5 lines of text in height.
+      inView(QStringLiteral("%1x%2").arg(size.width()).arg(size.height()), size.height() > 500 ? 6 : 5);
+    }
+    window.resize(800, 552);
+    window.resetLayout();
+    window.resizeDocks({dock}, {560}, Qt::Horizontal);  // wider: still whole
+    inView(QStringLiteral("a wide dock"), 6);
+
+    dock->setFloating(true);
+    timing->close();
+    window.resetLayout();
+    QVERIFY(!dock->isFloating());
+    QVERIFY(timing->toggleViewAction()->isChecked());
+    QVERIFY(dock->toggleViewAction()->isChecked());
+  }
+
   void viewMenuShowsAmpersands() {
     ConversationStore store(Folder());
     auto settings = Settings();
     MainWindow window(nullptr, settings.get(), &store);
     QStringList texts;
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) texts << dock->toggleViewAction()->text();
-    QVERIFY2(texts.contains(QStringLiteral("Image && attention")), qPrintable(texts.join(QLatin1Char('|'))));
+    QVERIFY2(texts.contains(QStringLiteral("Image and attention")), qPrintable(texts.join(QLatin1Char('|'))));
+    for (const QString& text : texts)  // a "&" in a title is doubled, never a mnemonic
+      QVERIFY2(!text.contains(QLatin1Char('&')) || text.contains(QStringLiteral("&&")), qPrintable(text));
   }
 
   void ctrlVInTheMessageBoxAttachesTheImage() {
