@@ -9,17 +9,22 @@ namespace glance::server {
 using ojson = nlohmann::ordered_json;
 
 void ResponseStore::Put(const std::string& id, ojson messages) {
+  const size_t bytes = messages.dump(-1, ' ', false, ojson::error_handler_t::replace).size();
   std::lock_guard<std::mutex> lock(mu_);
-  held_.emplace_front(id, std::move(messages));
-  while (held_.size() > kMaxHeld) held_.pop_back();
+  held_.push_front({id, std::move(messages), bytes});
+  bytes_ += bytes;
+  while (held_.size() > max_held_ || (bytes_ > max_bytes_ && held_.size() > 1)) {
+    bytes_ -= held_.back().bytes;
+    held_.pop_back();
+  }
 }
 
 std::optional<ojson> ResponseStore::Get(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto it = held_.begin(); it != held_.end(); ++it)
-    if (it->first == id) {
+    if (it->id == id) {
       held_.splice(held_.begin(), held_, it);
-      return held_.front().second;
+      return held_.front().messages;
     }
   return std::nullopt;
 }
@@ -100,7 +105,7 @@ ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimi
     if (!held)
       throw ApiError(404, "not_found", "previous_response_id '" + r.previous_response_id +
                      "' is not held by this server (it keeps the last " + std::to_string(ResponseStore::kMaxHeld) +
-                     " responses, and none across a restart); send the whole conversation as input instead",
+                     " responses up to 256 MiB, and none across a restart); send the whole conversation as input instead",
                      "previous_response_id");
     messages = *held;
   }

@@ -34,17 +34,28 @@ struct ResponsesRequest {
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();
 };
 
-// The conversations of recent responses, by response id, least recently used dropped first.
+// The conversations of recent responses, by response id, least recently used dropped first:
+// at most kMaxHeld of them and kMaxBytes of JSON together (images travel as data URLs in them).
 // Thread-safe.
 class ResponseStore {
  public:
   static constexpr size_t kMaxHeld = 64;
+  static constexpr size_t kMaxBytes = size_t{256} << 20;
+  explicit ResponseStore(size_t max_held = kMaxHeld, size_t max_bytes = kMaxBytes)
+      : max_held_(max_held), max_bytes_(max_bytes) {}
   void Put(const std::string& id, nlohmann::ordered_json messages);
   std::optional<nlohmann::ordered_json> Get(const std::string& id);
 
  private:
+  size_t max_held_, max_bytes_;
   std::mutex mu_;
-  std::list<std::pair<std::string, nlohmann::ordered_json>> held_;  // most recent first
+  struct Held {
+    std::string id;
+    nlohmann::ordered_json messages;
+    size_t bytes = 0;
+  };
+  std::list<Held> held_;  // most recent first
+  size_t bytes_ = 0;
 };
 
 // Throws ApiError: 400 naming the field (input[i]..., text.format...), 404 for a

@@ -51,7 +51,9 @@ class JsonConstraintCache {
 
   std::shared_ptr<const text::TokenVocabulary> vocab();
 
-  static constexpr size_t kMaxSchemas = 64;
+  // Each schema keeps up to JsonTokenMask::kCacheEntries masks of vocabulary/8 bytes (128 x 31 KiB
+  // for a 248k vocabulary): 16 schemas hold at most ~62 MiB.
+  static constexpr size_t kMaxSchemas = 16;
 
  private:
   std::shared_ptr<const JsonConstraintSpec> Remember(const std::string& key,

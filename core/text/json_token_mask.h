@@ -41,7 +41,7 @@ class JsonTokenMask {
   const JsonAutomaton& automaton() const { return *automaton_; }
   const TokenVocabulary& vocab() const { return *vocab_; }
 
-  static constexpr size_t kCacheEntries = 256;
+  static constexpr size_t kCacheEntries = 128;
 
  private:
   void Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const;

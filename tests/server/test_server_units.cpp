@@ -593,5 +593,16 @@ TEST(ServerResponses, RequestsBecomeChatRequestsOrAreRefusedByName) {
   }
 }
 
+TEST(ServerResponses, TheStoreDropsTheLeastRecentlyUsedByCountAndBytes) {
+  ResponseStore store(8, 1000);
+  for (size_t i = 0; i <= 8; ++i) store.Put("r" + std::to_string(i), nlohmann::ordered_json::array());
+  EXPECT_FALSE(store.Get("r0"));  // one past the count: the oldest went
+  EXPECT_TRUE(store.Get("r1"));
+  // A big conversation pushes the others out by bytes, but is itself kept.
+  store.Put("big", nlohmann::ordered_json::array({std::string(1000, 'x')}));
+  EXPECT_TRUE(store.Get("big"));
+  EXPECT_FALSE(store.Get("r1"));
+}
+
 }  // namespace
 }  // namespace glance::server
