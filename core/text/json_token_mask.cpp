@@ -49,6 +49,22 @@ void JsonTokenMask::Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bi
 void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
   bits.assign(vocab_->words(), 0);
   if (s.dead()) return;
+  if (s.stacks() > 1) {
+    // The stacks step independently (an anyOf's alternatives), so a token is allowed when it is
+    // allowed to one of them: the union of each stack's mask, each one free to take the string
+    // fast path (two alternatives inside the same string would otherwise walk the whole trie).
+    JsonState one;
+    TokenBits part;
+    uint32_t begin = 0;
+    for (uint32_t end : s.ends) {
+      one.frames.assign(s.frames.begin() + begin, s.frames.begin() + end);
+      one.ends.assign(1, end - begin);
+      Compute(one, part);
+      for (size_t w = 0; w < bits.size(); ++w) bits[w] |= part[w];
+      begin = end;
+    }
+    return;
+  }
   int cls = 0;
   if (automaton_->InStringBody(s, cls)) {
     bits = vocab_->plain(cls);

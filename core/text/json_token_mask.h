@@ -9,6 +9,7 @@
 // number of trie nodes whose prefix is still valid, not the vocabulary size. Inside a string
 // (most of a document's tokens) nearly every token is valid: there the plain-character sets
 // answer all tokens without '"', '\\' or control bytes, and only the trie of those is walked.
+// With several stacks alive (anyOf alternatives) the mask is the union of each stack's.
 // Masks are cached by state (a string's body, an object's next key... recur at every step), so a
 // state seen before costs a lookup.
 //

@@ -32,6 +32,10 @@ const std::vector<Doc>& Docs() {
        R"({"objects": [{"shape": "star", "colour": "blue", "where": "bottom left"}, {"shape":"circle","colour":"red","where":"top"}]})"},
       {R"({"anyOf":[{"type":"integer"},{"type":"array","items":{"type":["string","null"]}}]})", R"(["a\\b", null, "c"])"},
       {R"({"type":"number"})", "-12.5e+7"},
+      // Two alternatives alive through a string (the union of two stacks' masks).
+      {R"({"anyOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false},
+                   {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}]})",
+       R"({"a": "caf\u00e9 \"q\" x", "b": 7})"},
   };
   return docs;
 }
@@ -64,7 +68,7 @@ void CheckAlongDocuments(const std::shared_ptr<const TokenVocabulary>& vocab, in
       }
       ++checked;
       if (i < d.text.size()) {
-        ASSERT_TRUE(automaton->Feed(s, d.text.substr(i, 1)));
+        ASSERT_TRUE(automaton->Feed(s, d.text.substr(i, 1))) << "byte " << i << " of " << d.text;
       }
     }
   }
