@@ -79,6 +79,30 @@ TEST_P(InterleavedGolden, TheSameMessageImageFirstFailsThePromptGates) {
       << gates.at("M-RoPE positions").figure;
 }
 
+// A golden whose prompt a Session cannot hold (here: history before the last user message) is
+// reported, not a stop: the two session gates fail with a one-line reason naming the message,
+// and every other gate still runs and reports (issue 28).
+TEST(InterleavedGoldenShapes, APromptASessionCannotHoldFailsOnlyTheSessionGatesWithItsReason) {
+  TempDir t;
+  const fs::path dst = t.path / "with-history";
+  fs::copy(fs::path(GLANCE_TEST_DATA) / "tiny-a-interleaved", dst, fs::copy_options::recursive);
+  nlohmann::json golden;
+  std::ifstream(dst / "golden.json") >> golden;
+  auto& msgs = golden["prompt"]["messages"];
+  msgs.insert(msgs.begin(), {{{"role", "user"}, {"content", "Hello."}}, {{"role", "assistant"}, {"content", "Hi."}}});
+  std::ofstream(dst / "golden.json") << golden.dump(1);
+  const auto gates = Check(dst);
+  EXPECT_EQ(gates.size(), 13u);  // every gate reported
+  for (const char* session_gate : {"session prompt ids", "session logits"}) {
+    const GateResult& g = gates.at(session_gate);
+    EXPECT_FALSE(g.passed) << session_gate;
+    EXPECT_NE(g.figure.find("not one user message"), std::string::npos) << g.figure;
+    EXPECT_EQ(g.figure.find('\n'), std::string::npos) << g.figure;  // one line
+  }
+  for (const char* order_free : {"tokenizer", "chat template", "pixel values", "vision embeddings"})
+    EXPECT_TRUE(gates.at(order_free).passed) << order_free << ": " << gates.at(order_free).figure;
+}
+
 std::string CaseName(const testing::TestParamInfo<const char*>& p) {
   return std::string(p.param) == "tiny-a-interleaved" ? "TextImageText" : "TextImageTextImage";
 }
