@@ -81,24 +81,27 @@ constexpr double kNpuDecodeCos = 0.975;  // min measured 0.98333 (two-images dec
 // reference path (turn 1) and a from-scratch pass (turn 2), which differ from it only in where
 // the prompt is split into prefill calls (the Session's snapshots): float rounding.
 // Measured on tests/data/tiny-a (glance-cli check, 24 + 16 steps): f32 and bf16 max |Δ| 1.67e-05;
-// npu-emu 0.389 (kSessionNpuTol below says why); q8 0.326
+// npu-emu 0.389 (kSessionNpuOfRange below says why); q8 0.326
 // and q4 0.0475 (0.279 and 0.0336 with the half-precision KV cache) (activations rounded to int8 steps, kernels/cpu/matmul.h, turn the split's
 // float-rounding differences into whole quantization steps now and then); argmax equal at
 // 40/40 in every kind. A wrong token on the path moves the logits by ~5 (the f32
 // negative control's 4.64), which every limit tells apart (tests/engine/test_session_check.cpp).
 constexpr const char* kSessionIds = "exact: the reference's prompt ids and HF's render of turn 2";
-constexpr const char* kSessionMeasured = "tiny-a: max |Δ| f32/bf16 1.67e-05, npu-emu 0.389 (one-row pieces run the GEMVs; 35/36 argmax on tiny-a-interleaved), q8 0.326, q4 0.0475; 40/40 argmax";
+constexpr const char* kSessionMeasured = "tiny-a: max |Δ| f32/bf16 1.67e-05, npu-emu 0.389 = 0.053 of the logit range (one-row pieces run the GEMVs; 35/36 argmax on tiny-a-interleaved; 0.006 of the range on the real head geometry), q8 0.326, q4 0.0475; 40/40 argmax";
 constexpr double kSessionTol = 1e-4;       // f32, bf16: 6 × measured
 constexpr double kSessionQuantTol = 1.0;   // q8, q4: 3 × the q8 figure, 1/5 of a wrong token's
 // npu: rows the Session feeds one at a time (turn 1's answer, one-row prompt pieces) run the
 // decode kernels (GEMV: gate and up rounded to bf16, SwiGLU on the host), while the from-scratch
 // pass runs those rows through the prompt's GEMM (SwiGLU in the epilogue, rounded once) — the
 // split the hardware makes, so the two paths differ by more than float rounding (before the
-// fused dispatch both paths computed each row alike and measured 0). Measured on tiny-a with
-// the fused dispatch: max |Δ| 0.389, argmax 40/40 (an issue-30 report: 0.148 on a shape with
-// the released models' head geometry, before the fused dispatch). 1.0 leaves 2.5× that and is
-// 1/5 of a wrong token's ~5, as the quantized kinds' limit.
-constexpr double kSessionNpuTol = 1.0;
+// fused dispatch both paths computed each row alike and measured 0). An absolute limit set on
+// tiny-a does not carry to other models: the difference scales with the logits (issue 30: 0.148
+// on a real-geometry shape failed tiny-a's 0.05; with the fused dispatch tiny-a measures 0.389,
+// and the real-geometry test's logit range is 186 against tiny-a's ~7). So the npu gate is the
+// |Δ| over the reference step's logit range: measured 0.0530 tiny-a, 0.0359 tiny-a-interleaved,
+// 0.0203 tiny-a-two-images, 0.0060 the real head geometry (tests/npu/test_npu_real_geometry.cpp).
+// 0.10 is ~2× the worst; a wrong token on the path moves the logits by ~0.7 of the range on tiny-a.
+constexpr double kSessionNpuOfRange = 0.10;
 
 using enum CheckKind;
 using enum Quantity;
@@ -179,7 +182,7 @@ constexpr GateRow kTable[] = {
   {kNpu, "npu dispatches",              kGemvCalls,      kAtLeast, 1,         "",                                        kNpuRan},
   {kNpu, "npu dispatches",              kFallbackCalls,  kAtMost,  0,         "",                                        kNpuRan},
   {kNpu, "session prompt ids",          kMismatches,     kAtMost,  0,         "identical ids",                           kSessionIds},
-  {kNpu, "session logits",              kMaxAbs,         kAtMost,  kSessionNpuTol, "max |Δ| <= %.2g",                 kSessionMeasured},
+  {kNpu, "session logits",              kMaxAbsOfRange,  kAtMost,  kSessionNpuOfRange, "max |Δ| <= %.2f of the logit range", kSessionMeasured},
   // npu: the one-row GEMV / all-row GEMM split moves near-ties (35/36 on tiny-a-interleaved);
   // a wrong token is caught by the |Δ| limit (~5 against 1).
   {kNpu, "session logits",              kMismatches,     kAtMost,  2,         "argmax differs at <= %.0f steps",         kSessionMeasured},

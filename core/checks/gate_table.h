@@ -28,6 +28,7 @@ enum class Quantity {
   kMismatches,     // cases, ids or tokens that differ from the reference (a count)
   kCount,          // how many cases or layers were compared at all (a count)
   kMaxAbs,         // max |Δ| against the reference
+  kMaxAbsOfRange,  // max |Δ| as a fraction of the reference's logit range (max − min) that step
   kMaxAbsResized,  // max |Δ| of pixel values when an image was resized
   kCosine,         // cosine similarity against the reference
   kMeanCosine,     // mean over positions of the cosine

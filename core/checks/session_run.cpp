@@ -136,25 +136,33 @@ Measurement MeasureSessionIds(const ReferenceData& ref, const SessionRun& run) {
 }
 
 Measurement MeasureSessionLogits(const SessionRun& run, const std::vector<std::vector<float>>& reference_decode) {
-  double worst = 0.0;
+  double worst = 0.0, worst_of_range = 0.0;
   int steps = 0, same = 0, missing = 0;
   auto compare = [&](const std::vector<std::vector<float>>& got, const std::vector<std::vector<float>>& want) {
     const size_t n = std::min(got.size(), want.size());
     missing += static_cast<int>(std::max(got.size(), want.size()) - n);
     for (size_t s = 0; s < n; ++s) {
       const size_t v = std::min(got[s].size(), want[s].size());
-      worst = std::max(worst, MaxAbsDiff(got[s].data(), want[s].data(), v));
+      const double d = MaxAbsDiff(got[s].data(), want[s].data(), v);
+      worst = std::max(worst, d);
+      if (v > 0) {  // the same |Δ| against the scale of the logits (it differs by model: issue 30)
+        const auto [lo, hi] = std::minmax_element(want[s].begin(), want[s].begin() + static_cast<long>(v));
+        if (*hi > *lo) worst_of_range = std::max(worst_of_range, d / static_cast<double>(*hi - *lo));
+      }
       same += Argmax(got[s].data(), static_cast<int64_t>(v)) == Argmax(want[s].data(), static_cast<int64_t>(v));
       ++steps;
     }
   };
   compare(run.decode, reference_decode);
   compare(run.turn2, run.turn2_scratch);
-  std::string figure = FormatFigure("%d teacher-forced steps: max |Δ| %.2e, argmax equal at %d", steps, worst, same) +
+  std::string figure = FormatFigure("%d teacher-forced steps: max |Δ| %.2e (%.4f of the logit range), argmax equal at %d",
+                                    steps, worst, worst_of_range, same) +
                        "/" + std::to_string(steps);
   if (missing > 0) figure += ", " + std::to_string(missing) + " steps missing";
   return {figure,
-          {{Quantity::kMaxAbs, worst}, {Quantity::kMismatches, static_cast<double>(steps - same + missing)}}};
+          {{Quantity::kMaxAbs, worst},
+           {Quantity::kMaxAbsOfRange, worst_of_range},
+           {Quantity::kMismatches, static_cast<double>(steps - same + missing)}}};
 }
 
 }  // namespace glance::checks

@@ -76,6 +76,20 @@ TEST(GateTable, NegativeControlsMustTellOutputsApart) {
   EXPECT_EQ(kl.limit, "must exceed 2 × the mean-KL gate (0.6)");
 }
 
+TEST(GateTable, NpuSessionLogitsAreGatedAgainstTheLogitRange) {
+  // tiny-a's measured 0.389 = 0.053 of its range passes; a wrong token on the path (~0.7 of the
+  // range) fails, and so does a split the absolute |Δ| alone would not size (issue 30).
+  auto session = [](double of_range, double mismatches) {
+    return Eval(CheckKind::kNpu, "session logits",
+                {{Quantity::kMaxAbs, of_range * 7.3}, {Quantity::kMaxAbsOfRange, of_range}, {Quantity::kMismatches, mismatches}});
+  };
+  EXPECT_TRUE(session(0.053, 0).passed);
+  EXPECT_TRUE(session(0.006, 1).passed);  // the real head geometry: |Δ| 1.125 of a range of 186
+  EXPECT_FALSE(session(0.7, 0).passed);
+  EXPECT_FALSE(session(0.053, 3).passed);
+  EXPECT_FALSE(Eval(CheckKind::kNpu, "session logits", {{Quantity::kMaxAbs, 0.389}, {Quantity::kMismatches, 0}}).passed);
+}
+
 TEST(GateTable, PrecisionGatesDifferByKind) {
   const std::vector<std::pair<Quantity, double>> kl = {{Quantity::kMeanKl, 9e-3}, {Quantity::kMaxKl, 2e-2}};
   EXPECT_FALSE(Eval(CheckKind::kQ8, "q8 KL divergence", kl).passed);
