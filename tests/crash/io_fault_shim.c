@@ -4,6 +4,8 @@
 //
 //   GLANCE_FAULT_DIR=DIR     only calls on files under DIR count (found from /proc/self/fd)
 //   GLANCE_FAULT_COUNT=FILE  at exit, write the number of counted calls to FILE
+//   GLANCE_FAULT_LOG=FILE    append one line per counted call: "<call> <path>" (the order of a
+//                            writer's steps: is a rename followed by an fsync of its folder?)
 //   GLANCE_CRASH_AT=N        the N-th counted call SIGKILLs the process before it happens...
 //   GLANCE_CRASH_TORN=1      ...except that a write first writes the first half of its bytes (a
 //                            power cut in the middle of a write)
@@ -13,7 +15,8 @@
 //                            (a short write, then the error, as a filling disk does). ftruncate
 //                            never fails (shrinking a file needs no space).
 //
-// Counted: write, writev, pwrite, fsync, fdatasync, ftruncate, truncate, rename, renameat, unlink.
+// Counted: write, writev, pwrite, fsync, fdatasync, ftruncate, truncate, rename, renameat, linkat,
+// unlink.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -59,6 +62,24 @@ static long EnvLong(const char* name) {
   return v ? atol(v) : 0;
 }
 
+static void Log(const char* call, const char* path) {
+  const char* log = getenv("GLANCE_FAULT_LOG");
+  if (!log) return;
+  FILE* f = fopen(log, "a");
+  if (!f) return;
+  fprintf(f, "%s %s\n", call, path);
+  fclose(f);
+}
+
+static void LogFd(const char* call, int fd) {
+  if (!getenv("GLANCE_FAULT_LOG")) return;
+  char link[64], path[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  const ssize_t n = readlink(link, path, sizeof path - 1);
+  path[n > 0 ? n : 0] = '\0';
+  Log(call, path);
+}
+
 // 0: go on; 1: kill (after a torn half-write when asked); 2: fail.
 static int Decide(void) {
   ++counted;
@@ -82,6 +103,7 @@ static int FailErrno(void) {
 
 ssize_t write(int fd, const void* buf, size_t n) {
   if (FdIsWatched(fd)) {
+    LogFd("write", fd);
     const int what = Decide();
     if (what == 1) {
       if (getenv("GLANCE_CRASH_TORN") && n > 1) REAL(write)(fd, buf, n / 2);
@@ -98,6 +120,7 @@ ssize_t write(int fd, const void* buf, size_t n) {
 
 ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
   if (FdIsWatched(fd)) {
+    LogFd("pwrite", fd);
     const int what = Decide();
     if (what == 1) {
       if (getenv("GLANCE_CRASH_TORN") && n > 1) REAL(pwrite)(fd, buf, n / 2, off);
@@ -113,6 +136,7 @@ ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
 
 ssize_t writev(int fd, const struct iovec* iov, int count) {
   if (FdIsWatched(fd)) {
+    LogFd("writev", fd);
     const int what = Decide();
     if (what == 1) {
       if (getenv("GLANCE_CRASH_TORN") && count > 0 && iov[0].iov_len > 1)
@@ -130,6 +154,7 @@ ssize_t writev(int fd, const struct iovec* iov, int count) {
 #define SIMPLE_FD_CALL(name)                 \
   int name(int fd) {                         \
     if (FdIsWatched(fd)) {                   \
+      LogFd(#name, fd);                      \
       const int what = Decide();             \
       if (what == 1) Die();                  \
       if (what == 2) {                       \
@@ -143,17 +168,18 @@ SIMPLE_FD_CALL(fsync)
 SIMPLE_FD_CALL(fdatasync)
 
 int ftruncate(int fd, off_t length) {
-  if (FdIsWatched(fd) && Decide() == 1) Die();
+  if (FdIsWatched(fd) && (LogFd("ftruncate", fd), Decide() == 1)) Die();
   return REAL(ftruncate)(fd, length);
 }
 
 int truncate(const char* path, off_t length) {
-  if (PathIsWatched(path) && Decide() == 1) Die();
+  if (PathIsWatched(path) && (Log("truncate", path), Decide() == 1)) Die();
   return REAL(truncate)(path, length);
 }
 
 int rename(const char* from, const char* to) {
   if (PathIsWatched(to)) {
+    Log("rename", to);
     const int what = Decide();
     if (what == 1) Die();
     if (what == 2) {
@@ -166,6 +192,7 @@ int rename(const char* from, const char* to) {
 
 int renameat(int olddir, const char* from, int newdir, const char* to) {
   if (PathIsWatched(to)) {
+    Log("rename", to);
     const int what = Decide();
     if (what == 1) Die();
     if (what == 2) {
@@ -176,8 +203,23 @@ int renameat(int olddir, const char* from, int newdir, const char* to) {
   return REAL(renameat)(olddir, from, newdir, to);
 }
 
+// QSaveFile gives its unnamed (O_TMPFILE) file a name with linkat: a new name, like a rename.
+int linkat(int olddir, const char* from, int newdir, const char* to, int flags) {
+  if (PathIsWatched(to)) {
+    Log("link", to);
+    const int what = Decide();
+    if (what == 1) Die();
+    if (what == 2) {
+      errno = FailErrno();
+      return -1;
+    }
+  }
+  return REAL(linkat)(olddir, from, newdir, to, flags);
+}
+
 int unlink(const char* path) {
   if (PathIsWatched(path)) {
+    Log("unlink", path);
     const int what = Decide();
     if (what == 1) Die();
     if (what == 2) {

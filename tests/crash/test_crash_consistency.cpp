@@ -11,6 +11,13 @@
 //   CaptionCheckerControl  the checker itself fails a cut-off file, a duplicated or missing row,
 //                  and the old recovery (a line break after the cut-off record, then new rows)
 // Both formats (.jsonl, .csv with quoted two-line captions), from no file and from an earlier run.
+//   ConversationSave  the desktop app's ConversationStore saving a second turn and keeping an image
+//                  (QSaveFile): killed at every call (whole and mid-write), Glance then finds the
+//                  one-turn or the two-turn conversation, whole, and only whole kept images; every
+//                  rename is followed by an fsync of its folder (a power cut keeps the new name);
+//                  ENOSPC/EIO at every call: one error line naming the file, the conversation
+//                  whole, and a save once space is back succeeds; negative controls: the check
+//                  fails a cut-off conversation file and a cut-off kept image
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +30,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -59,9 +68,14 @@ const char* Writer() {
   return other && *other ? other : GLANCE_CRASH_WRITER;
 }
 
-// crash_writer caption DIR OUT, with these environment variables (the shim when any are given).
-Child RunWriter(const fs::path& dir, const fs::path& out, const std::map<std::string, std::string>& env) {
-  const fs::path err_path = out.parent_path() / "stderr.txt";
+// PROGRAM ARGS..., with these environment variables (the shim when any are given); its stderr
+// goes to ERR_PATH.
+Child RunChild(const std::string& program, const std::vector<std::string>& args, const fs::path& err_path,
+               const std::map<std::string, std::string>& env) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (!env.empty()) {
@@ -71,7 +85,7 @@ Child RunWriter(const fs::path& dir, const fs::path& out, const std::map<std::st
     for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
     const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 2);
-    ::execl(Writer(), Writer(), "caption", dir.c_str(), out.c_str(), static_cast<char*>(nullptr));
+    ::execv(program.c_str(), argv.data());
     ::_exit(127);
   }
   int status = 0;
@@ -81,6 +95,11 @@ Child RunWriter(const fs::path& dir, const fs::path& out, const std::map<std::st
   c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   c.err = Slurp(err_path);
   return c;
+}
+
+// crash_writer caption DIR OUT.
+Child RunWriter(const fs::path& dir, const fs::path& out, const std::map<std::string, std::string>& env) {
+  return RunChild(Writer(), {"caption", dir.string(), out.string()}, out.parent_path() / "stderr.txt", env);
 }
 
 bool IsSha256(const std::string& s) {
@@ -297,6 +316,124 @@ INSTANTIATE_TEST_SUITE_P(Formats, CaptionFiles, ::testing::Combine(::testing::Bo
                            return std::string(std::get<0>(p.param) ? "Csv" : "Jsonl") +
                                   (std::get<1>(p.param) ? "AfterAnEarlierRun" : "FromNoFile");
                          });
+
+#ifdef GLANCE_CONVERSATION_WRITER
+class ConversationSave : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("glance_crash_conv_" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    folder_ = root_ / "conversations";
+    fs::copy_file(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png", root_ / "first.png");
+    Spit(root_ / "second.png", "the second image's bytes");
+    const Child first = Run({"save", folder_.string(), (root_ / "first.png").string()}, {});
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    ASSERT_EQ(Check(), "turns 1");
+    fs::copy(folder_, root_ / "earlier", fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  Child Run(const std::vector<std::string>& args, const std::map<std::string, std::string>& env) {
+    return RunChild(GLANCE_CONVERSATION_WRITER, args, root_ / "stderr.txt", env);
+  }
+  // What Glance finds in the folder: "turns N" or "bad: ...".
+  std::string Check() {
+    const std::string out = (root_ / "check.txt").string();
+    const std::string cmd = std::string(GLANCE_CONVERSATION_WRITER) + " check '" + folder_.string() + "' > '" + out + "'";
+    if (std::system(cmd.c_str()) != 0) return "bad: the check did not run";
+    std::string s = Slurp(out);
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+  }
+  void Reset() {
+    fs::remove_all(folder_);
+    fs::copy(root_ / "earlier", folder_, fs::copy_options::recursive);
+  }
+  std::map<std::string, std::string> Watch() { return {{"GLANCE_FAULT_DIR", folder_.string()}}; }
+  std::vector<std::string> SaveSecond() { return {"save", folder_.string(), (root_ / "second.png").string()}; }
+
+  fs::path root_, folder_;
+};
+
+TEST_F(ConversationSave, KilledAtEveryCallLeavesTheOldOrNewConversationWhole) {
+  Reset();
+  auto env = Watch();
+  env["GLANCE_FAULT_COUNT"] = (root_ / "count.txt").string();
+  env["GLANCE_FAULT_LOG"] = (root_ / "calls.txt").string();
+  const Child full = Run(SaveSecond(), env);
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  ASSERT_EQ(Check(), "turns 2");
+  const int calls = std::atoi(Slurp(root_ / "count.txt").c_str());
+  // Every rename into place (or link of an unnamed file, QSaveFile's way for a new file) is
+  // followed by an fsync of the folder it named the file in.
+  std::istringstream log(Slurp(root_ / "calls.txt"));
+  std::vector<std::pair<std::string, std::string>> calls_made;
+  std::string call, path;
+  while (log >> call >> path) calls_made.emplace_back(call, path);
+  std::set<std::string> named;
+  for (size_t i = 0; i < calls_made.size(); ++i) {
+    const auto& [c, p] = calls_made[i];
+    if (c != "rename" && !(c == "link" && !std::regex_search(p, std::regex("\\.[A-Za-z0-9]{6}$")))) continue;
+    named.insert(p);
+    bool synced = false;
+    for (size_t j = i + 1; j < calls_made.size() && !synced; ++j)
+      synced = calls_made[j].first == "fsync" && fs::path(calls_made[j].second) == fs::path(p).parent_path();
+    EXPECT_TRUE(synced) << "no fsync of the folder after naming " << p << "\n" << Slurp(root_ / "calls.txt");
+  }
+  const size_t renames = named.size();
+  EXPECT_EQ(renames, 2u) << Slurp(root_ / "calls.txt");  // the kept image, the conversation
+  std::map<std::string, int> found;
+  for (int k = 1; k <= calls; ++k)
+    for (const bool torn : {false, true}) {
+      SCOPED_TRACE("killed at call " + std::to_string(k) + (torn ? " mid-write" : ""));
+      Reset();
+      auto crash = Watch();
+      crash["GLANCE_CRASH_AT"] = std::to_string(k);
+      if (torn) crash["GLANCE_CRASH_TORN"] = "1";
+      ASSERT_TRUE(Run(SaveSecond(), crash).killed);
+      const std::string state = Check();
+      EXPECT_TRUE(state == "turns 1" || state == "turns 2") << state;
+      ++found[state];
+    }
+  EXPECT_GT(found["turns 1"], 0);
+  EXPECT_GT(found["turns 2"], 0) << "a kill after the last rename should find the new conversation";
+
+  // Negative controls: the check sees a cut-off conversation and a cut-off kept image.
+  Reset();
+  const fs::path conversation = folder_ / "c1.json";
+  fs::resize_file(conversation, fs::file_size(conversation) / 2);
+  EXPECT_EQ(Check().rfind("bad:", 0), 0u) << Check();
+  Reset();
+  for (const auto& image : fs::directory_iterator(folder_ / "images")) fs::resize_file(image.path(), 100);
+  EXPECT_EQ(Check().rfind("bad:", 0), 0u) << Check();
+}
+
+TEST_F(ConversationSave, AFullDiskOrIoErrorIsOneLineNamingTheFileAndTheConversationStaysWhole) {
+  Reset();
+  auto env = Watch();
+  env["GLANCE_FAULT_COUNT"] = (root_ / "count.txt").string();
+  ASSERT_EQ(Run(SaveSecond(), env).exit_code, 0);
+  const int calls = std::atoi(Slurp(root_ / "count.txt").c_str());
+  ASSERT_GE(calls, 4);
+  for (int k = 1; k <= calls; ++k)
+    for (const int err : {ENOSPC, EIO}) {
+      SCOPED_TRACE("call " + std::to_string(k) + " on fails with " + std::to_string(err));
+      Reset();
+      auto fail = Watch();
+      fail["GLANCE_FAIL_AT"] = std::to_string(k);
+      fail["GLANCE_FAIL_ERRNO"] = std::to_string(err);
+      const Child failed = Run(SaveSecond(), fail);
+      EXPECT_EQ(failed.exit_code, 1) << failed.err;
+      EXPECT_EQ(std::count(failed.err.begin(), failed.err.end(), '\n'), 1) << failed.err;
+      EXPECT_NE(failed.err.find(folder_.string()), std::string::npos) << failed.err;
+      const std::string state = Check();
+      EXPECT_TRUE(state == "turns 1" || state == "turns 2") << state;
+      const Child again = Run(SaveSecond(), {});
+      EXPECT_EQ(again.exit_code, 0) << again.err;
+    }
+}
+#endif
 
 }  // namespace
 }  // namespace glance::test
