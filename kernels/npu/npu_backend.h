@@ -12,7 +12,8 @@
 // Anything it cannot take (no packed weight, no kernel) the engine runs on the CPU instead and
 // Stats counts it as "cpu:fallback"; the plan's host-f32 projections count as "host:f32".
 // Kernel names in Stats: "npu:gemm.<key>.x<chunks>", "npu:gemv.<key>" (taconite's gemm_key /
-// gemv_key).
+// gemv_key), the device's time per dispatch; "host:npu-staging", the host's bf16 conversion of
+// each dispatch's input and output, apart from it.
 #include <map>
 #include <memory>
 #include <mutex>
