@@ -80,15 +80,15 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(attachments_);
   layout->addWidget(input_);
 
-  send_ = MakeAction(this, tr("Send"), QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Send"));
-  stop_ = MakeAction(this, tr("Stop"), QKeySequence(Qt::Key_Escape), tr("Stop generating"));
-  regenerate_ = MakeAction(this, tr("Regenerate"), QKeySequence(Qt::CTRL | Qt::Key_R),
+  send_ = MakeAction(this, tr("&Send"), QKeySequence(Qt::CTRL | Qt::Key_Return), tr("Send"));
+  stop_ = MakeAction(this, tr("S&top"), QKeySequence(Qt::Key_Escape), tr("Stop generating"));
+  regenerate_ = MakeAction(this, tr("&Regenerate"), QKeySequence(Qt::CTRL | Qt::Key_R),
                            tr("Answer the last message again"));
-  edit_ = MakeAction(this, tr("Edit last"), QKeySequence(Qt::CTRL | Qt::Key_E),
+  edit_ = MakeAction(this, tr("&Edit last"), QKeySequence(Qt::CTRL | Qt::Key_E),
                      tr("Edit the last message and send it again"));
-  newChat_ = MakeAction(this, tr("New chat"), QKeySequence(Qt::CTRL | Qt::Key_N),
+  newChat_ = MakeAction(this, tr("&New chat"), QKeySequence(Qt::CTRL | Qt::Key_N),
                         tr("Start a new conversation"));
-  copyAnswer_ = MakeAction(this, tr("Copy last answer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+  copyAnswer_ = MakeAction(this, tr("Cop&y last answer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                            tr("Copy the last answer as Markdown"));
   auto* buttons = new QHBoxLayout;
   hint_ = new QLabel(this);

@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
+#include <QDir>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
@@ -120,11 +122,19 @@ void ImageDropArea::openDialog() {
   QStringList patterns;
   for (const QByteArray& format : QImageReader::supportedImageFormats())
     patterns << QStringLiteral("*.") + QString::fromLatin1(format);
+  // The folder of the last image opened, else Pictures, else home: always one that exists (a
+  // missing Pictures folder was taken as a file name and pre-filled "Pictures").
+  QSettings settings;
+  QString folder = settings.value(QStringLiteral("dialogs/image_folder")).toString();
+  if (folder.isEmpty() || !QFileInfo(folder).isDir())
+    folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Attach an image"),
-      QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
+      this, tr("Attach an image"), folder,
       tr("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
-  if (!path.isEmpty()) takeFile(path);
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("dialogs/image_folder"), QFileInfo(path).absolutePath());
+  takeFile(path);
 }
 
 bool ImageDropArea::takeFile(const QString& path) {

@@ -31,6 +31,7 @@
 #include "ui/image_drop_area.h"
 #include "ui/notice_bar.h"
 #include "ui/settings_store.h"
+#include "ui/shortcuts_dialog.h"
 #include "ui/theme.h"
 #include "ui/timing_panel.h"
 
@@ -238,6 +239,11 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("Try a &demo scene"), this, &MainWindow::tryDemoScene);
   help->addAction(tr("&Model info"), this, &MainWindow::showModelInfo);
+  QAction* keys = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+    ShortcutsDialog dialog(menuBar(), this);
+    dialog.exec();
+  });
+  keys->setShortcut(QKeySequence::HelpContents);
   help->addAction(tr("&About Glance"), this, [this] {
     QMessageBox::about(this, tr("About Glance"),
                        tr("<b>Glance %1</b><p>Private, inspectable image captioning and chat "
@@ -281,7 +287,10 @@ void MainWindow::updateMemory() {
   const QList<QByteArray> fields = statm.readAll().split(' ');
   if (fields.size() < 2) return;
   const double mib = fields[1].toDouble() * 4096.0 / (1024.0 * 1024.0);
-  memoryLabel_->setText(tr("\u00B7 %1 MiB resident").arg(mib, 0, 'f', 0));
+  // The right-hand group starts with the thread count once a model is loaded; without one the
+  // memory figure stands alone (a leading "·" there was a stray dot).
+  const QString resident = tr("%1 MiB resident").arg(mib, 0, 'f', 0);
+  memoryLabel_->setText(threadsLabel_->text().isEmpty() ? resident : QStringLiteral("\u00B7 ") + resident);
 }
 
 QSize MainWindow::FitScreen(QSize wanted) const {

@@ -27,17 +27,22 @@ namespace glance::ui {
 QListWidget* MainWindow::conversations() const { return sidebar_->list(); }
 
 void MainWindow::buildConversationMenu(QMenu* file) {
-  file->addAction(tr("Export conversation as &Markdown\u2026"), this, [this] {
+  QAction* exportMd = file->addAction(tr("E&xport conversation as Markdown\u2026"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export as Markdown"),
                                                       ExportFileName(current_, QStringLiteral(".md")),
                                                       tr("Markdown (*.md)"));
     if (!path.isEmpty()) exportConversation(path, true);
   });
-  file->addAction(tr("Export conversation as &JSON\u2026"), this, [this] {
+  QAction* exportJson = file->addAction(tr("Export conversation as &JSON\u2026"), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export as JSON"),
                                                       ExportFileName(current_, QStringLiteral(".json")),
                                                       tr("JSON (*.json)"));
     if (!path.isEmpty()) exportConversation(path, false);
+  });
+  // Nothing to export in an empty conversation.
+  connect(file, &QMenu::aboutToShow, this, [this, exportMd, exportJson] {
+    exportMd->setEnabled(!current_.turns.empty());
+    exportJson->setEnabled(!current_.turns.empty());
   });
   connect(sidebar_, &ConversationSidebar::openRequested, this, &MainWindow::openConversation);
   connect(sidebar_, &ConversationSidebar::newChatRequested, chat_->newChatAction(), &QAction::trigger);

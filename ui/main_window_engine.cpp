@@ -208,7 +208,12 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   model_ = info;
   modelLoaded_ = true;
   fallBackToDemo_ = false;
-  if (!info.is_demo) settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
+  // The choice is remembered for the next start: a model folder, or the demo (an empty
+  // model_dir) when the user loaded it (not when it stands in for a model that failed).
+  if (!info.is_demo)
+    settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
+  else if (!keepNoticeOnLoad_)
+    settings_->setValue(QStringLiteral("model_dir"), QString());
   // The new engine has a fresh session (so no Reset: that would drop an image queued right
   // after the load): a live conversation cannot continue in it.
   Q_EMIT requestSystemPrompt(current_.system_prompt);
@@ -241,7 +246,8 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
           ? Q(info.backend_reason)
           : tr("%1\nPrecision auto: %2").arg(Q(info.backend_reason), Q(info.precision_reason)));
   attention_->setModelDescription(Q(info.name), precision);
-  threadsLabel_->setText(QStringLiteral("\u00B7 ") + ThreadCount(info.threads));
+  threadsLabel_->setText(ThreadCount(info.threads));
+  updateMemory();  // its "·" follows the thread count
   Q_EMIT modelReady(info);
 }
 

@@ -26,8 +26,8 @@ void MainWindow::buildModelMenu(QMenu* file) {
         this, tr("Open a Qwen3.5 model folder"), settings_->value(QStringLiteral("model_dir")));
     if (!dir.isEmpty()) loadModel(dir);
   });
-  file->addAction(tr("&Download model\u2026"), this, &MainWindow::openDownloads);
-  file->addAction(tr("Load the &demo model"), this, &MainWindow::loadDefaultModel);
+  file->addAction(tr("Do&wnload model\u2026"), this, &MainWindow::openDownloads);
+  file->addAction(tr("Load the d&emo model"), this, &MainWindow::loadDefaultModel);
 }
 
 void MainWindow::applySettings() {

@@ -12,7 +12,9 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QPlainTextEdit>
 #include <QScreen>
 #include <QSettings>
@@ -26,6 +28,7 @@
 #include "ui/detail_estimate.h"
 #include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
+#include "ui/shortcuts_dialog.h"
 #include "ui/main_window.h"
 #include "ui/settings_store.h"
 #include "ui/theme.h"
@@ -217,6 +220,61 @@ class TestMainWindowLayout : public QObject {
     QVERIFY(!dock->isFloating());
     QVERIFY(timing->toggleViewAction()->isChecked());
     QVERIFY(dock->toggleViewAction()->isChecked());
+  }
+
+  // Issue 34 "also found": no two items of a menu share a mnemonic (three File items used D);
+  // Help > Keyboard shortcuts lists the menus' shortcuts; an empty conversation cannot be
+  // exported; the status bar has no stray "·" without a model.
+  void menusShortcutsExportAndStatusBar() {
+    // A folder of its own: the other tests' windows open the newest chat of Folder().
+    ConversationStore store(dir_.filePath(QStringLiteral("conversations-menus")));
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    for (QAction* top : window.menuBar()->actions()) {
+      QMenu* menu = top->menu();
+      QVERIFY(menu != nullptr);
+      QStringList seen;
+      for (QAction* a : menu->actions()) {
+        const QString text = QString(a->text()).replace(QStringLiteral("&&"), QString());
+        const int at = text.indexOf(QLatin1Char('&'));
+        if (a->isSeparator() || at < 0 || at + 1 >= text.size()) continue;
+        const QString key = text.mid(at + 1, 1).toLower();
+        QVERIFY2(!seen.contains(key), qPrintable(top->text() + QStringLiteral(": '") + key +
+                                                 QStringLiteral("' twice, at ") + a->text()));
+        seen << key;
+      }
+    }
+    const auto rows = glance::ui::CollectShortcuts(window.menuBar());
+    auto has = [&](const QString& what, const QKeySequence& key) {
+      for (const auto& row : rows)
+        if (row.what == what && row.keys.contains(key.toString(QKeySequence::NativeText))) return true;
+      return false;
+    };
+    QVERIFY(has(QStringLiteral("Send"), QKeySequence(Qt::CTRL | Qt::Key_Return)));
+    QVERIFY(has(QStringLiteral("Copy last answer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)));
+    QVERIFY(has(QStringLiteral("Keyboard shortcuts"), QKeySequence(QKeySequence::HelpContents)));
+    QVERIFY(!has(QStringLiteral("Send"), QKeySequence(Qt::Key_F9)));  // control
+
+    QMenu* file = window.menuBar()->actions().first()->menu();
+    QList<QAction*> exports;
+    for (QAction* a : file->actions())
+      if (a->text().contains(QStringLiteral("xport conversation"))) exports << a;
+    QCOMPARE(exports.size(), 2);
+    Q_EMIT file->aboutToShow();
+    for (QAction* a : exports) QVERIFY(!a->isEnabled());
+    glance::ui::Conversation saved;
+    saved.title = QStringLiteral("One turn");
+    saved.turns.push_back({});
+    saved.turns.back().user_text = QStringLiteral("Hello");
+    saved.turns.back().answer = QStringLiteral("Hi.");
+    QVERIFY(store.save(saved));
+    QVERIFY(window.openConversation(saved.id));
+    Q_EMIT file->aboutToShow();
+    for (QAction* a : exports) QVERIFY(a->isEnabled());  // control: something to export
+
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+      QVERIFY2(!label->text().startsWith(QStringLiteral("\u00B7")) || label->text().contains(QStringLiteral("weights")),
+               qPrintable(label->text()));
   }
 
   void viewMenuShowsAmpersands() {

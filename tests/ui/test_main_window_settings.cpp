@@ -188,6 +188,12 @@ class TestMainWindowSettings : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
     QVERIFY(window.modelInfo().is_demo);
     QVERIFY2(window.noticeText().contains(QStringLiteral("demo model")), qPrintable(window.noticeText()));
+    // Standing in for it does not forget the model (it may come back: a removable drive) ...
+    QCOMPARE(settings->value(QStringLiteral("model_dir")), gone.path() + QStringLiteral("/missing"));
+    // ... but choosing the demo is remembered for the next start (issue 34: it was not).
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, kTimeoutMs);
+    QVERIFY(settings->value(QStringLiteral("model_dir")).isEmpty());
   }
 
   // Speculative decoding "auto" (the default) reads this machine's record; a damaged record
