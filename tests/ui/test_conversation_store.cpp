@@ -275,7 +275,7 @@ class ConversationStoreTest : public QObject {
     const Conversation c = Sample();
     nlohmann::json turn = {{"user", "Old question"}, {"images", nlohmann::json::array()},
                            {"answer", "Old answer"}, {"stats", glance::ToJson(c.turns[0].stats)},
-                           {"attention", {glance::ToJson(c.turns[0].attention[0])}},
+                           {"attention", nlohmann::json::array({glance::ToJson(c.turns[0].attention[0])})},
                            {"words", nlohmann::json::array()}};
     turn["stats"].erase("precision");
     const nlohmann::json doc = {{"format", "glance-conversation"}, {"version", 1}, {"id", "old-1"},
