@@ -1,0 +1,90 @@
+// The saved-conversation writer the crash tests run as a child under io_fault_shim (issue 35),
+// through the desktop app's own ConversationStore:
+//   crash_conversation_writer save FOLDER IMAGE   keeps IMAGE (copied into FOLDER/images under
+//                                                 its sha256) and saves conversation "c1" with one
+//                                                 more turn ("question N" / "answer N")
+//   crash_conversation_writer check FOLDER        prints the state Glance finds there: "turns N",
+//                                                 or "bad: <why>" (a listing error, a torn kept
+//                                                 image, a turn that is not whole)
+// Errors are one line on stderr; exit 0 or 1.
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <cstdio>
+
+#include "core/util/sha256.h"
+#include "ui/conversation_store.h"
+
+using glance::ui::Conversation;
+using glance::ui::ConversationStore;
+using glance::ui::ConversationTurn;
+
+namespace {
+
+int Save(const QString& folder, const QString& image) {
+  ConversationStore store(folder);
+  QString error;
+  Conversation c;
+  if (QFile::exists(folder + QStringLiteral("/c1.json"))) {
+    auto loaded = store.load(QStringLiteral("c1"), &error);
+    if (!loaded) {
+      std::fprintf(stderr, "error: %s\n", qPrintable(error));
+      return 1;
+    }
+    c = *loaded;
+  } else {
+    c.id = QStringLiteral("c1");
+    c.title = QStringLiteral("crash test");
+  }
+  if (store.keepImageFile(image, &error).isEmpty()) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(error));
+    return 1;
+  }
+  ConversationTurn t;
+  const QString n = QString::number(c.turns.size() + 1);
+  t.user_text = QStringLiteral("question ") + n;
+  t.answer = QStringLiteral("answer ") + n + QLatin1Char(' ') + QString(2000, QLatin1Char('x'));
+  c.turns.push_back(t);
+  if (!store.save(c, &error)) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(error));
+    return 1;
+  }
+  return 0;
+}
+
+int Check(const QString& folder) {
+  ConversationStore store(folder);
+  QStringList errors;
+  const auto entries = store.list(&errors);
+  if (!errors.isEmpty()) return std::printf("bad: %s\n", qPrintable(errors.join(QStringLiteral("; ")))), 0;
+  // Every kept image is whole: its name is the sha256 of its bytes. Anything else there is litter.
+  // A kill between QSaveFile's link of its temporary file and its rename leaves a whole copy
+  // under <name>.XXXXXX: litter, not damage.
+  for (const QFileInfo& f : QDir(store.imagesFolder()).entryInfoList(QDir::Files | QDir::Hidden)) {
+    const std::string sha = glance::Sha256File(f.absoluteFilePath().toStdString());
+    if (!f.fileName().startsWith(QString::fromStdString(sha)))
+      return std::printf("bad: %s is not a whole kept image\n", qPrintable(f.fileName())), 0;
+  }
+  if (entries.isEmpty()) return std::printf("turns 0\n"), 0;
+  QString error;
+  const auto c = store.load(QStringLiteral("c1"), &error);
+  if (!c) return std::printf("bad: %s\n", qPrintable(error)), 0;
+  for (size_t i = 0; i < c->turns.size(); ++i) {
+    const QString n = QString::number(i + 1);
+    if (c->turns[i].user_text != QStringLiteral("question ") + n ||
+        c->turns[i].answer != QStringLiteral("answer ") + n + QLatin1Char(' ') + QString(2000, QLatin1Char('x')))
+      return std::printf("bad: turn %zu is not whole\n", i + 1), 0;
+  }
+  return std::printf("turns %zu\n", c->turns.size()), 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  const QStringList args = app.arguments();
+  if (args.size() == 4 && args[1] == QStringLiteral("save")) return Save(args[2], args[3]);
+  if (args.size() == 3 && args[1] == QStringLiteral("check")) return Check(args[2]);
+  std::fprintf(stderr, "usage: crash_conversation_writer save FOLDER IMAGE | check FOLDER\n");
+  return 2;
+}
