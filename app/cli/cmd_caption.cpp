@@ -1,6 +1,7 @@
 // glance-cli caption IMAGE: one image, one question, the answer streamed to stdout.
-// glance-cli caption DIR --out FILE.jsonl|.csv: every image of a folder, resumable
-// (core/engine/caption_folder.h), with a progress bar on a terminal.
+// glance-cli caption DIR --out FILE.jsonl|.csv and/or --sidecar: every image of a folder,
+// resumable (core/engine/caption_folder.h), into one file and/or a caption file next to each image
+// (core/engine/caption_sidecar.h), with a progress bar on a terminal.
 #include <unistd.h>
 
 #include <cstdio>
@@ -48,11 +49,65 @@ void CheckWhole(const TurnResult& r, const GenerateOptions& options, const std::
                 " tokens (" + r.stop_reason + "); raise --max-tokens");
 }
 
+void PrintSummary(const CaptionFolderSummary& s, const CaptionFolderOptions& folder) {
+  if (!s.recovered.empty()) std::fprintf(stderr, "note: %s\n", s.recovered.c_str());
+  for (const std::string& n : s.notices) std::fprintf(stderr, "note: %s\n", n.c_str());
+  std::string line = std::to_string(s.images) + " images: " + std::to_string(s.captioned) + " captioned";
+  if (!folder.out_path.empty()) line += ", " + std::to_string(s.already_done) + " already in " + folder.out_path;
+  if (folder.sidecar) {
+    line += ", " + std::to_string(s.sidecars_written) + " sidecars written";
+    if (folder.sidecar->existing == SidecarExisting::kSkip)
+      line += ", " + std::to_string(s.had_sidecar) + " already had one";
+    else
+      line += ", " + std::to_string(s.protected_sidecars.size()) + " protected";
+  } else {
+    line += ", " + std::to_string(s.duplicates) + " duplicates";
+  }
+  line += ", " + std::to_string(s.failed) + " failed";
+  std::fprintf(stderr, "%s\n", line.c_str());
+  for (const std::string& f : s.protected_sidecars)
+    std::fprintf(stderr, "protected: %s (edited by hand or not written by Glance; --replace-edited changes it)\n",
+                 f.c_str());
+}
+
+// The sidecar flags, checked before the model loads: a bad one is one line naming it.
+std::optional<SidecarOptions> SidecarFlags(const ArgParser& p) {
+  if (!p.Has("sidecar")) {
+    for (const char* f : {"sidecar-ext", "existing", "prefix", "replace-edited"})
+      if (p.Has(f)) throw Error(std::string("--") + f + " is for --sidecar (a caption file next to each image)");
+    return std::nullopt;
+  }
+  SidecarOptions o;
+  o.ext = p.Get("sidecar-ext", o.ext);
+  try {
+    CheckSidecarExtension(o.ext);
+  } catch (const Error& e) {
+    throw Error("--sidecar-ext " + o.ext + ": " + e.what());
+  }
+  const std::string existing = p.Get("existing", "skip");
+  try {
+    o.existing = ParseSidecarExisting(existing);
+  } catch (const Error& e) {
+    throw Error("--existing " + existing + ": " + e.what());
+  }
+  o.prefix = p.Get("prefix", "");
+  o.replace_edited = p.Has("replace-edited");
+  if (o.replace_edited && o.existing == SidecarExisting::kSkip)
+    throw Error("--replace-edited changes sidecars, which --existing skip never does; give --existing overwrite, "
+                "append or prepend");
+  return o;
+}
+
 int CaptionDir(const ArgParser& p, const std::string& dir) {
   if (p.Has("json")) throw Error("--json is for one image; a folder's captions go to --out FILE.jsonl");
-  const auto out = p.Get("out");
-  if (!out) throw Error(dir + " is a folder: give --out captions.jsonl (or .csv) to caption every image in it");
-  CaptionFormatForPath(*out);  // a bad extension fails before the model loads
+  CaptionFolderOptions folder;
+  folder.sidecar = SidecarFlags(p);
+  folder.recursive = p.Has("recursive");
+  folder.out_path = p.Get("out", "");
+  if (folder.out_path.empty() && !folder.sidecar)
+    throw Error(dir + " is a folder: give --out captions.jsonl (or .csv) and/or --sidecar (photo.jpg -> photo.txt) "
+                "to caption every image in it");
+  if (!folder.out_path.empty()) CaptionFormatForPath(folder.out_path);  // a bad extension fails before the model loads
   const std::string schema = JsonSchemaFlag(p);
   auto engine = LoadEngineFromFlags(p);
   JsonConstraintCache schemas(engine->tokenizer());
@@ -88,16 +143,16 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
     progress.Note("skipped " + file + ": the same image as " + same_as);
   };
-  const CaptionFolderSummary s = CaptionFolder(dir, *out, captioner, cb, /*json_captions=*/!schema.empty());
+  folder.json_captions = !schema.empty();
+  const CaptionFolderSummary s = CaptionFolder(dir, folder, captioner, cb);
   progress.Finish();
-  if (!s.recovered.empty()) std::fprintf(stderr, "note: %s\n", s.recovered.c_str());
-  std::fprintf(stderr, "%d images: %d captioned, %d already in %s, %d duplicates, %d failed\n", s.images,
-               s.captioned, s.already_done, out->c_str(), s.duplicates, s.failed);
+  PrintSummary(s, folder);
   return s.failed > 0 ? 1 : 0;
 }
 
 int CaptionImage(const ArgParser& p, const std::string& image) {
-  if (p.Has("out")) throw Error("--out is for a folder of images; " + image + " is one image");
+  for (const char* f : {"out", "sidecar", "sidecar-ext", "existing", "prefix", "replace-edited", "recursive"})
+    if (p.Has(f)) throw Error(std::string("--") + f + " is for a folder of images; " + image + " is one image");
   const std::string schema = JsonSchemaFlag(p);
   auto engine = LoadEngineFromFlags(p);
   JsonConstraintCache schemas(engine->tokenizer());
@@ -134,7 +189,8 @@ int Caption(const Args& args) {
   flags.insert("prompt");
   flags.insert("out");
   flags.insert("json-schema");
-  ArgParser p(args, flags, {"json", "no-attention"});
+  for (const char* f : {"sidecar-ext", "existing", "prefix"}) flags.insert(f);
+  ArgParser p(args, flags, {"json", "no-attention", "sidecar", "recursive", "replace-edited"});
   if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
   if (p.positional().empty()) {
     const std::string image = DefaultDemoImagePath();
@@ -151,7 +207,17 @@ Register reg("caption",
              "caption [IMAGE] [--model DIR] [--prompt TEXT] [--mode fast|detail] [--max-tokens N] "
              "[--json] [--json-schema FILE] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
              "      caption DIR --out FILE.jsonl|FILE.csv [same options]  (every image in DIR; run it again "
-             "to resume)",
+             "to resume)\n"
+             "      caption DIR --sidecar [--sidecar-ext .txt|.caption] [--existing skip|overwrite|append|prepend]\n"
+             "          [--prefix TEXT] [--replace-edited] [--recursive] [--out FILE] [same options]\n"
+             "        photo.jpg -> photo.txt next to it, written whole (UTF-8, the caption as the model gave it,\n"
+             "        no final line break). --existing, when an image has one: skip it (default; a rerun resumes),\n"
+             "        overwrite it, append or prepend the new caption (joined by ', ', or a space after\n"
+             "        punctuation). --prefix: a trigger word the sidecar starts with, once ('sks' -> 'sks, a dog').\n"
+             "        A sidecar edited by hand (or not written by Glance; its record is .glance-sidecars.jsonl in\n"
+             "        each folder) is never changed, only reported, unless --replace-edited. --recursive: subfolders\n"
+             "        too (not hidden ones, not links to folders). With --out, images in FILE are done (resume in\n"
+             "        every mode); without it overwrite/append/prepend act on every image each run.",
              "caption an image or a folder of images (default: the bundled demo image and model)", Caption);
 
 }  // namespace

@@ -119,31 +119,10 @@ CaptionFormat CaptionFormatForPath(const std::string& out_path) {
   throw Error(out_path + ": the caption file must end in .jsonl or .csv");
 }
 
-std::vector<std::string> ListImageFiles(const std::string& dir) {
-  static const std::set<std::string> kImageExtensions = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"};
+std::set<std::pair<std::string, std::string>> ReadCaptionedFiles(const std::string& out_path, CaptionFormat format) {
+  std::set<std::pair<std::string, std::string>> rows;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw Error(dir + ": not a folder");
-  std::vector<std::string> names;
-  fs::directory_iterator it(dir, ec);
-  if (ec) throw Error(dir + ": cannot list the folder: " + ec.message());
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) throw Error(dir + ": cannot list the folder: " + ec.message());
-    std::error_code type_ec;
-    // Folders are not images; anything else by an image's name is listed, so that a FIFO, device
-    // or dangling link is reported as failed (by the hash, which refuses it) rather than skipped
-    // without a word.
-    if (it->is_directory(type_ec)) continue;
-    if (kImageExtensions.count(Lower(it->path().extension().string())))
-      names.push_back(it->path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFormat format) {
-  std::set<std::string> hashes;
-  std::error_code ec;
-  if (!fs::exists(out_path, ec)) return hashes;
+  if (!fs::exists(out_path, ec)) return rows;
   const std::string text = ReadWholeFile(out_path, out_path + ": cannot read the caption file");
   if (format == CaptionFormat::kJsonl) {
     std::istringstream lines(text);
@@ -151,18 +130,28 @@ std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFo
     while (std::getline(lines, line)) {
       const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
       if (j.is_object() && j.contains("sha256") && j["sha256"].is_string() && IsValidSha256(j["sha256"]))
-        hashes.insert(j["sha256"].get<std::string>());
+        rows.emplace(j.contains("file") && j["file"].is_string() ? j["file"].get<std::string>() : std::string(),
+                     j["sha256"].get<std::string>());
     }
-    return hashes;
+    return rows;
   }
-  const auto rows = ParseCsv(text);
-  if (rows.empty()) return hashes;
-  const auto& header = rows.front();
+  const auto records = ParseCsv(text);
+  if (records.empty()) return rows;
+  const auto& header = records.front();
   const auto col = std::find(header.begin(), header.end(), "sha256");
   if (col == header.end()) throw Error(out_path + ": not a Glance caption file (no sha256 column in its header)");
   const size_t k = static_cast<size_t>(col - header.begin());
-  for (size_t r = 1; r < rows.size(); ++r)
-    if (rows[r].size() > k && IsValidSha256(rows[r][k])) hashes.insert(rows[r][k]);
+  const auto file_col = std::find(header.begin(), header.end(), "file");
+  const size_t f = static_cast<size_t>(file_col - header.begin());
+  for (size_t r = 1; r < records.size(); ++r)
+    if (records[r].size() > k && IsValidSha256(records[r][k]))
+      rows.emplace(file_col != header.end() && records[r].size() > f ? records[r][f] : std::string(), records[r][k]);
+  return rows;
+}
+
+std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFormat format) {
+  std::set<std::string> hashes;
+  for (const auto& [file, sha] : ReadCaptionedFiles(out_path, format)) hashes.insert(sha);
   return hashes;
 }
 
@@ -175,15 +164,37 @@ std::string CsvField(const std::string& value) {
 
 CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& out_path, const Captioner& captioner,
                                    const CaptionFolderCallbacks& cb, bool json_captions) {
-  const CaptionFormat format = CaptionFormatForPath(out_path);
-  const std::vector<std::string> files = ListImageFiles(dir);
+  CaptionFolderOptions options;
+  options.out_path = out_path;
+  options.json_captions = json_captions;
+  return CaptionFolder(dir, options, captioner, cb);
+}
+
+CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOptions& options,
+                                   const Captioner& captioner, const CaptionFolderCallbacks& cb) {
+  const bool to_file = !options.out_path.empty();
+  if (!to_file && !options.sidecar) throw Error("nowhere to put the captions: give an output file or sidecars");
+  const std::string& out_path = options.out_path;
+  const CaptionFormat format = to_file ? CaptionFormatForPath(out_path) : CaptionFormat::kJsonl;
+  const std::vector<std::string> files = options.recursive ? ListImageFilesRecursive(dir) : ListImageFiles(dir);
   CaptionFolderSummary summary;
-  summary.recovered = SetAsideTornTail(out_path, format);
-  std::set<std::string> done = ReadCaptionedHashes(out_path, format);
+  std::set<std::string> done;                                // output file only: by sha256
+  std::set<std::pair<std::string, std::string>> done_files;  // with sidecars: by file and sha256
+  if (to_file) {
+    summary.recovered = SetAsideTornTail(out_path, format);
+    if (options.sidecar) done_files = ReadCaptionedFiles(out_path, format);
+    else done = ReadCaptionedHashes(out_path, format);
+  }
+  std::optional<SidecarWriter> sidecars;
+  if (options.sidecar) sidecars.emplace(dir, *options.sidecar);
   summary.images = static_cast<int>(files.size());
   auto failed = [&](const std::string& file, const std::string& error) {
     ++summary.failed;
     if (cb.on_failed) cb.on_failed(file, error);
+  };
+  auto take_notices = [&] {
+    if (!sidecars) return;
+    for (std::string& n : sidecars->TakeNotices()) summary.notices.push_back(std::move(n));
   };
 
   // First pass: hash everything, so the progress total counts only the images left to caption.
@@ -195,6 +206,7 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
   for (const std::string& name : files) {
     if (cb.cancel && cb.cancel->load()) {
       summary.cancelled = true;
+      take_notices();
       return summary;
     }
     std::string sha;
@@ -204,8 +216,27 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
       failed(name, e.what());
       continue;
     }
-    if (done.count(sha)) {
+    if (to_file && (sidecars ? done_files.count({name, sha}) > 0 : done.count(sha) > 0)) {
       ++summary.already_done;
+      continue;
+    }
+    if (sidecars) {
+      // Each image has its own sidecar, duplicates too (their caption is computed once, below).
+      SidecarAction action;
+      try {
+        action = sidecars->Plan(name);
+      } catch (const Error& e) {
+        failed(name, e.what());
+        continue;
+      }
+      if (action == SidecarAction::kHasOne) {
+        ++summary.had_sidecar;
+      } else if (action == SidecarAction::kProtected) {
+        summary.protected_sidecars.push_back(sidecars->SidecarOf(name));
+      } else {
+        first_with_hash.emplace(sha, name);
+        todo.push_back({name, sha});
+      }
     } else if (auto it = first_with_hash.find(sha); it != first_with_hash.end()) {
       ++summary.duplicates;
       if (cb.on_duplicate) cb.on_duplicate(name, it->second);
@@ -214,16 +245,21 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
       todo.push_back({name, sha});
     }
   }
+  take_notices();
   if (todo.empty()) return summary;
 
   // Whole records only, each on disk before it is reported (append_file.h); the torn end of an
   // interrupted run was set aside above.
-  AppendFile out(out_path);
-  if (out.size() == 0 && format == CaptionFormat::kCsv) out.Append("file,sha256,caption\n");
+  std::optional<AppendFile> out;
+  if (to_file) {
+    out.emplace(out_path);
+    if (out->size() == 0 && format == CaptionFormat::kCsv) out->Append("file,sha256,caption\n");
+  }
 
   const auto t0 = Clock::now();
   double caption_seconds = 0.0;
   int timed = 0;
+  std::map<std::string, std::string> caption_of_hash;  // sidecars: identical images captioned once
   CaptionFolderProgress progress;
   progress.total = static_cast<int>(todo.size());
   auto update = [&](const std::string& file) {
@@ -240,26 +276,49 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& ou
     if (cb.on_start) cb.on_start(progress);
     const auto start = Clock::now();
     CaptionRecord rec{t.file, t.sha, "", 0.0};
-    bool ok = true;
+    bool captioning = false;  // the captioner is running (its time counts for the ETA, failed or not)
+    auto timed_now = [&] {
+      if (!captioning) return;
+      captioning = false;
+      rec.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      caption_seconds += rec.seconds;
+      ++timed;
+    };
     try {
-      rec.caption = captioner((fs::path(dir) / t.file).string());
+      if (auto known = caption_of_hash.find(t.sha); known != caption_of_hash.end()) {
+        rec.caption = known->second;
+      } else {
+        captioning = true;
+        rec.caption = captioner((fs::path(dir) / t.file).string());
+        timed_now();
+        if (sidecars) caption_of_hash.emplace(t.sha, rec.caption);
+      }
+      // The sidecar before the row: a row says its image is done (resume), so it must not come
+      // first. A failed sidecar fails the image (no row; it is tried again next run).
+      if (sidecars) {
+        const SidecarAction action = sidecars->Write(t.file, t.sha, rec.caption);
+        take_notices();
+        if (action == SidecarAction::kProtected) summary.protected_sidecars.push_back(sidecars->SidecarOf(t.file));
+        if (action == SidecarAction::kHasOne) ++summary.had_sidecar;
+        if (action == SidecarAction::kWrite) ++summary.sidecars_written;
+      }
     } catch (const Error& e) {
-      ok = false;
+      timed_now();
+      take_notices();
       ++progress.done;
       failed(t.file, e.what());
+      continue;
     }
-    rec.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    caption_seconds += rec.seconds;
-    ++timed;
-    if (!ok) continue;
-    if (format == CaptionFormat::kJsonl) {
-      nlohmann::ordered_json caption = rec.caption;
-      if (json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
-      out.Append(nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
-                     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                 '\n');
-    } else {
-      out.Append(CsvField(rec.file) + ',' + rec.sha256 + ',' + CsvField(rec.caption) + '\n');
+    if (out) {
+      if (format == CaptionFormat::kJsonl) {
+        nlohmann::ordered_json caption = rec.caption;
+        if (options.json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
+        out->Append(nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
+                        -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                    '\n');
+      } else {
+        out->Append(CsvField(rec.file) + ',' + rec.sha256 + ',' + CsvField(rec.caption) + '\n');
+      }
     }
     ++summary.captioned;
     ++progress.done;

@@ -13,6 +13,15 @@
 // The model is behind `Captioner`, so this file knows nothing of sessions and tests can run it
 // with a fake.
 //
+// Sidecars (issue 33, caption_sidecar.h): with CaptionFolderOptions::sidecar, each image's caption
+// also goes to a file next to it (photo.jpg -> photo.txt), with or without the output file, and
+// `recursive` takes the images of subfolders too. Resume in sidecar mode: in skip mode an image
+// with a sidecar is done; with an output file, an image whose name and sha256 are already in it
+// is done in every mode (its sidecar was written before its row), so an interrupted overwrite,
+// append or prepend run continues where it stopped; without one, those modes act on every image
+// each run. Identical images each get their sidecar (the caption of the first is reused, not
+// computed again).
+//
 // Thread contract: runs on the caller's thread; `cancel` may be set from any thread and is
 // checked between images.
 #include <atomic>
@@ -20,7 +29,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "core/engine/caption_sidecar.h"
+#include "core/engine/image_files.h"  // ListImageFiles, ListImageFilesRecursive
 
 namespace glance {
 
@@ -29,15 +42,11 @@ enum class CaptionFormat { kJsonl, kCsv };
 // By the output file's extension (.jsonl / .csv); throws glance::Error naming the file otherwise.
 CaptionFormat CaptionFormatForPath(const std::string& out_path);
 
-// Entries directly in `dir`, other than folders, whose extension is an image format Glance
-// decodes (.png .jpg .jpeg .webp .bmp .tif .tiff), by name; a FIFO or dangling link by such a name
-// is listed too, so that captioning reports it. Throws glance::Error when `dir` is not a readable
-// folder.
-std::vector<std::string> ListImageFiles(const std::string& dir);
-
 // The sha256 column of an existing output file (empty set when it does not exist yet). A line
 // that does not parse (say, half-written when the last run was killed) is skipped.
 std::set<std::string> ReadCaptionedHashes(const std::string& out_path, CaptionFormat format);
+// The (file, sha256) pairs of its rows, the same way.
+std::set<std::pair<std::string, std::string>> ReadCaptionedFiles(const std::string& out_path, CaptionFormat format);
 
 // Moves an unfinished last record of the output file (a run killed or a power cut mid-append) to
 // OUT.torn and cuts it off, so new records never follow half a line (a half CSV quoted field
@@ -49,7 +58,7 @@ std::string SetAsideTornTail(const std::string& out_path, CaptionFormat format);
 std::string CsvField(const std::string& value);
 
 struct CaptionRecord {
-  std::string file;     // name within the folder
+  std::string file;     // name within the folder (a relative path when recursive: "trip/b.jpg")
   std::string sha256;   // of the file's bytes
   std::string caption;
   double seconds = 0.0;  // time the captioner took
@@ -83,6 +92,11 @@ struct CaptionFolderSummary {
   // One line when the output file ended in a record cut short (a run killed mid-write): that
   // tail was moved to OUT.torn and its image captioned again. Empty otherwise.
   std::string recovered;
+  // Sidecar mode:
+  int sidecars_written = 0;
+  int had_sidecar = 0;                       // skip mode: left alone, the image has one
+  std::vector<std::string> protected_sidecars;  // edited by hand / not Glance's: left as they are
+  std::vector<std::string> notices;          // one line each: leftovers removed, records set aside
 };
 
 // Returns the caption of the image at `path`; throws glance::Error for a bad image.
@@ -94,5 +108,17 @@ using Captioner = std::function<std::string(const std::string& path)>;
 // into a .jsonl line as JSON rather than as a string (a .csv keeps its text).
 CaptionFolderSummary CaptionFolder(const std::string& dir, const std::string& out_path, const Captioner& captioner,
                                    const CaptionFolderCallbacks& callbacks = {}, bool json_captions = false);
+
+struct CaptionFolderOptions {
+  std::string out_path;                  // .jsonl / .csv; "" for none (then `sidecar` is required)
+  bool json_captions = false;
+  bool recursive = false;                // subfolders too (image_files.h ListImageFilesRecursive)
+  std::optional<SidecarOptions> sidecar;  // a caption file next to each image
+};
+
+// The same with sidecars and subfolders. Throws glance::Error when neither an output file nor
+// sidecars are asked for; a sidecar that cannot be written fails that image only.
+CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOptions& options,
+                                   const Captioner& captioner, const CaptionFolderCallbacks& callbacks = {});
 
 }  // namespace glance

@@ -1,0 +1,45 @@
+#pragma once
+// What Glance wrote into the caption sidecars of one folder (issue 33), so that a sidecar edited
+// by hand since, or never written by Glance, is told apart and left alone unless the user says
+// otherwise. One hidden file per folder, ".glance-sidecars.jsonl", one JSON object a line:
+//   {"sidecar":"photo.txt","image":"photo.jpg","image_sha256":"<64 hex>","text_sha256":"<64 hex>"}
+// appended (core/util/append_file.h: whole, synced) before each sidecar is renamed into place.
+// A sidecar is Glance's when the sha256 of its bytes is one recorded for that sidecar name. A
+// record whose write never happened (killed between the two steps) names text that is nowhere,
+// so it changes nothing: the sidecar still holds the earlier text, which has its own record.
+// The file lives with the images: moving or copying the folder keeps it.
+//
+// Thread contract: one owner.
+#include <map>
+#include <set>
+#include <string>
+
+namespace glance {
+
+inline constexpr char kSidecarManifestName[] = ".glance-sidecars.jsonl";
+
+class SidecarManifest {
+ public:
+  // Reads `dir`'s manifest (none yet: empty). A cut-off last line (a run killed mid-append) is set
+  // aside first (caption_folder.h SetAsideTornTail; notice() says so); a line that does not parse
+  // is ignored. Throws glance::Error naming the manifest when it cannot be read.
+  explicit SidecarManifest(const std::string& dir);
+
+  // Whether Glance wrote exactly the text with this sha256 into `sidecar` (a name in the folder).
+  bool Wrote(const std::string& sidecar, const std::string& text_sha256) const;
+
+  // Appends one record, on disk before it returns. Throws glance::Error naming the manifest.
+  void Record(const std::string& sidecar, const std::string& image, const std::string& image_sha256,
+              const std::string& text_sha256);
+
+  const std::string& path() const { return path_; }
+  // One line when a cut-off last record was set aside on opening; "" otherwise.
+  const std::string& notice() const { return notice_; }
+
+ private:
+  std::string path_;
+  std::string notice_;
+  std::map<std::string, std::set<std::string>> written_;  // sidecar name -> text sha256s
+};
+
+}  // namespace glance
