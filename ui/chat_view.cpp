@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "ui/attachment_strip.h"
+#include "ui/context_meter.h"
 #include "ui/event_types.h"
 #include "ui/safe_text_browser.h"
 #include "ui/transcript_document.h"
@@ -104,6 +105,8 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   // text widened the chat and narrowed the Conversations dock for good (issue 34).
   progress_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   buttons->addWidget(progress_, 1);
+  contextMeter_ = new ContextMeter(this);
+  buttons->addWidget(contextMeter_);
   // New chat is the sidebar's first button (and Ctrl+N): not repeated here, so the chat's
   // narrowest width leaves the docks their room on a small window.
   for (QAction* a : {edit_, regenerate_, stop_, send_}) buttons->addWidget(ButtonFor(a, this));

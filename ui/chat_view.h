@@ -27,6 +27,7 @@ class QUrl;
 namespace glance::ui {
 
 class AttachmentStrip;
+class ContextMeter;
 class SafeTextBrowser;
 
 class ChatView : public QWidget {
@@ -68,6 +69,8 @@ class ChatView : public QWidget {
   QTextBrowser* transcript() const;
   // The images attached to the next message, above the message box (the window fills it).
   AttachmentStrip* attachments() const { return attachments_; }
+  // The context meter beside the buttons (the window fills it: context_meter.h).
+  ContextMeter* contextMeter() const { return contextMeter_; }
   // The link the transcript would follow for `url` (Copy, Copy code, a thumbnail, a web link).
   void activateLink(const QUrl& url);
 
@@ -118,6 +121,7 @@ class ChatView : public QWidget {
   int lastIndex(bool user) const;
 
   std::vector<Message> messages_;
+  ContextMeter* contextMeter_ = nullptr;
   bool busy_ = false;
   bool editing_ = false;
   bool readOnly_ = false;

@@ -136,18 +136,13 @@ void ConversationSidebar::setFilter(const QString& text) { search_->setText(text
 
 bool ConversationSidebar::rename(const QString& id, const QString& title) {
   QString error;
-  std::optional<Conversation> c = store_->load(id, &error);
-  if (!c) {
-    showMessage(error);
-    return false;
-  }
-  c->title = title.trimmed();
-  if (!store_->save(*c, &error)) {
+  const QString trimmed = title.trimmed();
+  if (!store_->retitle(id, trimmed, &error)) {  // keeps the chat's date and place in the list
     showMessage(error);
     return false;
   }
   refresh();
-  Q_EMIT renamed(id, c->title);
+  Q_EMIT renamed(id, trimmed);
   return true;
 }
 

@@ -211,6 +211,25 @@ std::optional<Conversation> ConversationStore::load(const QString& id, QString* 
   }
 }
 
+bool ConversationStore::retitle(const QString& id, const QString& title, QString* error) {
+  if (!ValidId(id)) {
+    if (error) *error = tr("Invalid conversation id '%1'").arg(id);
+    return false;
+  }
+  QByteArray bytes;
+  if (!ReadAll(PathFor(id), &bytes, error)) return false;
+  nlohmann::ordered_json doc;  // ordered: the header stays ahead of "turns" (list() stops there)
+  try {
+    doc = nlohmann::ordered_json::parse(bytes.cbegin(), bytes.cend());
+    ConversationHeaderFromJson(json(doc));  // a conversation, in a version this Glance reads
+  } catch (const std::exception& e) {
+    if (error) *error = tr("Cannot open %1: %2").arg(PathFor(id), QString::fromStdString(e.what()));
+    return false;
+  }
+  doc["title"] = title.toStdString();
+  return WriteAtomically(PathFor(id), QByteArray::fromStdString(doc.dump(1)), error);
+}
+
 bool ConversationStore::remove(const QString& id, QString* error) {
   if (!ValidId(id) || !QFile::exists(PathFor(id))) {
     if (error) *error = tr("No saved conversation '%1'").arg(id);

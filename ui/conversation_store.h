@@ -43,6 +43,10 @@ class ConversationStore : public QObject {
   // and writes it atomically. False + *error on failure (disk full, permissions).
   bool save(Conversation& conversation, QString* error = nullptr);
   std::optional<Conversation> load(const QString& id, QString* error = nullptr) const;
+  // Gives a saved conversation a new title and nothing else: its date ("updated", by which the
+  // list is ordered) and every other byte of its document stay as they were (the attention maps
+  // are not decoded and encoded again). Atomic like save(). False + *error on failure.
+  bool retitle(const QString& id, const QString& title, QString* error = nullptr);
   // Moves the file to <folder>/.trash (replacing an older copy there); restore() moves it back.
   bool remove(const QString& id, QString* error = nullptr);
   bool restore(const QString& id, QString* error = nullptr);

@@ -2,6 +2,7 @@
 // converters in core/engine/events_json.h, shared with glance-cli --json; attention maps use
 // the compact codec in attention_codec.h.
 #include <QRegularExpression>
+#include <algorithm>
 #include <string>
 
 #include "core/engine/events_json.h"
@@ -16,7 +17,7 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 constexpr const char* kFormat = "glance-conversation";
-constexpr int kVersion = 2;  // 2: header first, compact attention, model per turn
+constexpr int kVersion = 3;  // 2: header first, compact attention, model per turn; 3: parts, per-image maps
 constexpr int kTitleChars = 60;
 
 std::string S(const QString& s) { return s.toStdString(); }
@@ -56,6 +57,60 @@ void CheckFormat(const json& doc) {
                 "); update Glance");
 }
 
+// A turn's "parts": {"text": "..."} or {"image": k}, k indexing the turn's images.
+ordered_json PartsJson(const std::vector<MessagePart>& parts) {
+  ordered_json out = ordered_json::array();
+  for (const MessagePart& p : parts) {
+    ordered_json j;
+    if (p.kind == MessagePart::kText)
+      j["text"] = p.text;
+    else
+      j["image"] = p.image;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// Reads a turn's "parts"; every image of the turn appears exactly once, text parts are strings.
+std::vector<MessagePart> PartsFromJson(const json& parts, size_t images, size_t turn) {
+  const std::string where = "conversation turn " + std::to_string(turn + 1) + " field 'parts'";
+  if (!parts.is_array()) throw Error(where + " is not an array");
+  std::vector<MessagePart> out;
+  std::vector<int> seen(images, 0);
+  for (const json& j : parts) {
+    if (j.is_object() && j.size() == 1 && j.contains("text") && j["text"].is_string()) {
+      out.push_back(MessagePart::Text(j["text"].get<std::string>()));
+    } else if (j.is_object() && j.size() == 1 && j.contains("image") && j["image"].is_number_integer()) {
+      const int64_t k = j["image"].get<int64_t>();
+      if (k < 0 || static_cast<size_t>(k) >= images || seen[static_cast<size_t>(k)]++)
+        throw Error(where + " names image " + std::to_string(k) + ", not one of the turn's " +
+                    std::to_string(images) + " images once");
+      out.push_back(MessagePart::Image(static_cast<int>(k)));
+    } else {
+      throw Error(where + " holds a part that is neither {\"text\": string} nor {\"image\": index}");
+    }
+  }
+  for (size_t k = 0; k < images; ++k)
+    if (!seen[k]) throw Error(where + " leaves out image " + std::to_string(k));
+  return out;
+}
+
+// The maps over a turn's images other than the last (whose maps are the turn's "attention"),
+// each within an equal share of the attention budget.
+ordered_json ImageAttentionJson(const ConversationTurn& t) {
+  ordered_json out = ordered_json::array();
+  const int last = t.attention.empty() ? -1 : t.attention.back().image_index;
+  const size_t n = std::max<size_t>(1, t.attention_by_image.size());
+  for (const ImageAttention& a : t.attention_by_image) {
+    if (a.image_index == last || a.maps.empty()) continue;
+    ordered_json j;
+    j["image_index"] = a.image_index;
+    j["attention"] = EncodeAttention(a.maps, t.words, kAttentionBudgetBytes / n);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 QString Shorten(const QString& text) {
   QString t = text.simplified();
   if (t.size() > kTitleChars) t = t.left(kTitleChars - 1).trimmed() + QChar(0x2026);
@@ -70,12 +125,14 @@ ordered_json ToJson(const Conversation& c) {
     ordered_json turn;
     turn["user"] = S(t.user_text);
     turn["images"] = Array(t.images);
+    turn["parts"] = PartsJson(OrderedParts(t));
     turn["answer"] = S(t.answer);
     turn["stop_reason"] = S(t.stop_reason);
     turn["model"] = S(t.model);
     turn["stats"] = glance::ToJson(t.stats);
     turn["words"] = Array(t.words);
     turn["attention"] = EncodeAttention(t.attention, t.words);
+    turn["image_attention"] = ImageAttentionJson(t);
     turns.push_back(std::move(turn));
   }
   // Header first, turns last: ConversationStore::list() stops reading at "turns".
@@ -112,6 +169,7 @@ Conversation ConversationFromJson(const json& doc) {
   Conversation c = ConversationHeaderFromJson(doc);
   try {
     for (const json& jt : doc.at("turns")) {
+      const size_t index = c.turns.size();
       ConversationTurn t;
       t.user_text = Q(jt.at("user").get<std::string>());
       t.images = FromArray<ImageInfo>(jt, "images", ImageInfoFromJson);
@@ -124,12 +182,31 @@ Conversation ConversationFromJson(const json& doc) {
                         ? FromArray<AttentionMap>(jt, "attention", AttentionMapFromJson)
                         : DecodeAttention(attention);
       t.words = FromArray<AttentionWord>(jt, "words", AttentionWordFromJson);
+      if (jt.contains("parts")) t.parts = PartsFromJson(jt["parts"], t.images.size(), index);  // version 3
+      // Version 3, a message with several images: the other images' maps, then the last's.
+      if (jt.contains("image_attention") && !jt["image_attention"].empty()) {
+        for (const json& ja : jt["image_attention"])
+          t.attention_by_image.push_back({ja.at("image_index").get<int>(), DecodeAttention(ja.at("attention"))});
+        if (!t.attention.empty())
+          t.attention_by_image.push_back({t.attention.back().image_index, t.attention});
+      }
       c.turns.push_back(std::move(t));
     }
     return c;
   } catch (const json::exception& e) {
     throw Error(std::string("conversation has a missing or mistyped field: ") + e.what());
   }
+}
+
+std::vector<MessagePart> ImagesThenText(size_t images, const QString& text) {
+  std::vector<MessagePart> parts;
+  for (size_t k = 0; k < images; ++k) parts.push_back(MessagePart::Image(static_cast<int>(k)));
+  if (!text.isEmpty()) parts.push_back(MessagePart::Text(S(text)));
+  return parts;
+}
+
+std::vector<MessagePart> OrderedParts(const ConversationTurn& turn) {
+  return turn.parts.empty() ? ImagesThenText(turn.images.size(), turn.user_text) : turn.parts;
 }
 
 QString ExportFileName(const Conversation& c, const QString& extension) {

@@ -33,7 +33,12 @@ QString ToMarkdown(const Conversation& c) {
   if (!c.system_prompt.isEmpty()) md += QStringLiteral("**System:** %1\n\n").arg(c.system_prompt);
   for (const ConversationTurn& t : c.turns) {
     md += QStringLiteral("## User\n\n");
-    for (const ImageInfo& img : t.images) {
+    for (const MessagePart& part : OrderedParts(t)) {
+      if (part.kind == MessagePart::kText) {
+        if (!part.text.empty()) md += Q(part.text) + QStringLiteral("\n\n");
+        continue;
+      }
+      const ImageInfo& img = t.images[static_cast<size_t>(part.image)];
       const QString path = Q(img.path);
       const QString name = path.isEmpty() ? QStringLiteral("pasted image") : QFileInfo(path).fileName();
       if (!path.isEmpty()) md += QStringLiteral("![%1](%2)\n\n").arg(name, path);
@@ -47,7 +52,7 @@ QString ToMarkdown(const Conversation& c) {
                 .arg(img.grid_h)
                 .arg(Q(std::string(Name(img.mode))), Q(img.sha256));
     }
-    md += t.user_text + QStringLiteral("\n\n## Assistant\n\n") + t.answer + QStringLiteral("\n\n");
+    md += QStringLiteral("## Assistant\n\n") + t.answer + QStringLiteral("\n\n");
     if (t.stats.generated_tokens > 0) md += StatsLine(t.stats) + QStringLiteral("\n\n");
   }
   return md;

@@ -7,17 +7,25 @@
 #include <vector>
 
 #include "core/engine/events.h"
+#include "core/engine/session.h"
 
 namespace glance::ui {
 
 struct ConversationTurn {
-  QString user_text;
-  std::vector<ImageInfo> images;  // images attached to this user message
+  QString user_text;              // the message's text parts, joined
+  std::vector<ImageInfo> images;  // images attached to this user message, in message order
+  // The message in order, image parts indexing `images`. Empty: a chat saved before messages
+  // were ordered (file versions 1 and 2), sent as its images, then user_text.
+  std::vector<MessagePart> parts;
   QString answer;
   QString stop_reason;  // "eos" | "max_tokens" | "cancelled" | "context" (empty in old files)
   TurnStats stats;
   std::vector<AttentionMap> attention;  // one per generated token (when captured)
   std::vector<AttentionWord> words;     // the answer's tokens grouped into words
+  // The answer's maps over each of this message's images, by conversation image index
+  // (TurnResult::attention_by_image); the last image's maps are `attention`. Empty in files
+  // before version 3 (which kept only the last image's).
+  std::vector<ImageAttention> attention_by_image;
   QString model;  // the model that answered (ModelInfo::name; its precision is in stats)
 };
 
@@ -30,10 +38,12 @@ struct Conversation {
   std::vector<ConversationTurn> turns;
 };
 
-// The saved/exported JSON document: {"format": "glance-conversation", "version": 2, ...},
+// The saved/exported JSON document: {"format": "glance-conversation", "version": 3, ...},
 // header fields first and "turns" last, so a reader can stop at "turns" (ConversationStore::
 // list). Attention maps are stored compactly (attention_codec.h); version 1 files (float
-// arrays) still read. FromJson throws glance::Error naming the field when the document is not
+// arrays) still read. Version 3 adds each turn's "parts" (the message's order: {"text": ...}
+// or {"image": k}, k indexing the turn's "images") and "image_attention" (the maps over the
+// message's other images, [{"image_index", "attention"}]). FromJson throws glance::Error naming the field when the document is not
 // a conversation.
 nlohmann::ordered_json ToJson(const Conversation& conversation);
 Conversation ConversationFromJson(const nlohmann::json& doc);
@@ -48,8 +58,13 @@ QString ExportFileName(const Conversation& conversation, const QString& extensio
 // the answer's first sentence; at most 60 characters.
 QString AutoTitle(const QString& question, const QString& answer);
 
-// Markdown for people: title, system prompt, each turn's question, images (path, sha256, size,
-// token grid), answer and a stats line. Attention maps are left to the JSON export.
+// The parts a message of the desktop app has: its images, then its text (empty text: none).
+std::vector<MessagePart> ImagesThenText(size_t images, const QString& text);
+// A turn's message in order (the legacy layout when `parts` is empty).
+std::vector<MessagePart> OrderedParts(const ConversationTurn& turn);
+
+// Markdown for people: title, system prompt, each turn's message in order (text, and each
+// image's path, sha256, size and token grid where it stands), answer and a stats line. Attention maps are left to the JSON export.
 QString ToMarkdown(const Conversation& conversation);
 
 }  // namespace glance::ui

@@ -33,6 +33,7 @@ void EngineWorker::loadModel(const QString& dir, const EngineOptions& options) {
     engine_ = std::move(engine);
     session_ = std::make_unique<Session>(engine_);
     Q_EMIT modelLoaded(engine_->info());
+    Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
     if (serving) restartServer();
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("load"), QString::fromUtf8(e.what()));
@@ -113,6 +114,7 @@ void EngineWorker::generate(Run&& run) {
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("generate"), QString::fromUtf8(e.what()));
   }
+  Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
 }
 
 void EngineWorker::send(const QString& text, const GenerateOptions& options) {
@@ -139,6 +141,7 @@ void EngineWorker::continueConversation(const SavedConversation& turns) {
     const auto hold = holdEngine();
     session_->Continue(turns, callbacks());
     Q_EMIT conversationContinued(static_cast<int>(session_->turns().size()), session_->context_tokens());
+    Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
   } catch (const Cancelled&) {
     Q_EMIT cancelled(QStringLiteral("continue"));
   } catch (const std::exception& e) {
@@ -147,7 +150,9 @@ void EngineWorker::continueConversation(const SavedConversation& turns) {
 }
 
 void EngineWorker::reset() {
-  if (session_) session_->Reset();
+  if (!session_) return;
+  session_->Reset();
+  Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
 }
 
 void EngineWorker::setSystemPrompt(const QString& text) {

@@ -88,6 +88,9 @@ class EngineWorker : public QObject {
   // session is as before the command (a stopped Send keeps its images pending).
   void cancelled(const QString& during);
   void conversationContinued(int turns, int contextTokens);
+  // What the session's context holds after a load, a turn (answered, stopped or failed), a
+  // continued conversation or a reset, of its limit (Session::context_tokens/context_limit).
+  void contextUsage(int used, int limit);
   // Folder captioning: `done` of `total` images handled, `file` about to be captioned;
   // etaSeconds < 0 until the first image is done.
   void folderProgress(int done, int total, const QString& file, double etaSeconds);

@@ -181,6 +181,9 @@ class MainWindow : public QMainWindow {
   void setReadOnly(bool on, const QString& why = QString());
   void recordTurn(const TurnResult& result);
   void showConversation(const Conversation& conversation);
+  // The context meter by the message box: what the session holds (or, for a saved chat not yet
+  // re-read, what its last turn left) plus the message being written.
+  void updateContextMeter();
   void openNewestConversation();
 
   void onModelLoaded(const ModelInfo& info);
@@ -261,6 +264,8 @@ class MainWindow : public QMainWindow {
   std::vector<ImageInfo> pendingImages_;     // attached since the last recorded turn
   bool fallBackToDemo_ = false;              // the start-up model_dir load
   bool keepNoticeOnLoad_ = false;            // the fallback's notice survives the demo load
+  int contextUsed_ = 0;   // EngineWorker::contextUsage
+  int contextLimit_ = 0;
   bool needsContinue_ = false;               // current_ is not (yet) in the engine's session
   std::function<void()> afterContinue_;      // the command waiting for the continuation
   bool regenerating_ = false;                // afterContinue_ is a Regenerate

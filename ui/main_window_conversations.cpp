@@ -13,6 +13,7 @@
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
+#include "ui/context_meter.h"
 #include "ui/conversation_sidebar.h"
 #include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
@@ -76,6 +77,7 @@ void MainWindow::newChat() {
   needsContinue_ = false;
   afterContinue_ = nullptr;
   current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
+  updateContextMeter();
   setReadOnly(false);
   showNotice(QString());  // a new chat starts with a clean slate, old notices included
   sidebar_->setCurrentId(QString());
@@ -177,6 +179,20 @@ void MainWindow::showConversation(const Conversation& conversation) {
       attention_->setAttention(std::move(maps), allMaps ? turn.words : std::vector<AttentionWord>{});
   }
   imageCount_ += static_cast<int>(pendingImages_.size());  // attached, waiting for the next message
+  updateContextMeter();
+}
+
+void MainWindow::updateContextMeter() {
+  ContextUsage usage;
+  usage.limit = contextLimit_;
+  usage.used = contextUsed_;
+  // A saved chat is re-read into the session when it is next sent to: until then, what its last
+  // turn left (TurnStats::context_tokens) is what the session will hold.
+  if (needsContinue_ && !current_.turns.empty()) usage.used = current_.turns.back().stats.context_tokens;
+  for (const ImageInfo& info : pendingImages_) usage.image_tokens += ImageContextTokens(info.tokens());
+  usage.text_bytes = static_cast<int>(chat_->input()->toPlainText().trimmed().toUtf8().size());
+  usage.answer_tokens = options_.max_new_tokens;
+  chat_->contextMeter()->setUsage(usage);
 }
 
 void MainWindow::recordTurn(const TurnResult& result) {
@@ -187,19 +203,21 @@ void MainWindow::recordTurn(const TurnResult& result) {
   turn.stats = result.stats;
   turn.attention = result.attention;
   turn.words = result.words;
+  turn.attention_by_image = result.attention_by_image;
   turn.model = Q(model_.name);
-  if (replaceLastTurn_ && !current_.turns.empty()) {
-    turn.images = current_.turns.back().images;  // same user message, same images
+  const bool replace = replaceLastTurn_ && !current_.turns.empty();
+  turn.images = replace ? current_.turns.back().images : std::move(pendingImages_);  // an edit keeps its images
+  turn.parts = ImagesThenText(turn.images.size(), turn.user_text);  // as the app sends a message
+  if (replace)
     current_.turns.back() = std::move(turn);
-  } else {
-    turn.images = std::move(pendingImages_);
+  else
     current_.turns.push_back(std::move(turn));
-  }
   pendingImages_.clear();
   pendingPreviews_.clear();
   sentThumbs_.clear();
   sentPreviews_.clear();
   sentNames_.clear();
+  updateContextMeter();
   if (current_.title.isEmpty())
     current_.title = AutoTitle(current_.turns.front().user_text, current_.turns.front().answer);
   QString error;

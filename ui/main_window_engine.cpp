@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSignalBlocker>
 #include <QLabel>
@@ -65,6 +66,12 @@ void MainWindow::connectWorker() {
   connect(this, &MainWindow::requestContinue, worker_, &EngineWorker::continueConversation);
   connect(worker_, &EngineWorker::progress, this, &MainWindow::onProgress);
   connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onCancelled);
+  connect(worker_, &EngineWorker::contextUsage, this, [this](int used, int limit) {
+    contextUsed_ = used;
+    contextLimit_ = limit;
+    updateContextMeter();
+  });
+  connect(chat_->input(), &QPlainTextEdit::textChanged, this, &MainWindow::updateContextMeter);
   connect(worker_, &EngineWorker::conversationContinued, this, [this] {
     needsContinue_ = false;
     clearNotice(QStringLiteral("model-changed"));  // done: it has been re-read
@@ -263,6 +270,7 @@ void MainWindow::onImageAttached(const ImageInfo& info) {
   pendingImages_.push_back(info);
   pendingPreviews_.push_back(processed);
   chat_->attachments()->setReady(static_cast<int>(pendingImages_.size()) - 1, DescribeImage(info));
+  updateContextMeter();
   chat_->attachments()->setRemovable(incoming_.empty());
   if (captionPending_ && incoming_.empty()) {
     captionPending_ = false;
@@ -295,6 +303,7 @@ bool MainWindow::savedHistory(SavedConversation* out, bool dropLastAnswer, QStri
     SavedTurn saved;
     saved.user_text = turn.user_text.toStdString();
     saved.answer = turn.answer.toStdString();
+    saved.parts = turn.parts;  // empty for chats saved before version 3: images, then text
     for (const ImageInfo& info : turn.images) {
       const QString path = store_->findImage(Q(info.path), Q(info.sha256));
       if (path.isEmpty()) {

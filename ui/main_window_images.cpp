@@ -113,6 +113,7 @@ void MainWindow::onPendingImageRemoved(int position) {
     --imageCount_;
   }
   chat_->attachments()->removeAt(position);
+  updateContextMeter();
   chat_->attachments()->setRemovable(incoming_.empty());
   // The dock shows the last image still attached, or none.
   attention_->clear();
@@ -189,12 +190,15 @@ void MainWindow::showMessageImage(int turn, int image) {
   // Its maps: every image of the last answered message, else what the turn kept (its last image).
   std::vector<AttentionMap> maps;
   std::vector<AttentionWord> words;
-  if (!live && turn == turns - 1)
-    for (const ImageAttention& a : lastImageMaps_)
+  if (!live) {  // the answer just given, else what the saved turn kept for each image
+    const bool justAnswered = turn == turns - 1 && !lastImageMaps_.empty();
+    const ConversationTurn& saved = current_.turns[static_cast<size_t>(turn)];
+    for (const ImageAttention& a : justAnswered ? lastImageMaps_ : saved.attention_by_image)
       if (a.image_index == index) {
         maps = a.maps;
-        words = lastWords_;
+        words = justAnswered ? lastWords_ : saved.words;
       }
+  }
   if (maps.empty() && !live) {
     const ConversationTurn& saved = current_.turns[static_cast<size_t>(turn)];
     for (const AttentionMap& m : saved.attention)

@@ -33,6 +33,7 @@ void MainWindow::buildModelMenu(QMenu* file) {
 void MainWindow::applySettings() {
   const settings::Values values = settings_->values();
   options_ = settings::ToGenerateOptions(values);
+  updateContextMeter();
   captionOnDrop_ = settings::GetBool(values, "caption_on_drop");
   if (captionAction_) {
     const QSignalBlocker block(captionAction_);

@@ -156,15 +156,41 @@ class TestConversationSidebar : public QObject {
     Conversation a = Sample(QStringLiteral("Cats on a mat"));
     Conversation b = Sample(QStringLiteral("Dogs in a park"));
     QVERIFY(store.save(a));
+    QTest::qSleep(5);  // b is the newer one, listed first
     QVERIFY(store.save(b));
     glance::ui::ConversationSidebar sidebar(&store);
     QCOMPARE(sidebar.visibleTitles().size(), 2);
     sidebar.setFilter(QStringLiteral("dog"));
     QCOMPARE(sidebar.visibleTitles(), QStringList({QStringLiteral("Dogs in a park")}));
     sidebar.setFilter(QString());
-    QVERIFY(sidebar.rename(a.id, QStringLiteral("Cats, renamed")));
-    QVERIFY(sidebar.visibleTitles().contains(QStringLiteral("Cats, renamed")));
+    // Renaming the older chat keeps its date and its place below the newer one, and every byte
+    // of the document but the title (the attention maps are not re-encoded).
+    const QString path = Folder() + QLatin1Char('/') + a.id + QStringLiteral(".json");
+    QFile before(path);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray oldBytes = before.readAll();
+    before.close();
+    const QStringList order = sidebar.visibleTitles();
+    QCOMPARE(order.last(), QStringLiteral("Cats on a mat"));
+    QVERIFY(sidebar.rename(a.id, QStringLiteral("  Cats, renamed ")));
+    QCOMPARE(sidebar.visibleTitles(), QStringList({order.first(), QStringLiteral("Cats, renamed")}));
+    QCOMPARE(store.load(a.id)->updated, a.updated);
     QCOMPARE(store.load(a.id)->turns.size(), size_t{2});  // renaming keeps the turns
+    QFile after(path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QByteArray renamedBytes = after.readAll();
+    QVERIFY(renamedBytes != oldBytes);
+    renamedBytes.replace("Cats, renamed", "Cats on a mat");
+    QCOMPARE(renamedBytes, oldBytes);
+    // A file that is not a conversation is not renamed: one line naming it.
+    QFile other(Folder() + QStringLiteral("/not-a-chat.json"));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.write("{\"format\": \"something else\"}");
+    other.close();
+    QString error;
+    QVERIFY(!store.retitle(QStringLiteral("not-a-chat"), QStringLiteral("x"), &error));
+    QVERIFY2(error.contains(QStringLiteral("not-a-chat.json")), qPrintable(error));
+    QVERIFY(QFile::remove(Folder() + QStringLiteral("/not-a-chat.json")));
     QSignalSpy removed(&sidebar, &glance::ui::ConversationSidebar::removed);
     QVERIFY(sidebar.remove(b.id));
     QCOMPARE(removed.count(), 1);

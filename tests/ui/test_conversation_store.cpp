@@ -87,6 +87,16 @@ void ExpectSame(const Conversation& a, const Conversation& b) {
     QCOMPARE(x.model, y.model);
     QCOMPARE(x.stats.precision, y.stats.precision);
     QCOMPARE(x.answer, y.answer);
+    QVERIFY(glance::ui::OrderedParts(x) == glance::ui::OrderedParts(y));
+    QCOMPARE(x.attention_by_image.size(), y.attention_by_image.size());
+    for (size_t k = 0; k < x.attention_by_image.size(); ++k) {
+      QCOMPARE(x.attention_by_image[k].image_index, y.attention_by_image[k].image_index);
+      QCOMPARE(x.attention_by_image[k].maps.size(), y.attention_by_image[k].maps.size());
+      for (size_t m = 0; m < x.attention_by_image[k].maps.size(); ++m)
+        for (size_t i = 0; i < x.attention_by_image[k].maps[m].mean.size(); ++i)
+          QVERIFY(std::fabs(x.attention_by_image[k].maps[m].mean[i] - y.attention_by_image[k].maps[m].mean[i]) <=
+                  std::max(std::fabs(x.attention_by_image[k].maps[m].mean[i]) * 0.0005f, 3e-8f));
+    }
     QCOMPARE(x.images.size(), y.images.size());
     for (size_t k = 0; k < x.images.size(); ++k) {
       const ImageInfo &p = x.images[k], &q = y.images[k];
@@ -150,6 +160,35 @@ void ExpectSame(const Conversation& a, const Conversation& b) {
       QCOMPARE(x.words[k].last_step, y.words[k].last_step);
     }
   }
+}
+
+// A message "Compare <image> with <image> please": text around and between two images, and the
+// answer's maps over each (image 0's differ from image 1's).
+Conversation TwoImageSample() {
+  Conversation c = Sample();
+  c.turns.resize(1);
+  ConversationTurn& t = c.turns[0];
+  t.images.push_back(ImageInfo{"/home/u/Pictures/dog.png", std::string(64, 'b'), 320, 240, 112, 112, 4, 4,
+                               glance::ImageMode::kDetail});
+  t.parts = {glance::MessagePart::Text("Compare "), glance::MessagePart::Image(0),
+             glance::MessagePart::Text(" with "), glance::MessagePart::Image(1),
+             glance::MessagePart::Text(" please")};
+  t.user_text = QStringLiteral("Compare  with  please");
+  for (AttentionMap& m : t.attention) m.image_index = 1;  // the last image's
+  std::vector<AttentionMap> first = t.attention;
+  for (AttentionMap& m : first) {
+    m.image_index = 0;
+    for (float& w : m.mean) w = 0.5f - w / 4.0f;
+    for (float& w : m.weights) w = 0.25f;
+  }
+  t.attention_by_image = {{0, first}, {1, t.attention}};
+  return c;
+}
+
+void WriteDoc(const QString& path, const nlohmann::json& doc) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(QByteArray::fromStdString(doc.dump(1)));
 }
 
 }  // namespace
@@ -487,6 +526,79 @@ class ConversationStoreTest : public QObject {
     QCOMPARE(QDir(Folder()).entryList(QDir::Files | QDir::Hidden),
              QStringList{c.id + QStringLiteral(".json")});
     QCOMPARE(store.load(c.id)->title, QStringLiteral("renamed"));
+  }
+
+  void messageOrderAndEachImagesMapsAreKept() {
+    ConversationStore store(Folder());
+    Conversation c = TwoImageSample();
+    QString error;
+    QVERIFY2(store.save(c, &error), qPrintable(error));
+    const auto loaded = store.load(c.id, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    ExpectSame(c, *loaded);
+    QVERIFY(loaded->turns[0].parts == c.turns[0].parts);  // the order itself, not the legacy one
+    const float want = 0.5f - (3.0f / 49.0f) / 4.0f;  // image 0's own maps, not the last image's
+    QVERIFY(std::fabs(loaded->turns[0].attention_by_image[0].maps[2].mean[3] - want) < want * 0.001f);
+    // What Session::Continue is given for it: the same order.
+    glance::SavedTurn saved;
+    saved.parts = loaded->turns[0].parts;
+    QCOMPARE(saved.OrderedParts()[1], glance::MessagePart::Image(0));
+    // Markdown keeps the order: the text before the first image comes first.
+    const QString md = glance::ui::ToMarkdown(c);
+    const qsizetype compare = md.indexOf(QStringLiteral("Compare")), cat = md.indexOf(QStringLiteral("cat é.png"));
+    const qsizetype with = md.indexOf(QStringLiteral(" with")), dog = md.indexOf(QStringLiteral("dog.png"));
+    const qsizetype please = md.indexOf(QStringLiteral(" please"));
+    QVERIFY2(compare >= 0 && compare < cat && cat < with && with < dog && dog < please, qPrintable(md));
+  }
+
+  void versionTwoFilesOpenAsImagesThenText() {
+    ConversationStore store(Folder());
+    Conversation c = TwoImageSample();
+    QVERIFY(store.save(c));
+    const QString path = Folder() + QLatin1Char('/') + c.id + QStringLiteral(".json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    nlohmann::json doc = nlohmann::json::parse(f.readAll().toStdString());
+    f.close();
+    doc["version"] = 2;
+    doc["turns"][0].erase("parts");
+    doc["turns"][0].erase("image_attention");
+    WriteDoc(path, doc);
+    const auto loaded = store.load(c.id);
+    QVERIFY(loaded);
+    QVERIFY(loaded->turns[0].parts.empty());
+    QVERIFY(loaded->turns[0].attention_by_image.empty());
+    const std::vector<glance::MessagePart> legacy = {glance::MessagePart::Image(0), glance::MessagePart::Image(1),
+                                                     glance::MessagePart::Text("Compare  with  please")};
+    QVERIFY(glance::ui::OrderedParts(loaded->turns[0]) == legacy);
+    QCOMPARE(loaded->turns[0].attention.size(), size_t{3});  // the last image's maps, as before
+  }
+
+  void badPartsAreRefusedNamingTheField() {
+    ConversationStore store(Folder());
+    Conversation c = TwoImageSample();
+    QVERIFY(store.save(c));
+    const QString path = Folder() + QLatin1Char('/') + c.id + QStringLiteral(".json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const nlohmann::json good = nlohmann::json::parse(f.readAll().toStdString());
+    f.close();
+    const std::vector<std::pair<nlohmann::json, QString>> cases = {
+        {nlohmann::json::array({{{"image", 0}}, {{"image", 2}}}), QStringLiteral("names image 2")},
+        {nlohmann::json::array({{{"image", 0}}, {{"image", 0}}, {{"image", 1}}}), QStringLiteral("names image 0")},
+        {nlohmann::json::array({{{"image", 1}}}), QStringLiteral("leaves out image 0")},
+        {nlohmann::json::array({{{"image", 0}}, {{"image", 1}}, {{"video", 1}}}), QStringLiteral("neither")},
+        {nlohmann::json("text"), QStringLiteral("not an array")}};
+    for (const auto& [parts, why] : cases) {
+      nlohmann::json doc = good;
+      doc["turns"][0]["parts"] = parts;
+      WriteDoc(path, doc);
+      QString error;
+      QVERIFY(!store.load(c.id, &error));
+      QVERIFY2(error.contains(QStringLiteral("'parts'")) && error.contains(why), qPrintable(error));
+    }
+    WriteDoc(path, good);  // control: the untouched document loads
+    QVERIFY(store.load(c.id));
   }
 
   void exportsCarryImagesHashesStatsAndAttention() {

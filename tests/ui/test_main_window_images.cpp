@@ -3,7 +3,9 @@
 // message's images are thumbnails in its bubble, and clicking one shows the answer's map over
 // that image; an image brought into an answered chat starts a new chat or joins it, as chosen,
 // and the choice is kept.
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <cmath>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -15,6 +17,7 @@
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
+#include "ui/context_meter.h"
 #include "ui/conversation_store.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
@@ -69,11 +72,23 @@ class TestMainWindowImages : public QObject {
     }
     QCOMPARE(strip->count(), 3);
     QVERIFY(!strip->isHidden());
+    // The context meter counts the attached images' tokens (7x7 grid + 2 markers each).
+    glance::ui::ContextMeter* meter = window.chat()->contextMeter();
+    QVERIFY(meter->isVisibleTo(&window));
+    QVERIFY(meter->usage().limit > 0);
+    QCOMPARE(meter->usage().used, 0);
+    QCOMPARE(meter->usage().image_tokens, 3 * 51);
     QCOMPARE(strip->nameAt(1), QStringLiteral("scene-001.png"));
     QVERIFY(strip->removeButton(1)->isEnabled());
     strip->removeButton(1)->click();
     QTRY_COMPARE_WITH_TIMEOUT(strip->count(), 2, kTimeoutMs);
     QCOMPARE(strip->nameAt(1), QStringLiteral("scene-002.png"));
+    QCOMPARE(meter->usage().image_tokens, 2 * 51);
+    const int withoutText = meter->usage().next_message_tokens();
+    window.chat()->input()->setPlainText(QStringLiteral("Describe these images, please."));
+    QVERIFY(meter->usage().next_message_tokens() > withoutText);
+    QVERIFY(meter->text().contains(QStringLiteral("+")));
+    window.chat()->input()->clear();
 
     QSignalSpy done(&window, &MainWindow::turnCompleted);
     QSignalSpy failed(&window, &MainWindow::failed);
@@ -85,6 +100,11 @@ class TestMainWindowImages : public QObject {
     QCOMPARE(result.attention_by_image.size(), size_t{2});
     QCOMPARE(strip->count(), 0);
     QVERIFY(strip->isHidden());
+    // What the session holds after the turn, nothing pending.
+    QTRY_COMPARE(meter->usage().used, result.stats.context_tokens);
+    QCOMPARE(meter->usage().image_tokens, 0);
+    QVERIFY(result.stats.context_tokens > 2 * 49);
+    QCOMPARE(meter->level(), glance::ui::ContextUsage::Level::kFine);
     // Both images are thumbnails in the message's bubble, and saved with the turn in order.
     QTRY_COMPARE(ImagesIn(window.chat()->transcript()->document()), 2);
     const auto& turn = window.currentConversation().turns.back();
@@ -101,13 +121,27 @@ class TestMainWindowImages : public QObject {
     window.showMessageImage(0, 1);
     QVERIFY(window.dropArea()->infoText().contains(QStringLiteral("scene-002.png")));
     QVERIFY(window.attention()->wordCount() > 0);
-    QVERIFY(window.attention()->currentMap() != first);  // another image, another map
+    const std::vector<float> second = window.attention()->currentMap();
+    QVERIFY(second != first);  // another image, another map
 
     // A reopened chat shows the thumbnails again.
     window.chat()->newChatAction()->trigger();
     QCOMPARE(ImagesIn(window.chat()->transcript()->document()), 0);
     QVERIFY(window.openConversation(store.list().front().id));
     QCOMPARE(ImagesIn(window.chat()->transcript()->document()), 2);
+    // ... and each image's own maps, as saved (float16: within half a step of the live ones).
+    QCOMPARE(meter->usage().used, result.stats.context_tokens);  // what the saved turn left
+    auto near = [](const std::vector<float>& a, const std::vector<float>& b) {
+      if (a.size() != b.size() || a.empty()) return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > std::max(std::fabs(b[i]) * 0.001f, 1e-6f)) return false;
+      return true;
+    };
+    window.showMessageImage(0, 0);
+    QVERIFY(near(window.attention()->currentMap(), first));
+    window.showMessageImage(0, 1);
+    QVERIFY(near(window.attention()->currentMap(), second));
+    QVERIFY(!near(first, second));
   }
 
   void imageIntoAnsweredChatFollowsTheChoice() {

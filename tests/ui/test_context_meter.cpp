@@ -1,0 +1,72 @@
+// The context meter (issue 36 item 8): the next message's tokens count its images (grid + two
+// markers each) and its text; the levels change where Session would refuse the message or cut the
+// answer; the text and tooltip say so.
+#include <QtTest>
+
+#include "ui/context_meter.h"
+
+using glance::ui::ContextMeter;
+using glance::ui::ContextUsage;
+
+class TestContextMeter : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void imagesAndTextAreCounted() {
+    ContextUsage u;
+    u.limit = 1000;
+    u.used = 100;
+    const int empty = u.next_message_tokens();
+    QVERIFY(empty > 0 && empty < 32);  // the turn's framing alone
+    u.image_tokens = glance::ui::ImageContextTokens(49);
+    QCOMPARE(u.image_tokens, 51);
+    QCOMPARE(u.next_message_tokens(), empty + 51);
+    u.text_bytes = 30;  // estimated at one token per 3 bytes: never fewer than BPE would use
+    QCOMPARE(u.next_message_tokens(), empty + 51 + 10);
+    QCOMPARE(u.after_next_message(), 100 + empty + 61);
+  }
+
+  void levelsFollowTheLimit() {
+    ContextUsage u;
+    u.limit = 1000;
+    u.answer_tokens = 200;
+    u.used = 500;
+    QCOMPARE(u.level(), ContextUsage::Level::kFine);
+    u.used = 1000 - 200 - u.next_message_tokens();  // the answer's budget just reaches the limit
+    QCOMPARE(u.level(), ContextUsage::Level::kAnswerMayBeCut);
+    u.used -= 1;
+    QCOMPARE(u.level(), ContextUsage::Level::kFine);
+    u.image_tokens = 300;  // an image that does not fit
+    QCOMPARE(u.level(), ContextUsage::Level::kWillNotFit);
+    u.limit = 0;  // no model: nothing to warn about
+    QCOMPARE(u.level(), ContextUsage::Level::kFine);
+  }
+
+  void textAndTooltipSayWhatHappens() {
+    ContextMeter meter;
+    QVERIFY(meter.isHidden() || meter.text().isEmpty());  // no model yet
+    ContextUsage u;
+    u.limit = 4096;
+    u.used = 1200;
+    u.answer_tokens = 256;
+    meter.setUsage(u);
+    QVERIFY2(meter.text().contains(QLocale().toString(1200)) && meter.text().contains(QLocale().toString(4096)),
+             qPrintable(meter.text()));
+    QVERIFY(!meter.text().contains(QStringLiteral("+")));
+    QVERIFY(!meter.explanation().contains(QStringLiteral("would not fit")));
+    u.image_tokens = 3000;
+    meter.setUsage(u);
+    QVERIFY(meter.text().contains(QStringLiteral("+")));
+    QCOMPARE(meter.level(), ContextUsage::Level::kWillNotFit);
+    QVERIFY2(meter.explanation().contains(QStringLiteral("would not fit")) &&
+                 meter.explanation().contains(QStringLiteral("refuse")),
+             qPrintable(meter.explanation()));
+    QCOMPARE(meter.toolTip(), meter.explanation());
+    u.image_tokens = 2700;  // fits, leaves less than the answer's budget
+    meter.setUsage(u);
+    QCOMPARE(meter.level(), ContextUsage::Level::kAnswerMayBeCut);
+    QVERIFY2(meter.explanation().contains(QStringLiteral("context full")), qPrintable(meter.explanation()));
+  }
+};
+
+QTEST_MAIN(TestContextMeter)
+#include "test_context_meter.moc"

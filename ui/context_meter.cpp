@@ -1,0 +1,113 @@
+#include "ui/context_meter.h"
+
+#include <QLocale>
+#include <QPainter>
+#include <algorithm>
+
+namespace glance::ui {
+
+namespace {
+
+// <|im_start|>user\n … <|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n, and the
+// previous answer's <|im_end|>\n the next turn appends (chat_template.jinja): 15 tokens with
+// Qwen3.5's tokenizer; one more to stay on the safe side.
+constexpr int kTurnFramingTokens = 16;
+constexpr int kBytesPerToken = 3;
+
+QString Count(int n) { return QLocale().toString(n); }
+
+QColor LevelColour(ContextUsage::Level level, const QPalette& palette) {
+  switch (level) {
+    case ContextUsage::Level::kWillNotFit: return QColor(0xd3, 0x2f, 0x2f);
+    case ContextUsage::Level::kAnswerMayBeCut: return QColor(0xe0, 0x8e, 0x0b);
+    case ContextUsage::Level::kFine: break;
+  }
+  return palette.color(QPalette::Highlight);
+}
+
+}  // namespace
+
+int ImageContextTokens(int grid_tokens) { return grid_tokens + 2; }
+
+int ContextUsage::next_message_tokens() const {
+  const int text = (text_bytes + kBytesPerToken - 1) / kBytesPerToken;
+  return image_tokens + text + kTurnFramingTokens;
+}
+
+ContextUsage::Level ContextUsage::level() const {
+  if (limit <= 0) return Level::kFine;
+  // Session refuses a turn whose prompt reaches the limit (session.cpp), and an answer stops
+  // when the cache is one token short of it.
+  if (after_next_message() >= limit) return Level::kWillNotFit;
+  if (after_next_message() + answer_tokens >= limit) return Level::kAnswerMayBeCut;
+  return Level::kFine;
+}
+
+ContextMeter::ContextMeter(QWidget* parent) : QLabel(parent) {
+  setAccessibleName(tr("Context used"));
+  setContentsMargins(4, 0, 4, 3);  // room for the bar under the text
+  setUsage({});
+}
+
+void ContextMeter::setUsage(const ContextUsage& usage) {
+  usage_ = usage;
+  if (usage.limit <= 0) {
+    setText(QString());
+    setVisible(false);
+    return;
+  }
+  setVisible(true);
+  const int pending = usage.image_tokens + usage.text_bytes > 0 ? usage.next_message_tokens() : 0;
+  setText(pending > 0 ? tr("%1 + \u2248%2 / %3 tokens").arg(Count(usage.used), Count(pending), Count(usage.limit))
+                      : tr("%1 / %2 tokens").arg(Count(usage.used), Count(usage.limit)));
+  const QString why = explanation();
+  setToolTip(why);
+  setAccessibleDescription(why);
+  QPalette p = palette();
+  p.setColor(QPalette::WindowText, usage.level() == ContextUsage::Level::kFine
+                                       ? QWidget::palette().color(QPalette::PlaceholderText)
+                                       : LevelColour(usage.level(), p));
+  setPalette(p);
+  update();
+}
+
+QString ContextMeter::explanation() const {
+  const ContextUsage& u = usage_;
+  if (u.limit <= 0) return {};
+  QString text = tr("The conversation holds %1 of the model's %2 tokens of context.").arg(Count(u.used), Count(u.limit));
+  if (u.image_tokens + u.text_bytes > 0)
+    text += QLatin1Char(' ') + tr("The next message adds about %1 (%2 of them for its images).")
+                                   .arg(Count(u.next_message_tokens()), Count(u.image_tokens));
+  switch (u.level()) {
+    case ContextUsage::Level::kWillNotFit:
+      text += QLatin1Char(' ') +
+              tr("It would not fit: Glance will refuse to send it and the conversation stays as it is. "
+                 "Remove an image, shorten the message or start a New chat.");
+      break;
+    case ContextUsage::Level::kAnswerMayBeCut:
+      text += QLatin1Char(' ') +
+              tr("It leaves room for about %1 answer tokens: the answer stops there (marked "
+                 "\u201Ccontext full\u201D under it). A New chat has the whole context.")
+                  .arg(Count(std::max(0, u.limit - 1 - u.after_next_message())));
+      break;
+    case ContextUsage::Level::kFine: break;
+  }
+  return text;
+}
+
+void ContextMeter::paintEvent(QPaintEvent* event) {
+  QLabel::paintEvent(event);
+  if (usage_.limit <= 0) return;
+  QPainter painter(this);
+  const QRect bar(4, height() - 3, width() - 8, 2);
+  painter.fillRect(bar, palette().color(QPalette::Mid));
+  const double shown = std::min(1.0, static_cast<double>(usage_.after_next_message()) / usage_.limit);
+  const double held = std::min(1.0, static_cast<double>(usage_.used) / usage_.limit);
+  const QColor colour = LevelColour(usage_.level(), palette());
+  QColor light = colour;
+  light.setAlpha(110);
+  painter.fillRect(QRect(bar.left(), bar.top(), static_cast<int>(bar.width() * shown), bar.height()), light);
+  painter.fillRect(QRect(bar.left(), bar.top(), static_cast<int>(bar.width() * held), bar.height()), colour);
+}
+
+}  // namespace glance::ui
