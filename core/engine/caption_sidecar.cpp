@@ -157,7 +157,12 @@ SidecarWriter::Current SidecarWriter::Inspect(const std::string& image) {
   std::error_code ec;
   const fs::file_status st = fs::symlink_status(path, ec);
   if (ec && st.type() != fs::file_type::not_found) throw Error(c.sidecar + ": cannot look at it: " + ec.message());
-  SidecarManifest& manifest = ManifestFor(c.folder);
+  SidecarManifest* manifest = nullptr;
+  try {
+    manifest = &ManifestFor(c.folder);
+  } catch (const Error& e) {
+    throw Error(c.sidecar + ": cannot tell whether Glance wrote it: " + e.what());
+  }
   if (st.type() == fs::file_type::not_found) return c;
   if (st.type() == fs::file_type::directory)
     throw Error(c.sidecar + ": is a folder, so " + image + " cannot have its caption there");
@@ -165,7 +170,7 @@ SidecarWriter::Current SidecarWriter::Inspect(const std::string& image) {
     throw Error(c.sidecar + ": not a regular file (a link, pipe or device); Glance leaves it alone");
   c.exists = true;
   c.text = ReadWholeFile(c.sidecar, c.sidecar + ": cannot read it");
-  c.ours = manifest.Wrote(c.name, Sha256Hex(c.text.data(), c.text.size()));
+  c.ours = manifest->Wrote(c.name, Sha256Hex(c.text.data(), c.text.size()));
   return c;
 }
 
