@@ -1,6 +1,7 @@
 #include "ui/attention_data.h"
 
 #include <QString>
+#include <algorithm>
 
 #include "core/engine/events_json.h"
 
@@ -21,6 +22,20 @@ std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const Attentio
   if (count > 1)
     for (float& v : sum) v /= static_cast<float>(count);
   return sum;
+}
+
+std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps,
+                                        const std::vector<AttentionWord>& words, int cell,
+                                        int layer_slot, int head) {
+  std::vector<WordAtCell> ranked;
+  if (cell < 0) return ranked;
+  for (size_t w = 0; w < words.size(); ++w) {
+    const std::vector<float> map = WordMap(maps, words[w], layer_slot, head);
+    if (static_cast<size_t>(cell) < map.size()) ranked.push_back({static_cast<int>(w), map[static_cast<size_t>(cell)]});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const WordAtCell& a, const WordAtCell& b) { return a.weight > b.weight; });
+  return ranked;
 }
 
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps) {

@@ -14,6 +14,17 @@ namespace glance::ui {
 std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
                            int layer_slot, int head);
 
+// Reverse lookup (issue 36 item 4): the answer's words ranked by the weight their map (WordMap
+// under the layer/head choice) gives `cell`, highest first (ties: earlier word first). Words
+// without maps, and a cell outside the grid, give nothing.
+struct WordAtCell {
+  int word = 0;        // index into `words`
+  float weight = 0.f;  // that word's map at the cell
+};
+std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps,
+                                        const std::vector<AttentionWord>& words, int cell,
+                                        int layer_slot, int head);
+
 // One word per token, for when no grouping is available (e.g. while streaming).
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps);
 

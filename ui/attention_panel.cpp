@@ -10,11 +10,14 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
+#include <QToolButton>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QScrollArea>
 #include <QSlider>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -22,6 +25,8 @@
 
 namespace glance::ui {
 namespace {
+
+constexpr size_t kLookupWords = 5;  // the reverse lookup names and tints this many words
 
 QString ChipText(const std::string& text) {
   const QString t = QString::fromStdString(text).trimmed();
@@ -75,13 +80,32 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   cellInfo_->setObjectName(QStringLiteral("cellInfo"));
   cellInfo_->setForegroundRole(QPalette::PlaceholderText);
   cellInfo_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
-  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
+  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."));
   // The hovered cell and the exports share a line, so the map keeps the height.
   auto* infoRow = new QHBoxLayout;
   infoRow->addWidget(cellInfo_, 1);
+  auto* help = new QToolButton(this);
+  help->setText(QStringLiteral("?"));
+  help->setToolTip(tr("What attention maps do and do not tell you"));
+  help->setAccessibleName(tr("What attention maps show"));
+  connect(help, &QToolButton::clicked, this, [this] {
+    QMessageBox box(QMessageBox::Information, tr("What attention maps show"), helpText(), QMessageBox::Close, this);
+    box.setTextFormat(Qt::RichText);
+    box.exec();
+  });
+  help_ = help;
+  infoRow->addWidget(help);
   layout->addLayout(infoRow);
+  lookupInfo_ = new QLabel(this);
+  lookupInfo_->setObjectName(QStringLiteral("lookupInfo"));
+  lookupInfo_->setWordWrap(true);
+  lookupInfo_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  lookupInfo_->setVisible(false);
+  layout->addWidget(lookupInfo_);
+  connect(heatmap_, &HeatmapWidget::cellClicked, this,
+          [this](int cell) { lookUpCell(cell == lookedCell_ ? -1 : cell); });
   connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
-    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms.") : text);
+    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there.") : text);
   });
 
   chipGroup_ = new QButtonGroup(this);
@@ -180,6 +204,7 @@ void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<At
   words_ = words.empty() ? TokensAsWords(maps_) : std::move(words);
   live_ = false;
   selected_ = -1;
+  lookedCell_ = -1;
   rebuildSelectors();
   buildChips();
   buildSmallMultiples();
@@ -194,6 +219,7 @@ void AttentionPanel::appendMap(const AttentionMap& map) {
     maps_.clear();
     words_.clear();
     selected_ = -1;
+    lookedCell_ = -1;
     buildChips();
     buildSmallMultiples();
   }
@@ -208,6 +234,7 @@ void AttentionPanel::clear() {
   maps_.clear();
   words_.clear();
   selected_ = -1;
+  lookedCell_ = -1;
   live_ = false;
   rebuildSelectors();
   buildChips();
@@ -273,6 +300,71 @@ bool AttentionPanel::exportJson(const QString& path) const {
 void AttentionPanel::setModelDescription(const QString& model, const QString& precision) {
   model_ = model;
   precision_ = precision;
+}
+
+QString AttentionPanel::helpText() {
+  return tr(
+      "<p><b>What the map shows.</b> For the chosen word, how much weight the model's "
+      "full-attention layers gave each image token while writing it: the softmax attention "
+      "of the word's tokens, averaged over the chosen layers and heads (or one of them). Each "
+      "cell is one token of the image as the model saw it \u2014 2\u00D72 patches of 16 pixels "
+      "merged, 32\u00D732 pixels of the resized image.</p>"
+      "<p><b>What it does not tell you.</b> Attention says where information was read from, "
+      "not why a word was chosen: a bright cell is not proof that it caused the word (Jain and "
+      "Wallace, \u201CAttention is not Explanation\u201D, 2019). Only one layer in four is full "
+      "attention; the Gated DeltaNet layers between them mix the image tokens too and are not "
+      "drawn here. By the time a word is written, earlier layers have already moved "
+      "information between image tokens, so a cell can stand for its neighbours. Some heads "
+      "park their attention on a few tokens that carry little content (attention sinks, Xiao "
+      "et al. 2023): <i>Hide sinks</i> leaves them out of the colour scale. The colours are "
+      "scaled to each map (the legend gives its range), so compare words by where their maps "
+      "peak, not by brightness.</p>"
+      "<p><b>Reverse lookup.</b> Click a cell: the answer's words are ranked by the weight "
+      "their maps give it, and the first five are tinted among the words above.</p>");
+}
+
+void AttentionPanel::lookUpCell(int cell) {
+  const int cells = maps_.empty() ? 0 : maps_.front().grid_h * maps_.front().grid_w;
+  lookedCell_ = live_ || cell >= cells ? -1 : cell;
+  refreshLookup();
+}
+
+QString AttentionPanel::lookupText() const {
+  if (lookedCell_ < 0 || lookup_.empty()) return {};
+  const int grid_w = maps_.front().grid_w;
+  QStringList top;
+  for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i)
+    top << tr("\u201C%1\u201D %2")
+               .arg(ChipText(words_[static_cast<size_t>(lookup_[i].word)].text))
+               .arg(lookup_[i].weight, 0, 'g', 3);
+  return tr("Row %1, col %2 \u2014 the words that looked there most: %3. Click it again to clear.")
+      .arg(lookedCell_ / grid_w + 1)
+      .arg(lookedCell_ % grid_w + 1)
+      .arg(top.join(QStringLiteral(" \u00B7 ")));
+}
+
+void AttentionPanel::refreshLookup() {
+  const int layer = layerBox_->currentIndex() - 1, head = headBox_->currentIndex() - 1;
+  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(maps_, words_, lookedCell_, layer, head) : std::vector<WordAtCell>{};
+  heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
+  // The top words' chips are tinted by their weight relative to the first; the others plain.
+  const QColor tint = palette().color(QPalette::Highlight);
+  const float top = lookup_.empty() ? 0.f : lookup_.front().weight;
+  for (QAbstractButton* b : chipGroup_->buttons()) {
+    b->setStyleSheet(QString());
+    b->setAccessibleDescription(QString());
+  }
+  for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i) {
+    QAbstractButton* b = chip(lookup_[i].word);
+    if (!b || top <= 0.f) continue;
+    const int alpha = 60 + static_cast<int>(160.f * lookup_[i].weight / top);
+    b->setStyleSheet(QStringLiteral("QPushButton { background: rgba(%1, %2, %3, %4); border-radius: 3px; }")
+                         .arg(tint.red()).arg(tint.green()).arg(tint.blue()).arg(alpha));
+    b->setAccessibleDescription(tr("Looked at the chosen cell: rank %1").arg(i + 1));
+  }
+  const QString text = lookupText();
+  lookupInfo_->setText(text);
+  lookupInfo_->setVisible(!text.isEmpty());
 }
 
 QAbstractButton* AttentionPanel::chip(int index) const { return chipGroup_->button(index); }
@@ -370,9 +462,10 @@ void AttentionPanel::refresh() {
     w->setEnabled(!maps_.empty());
   if (maps_.empty()) cellInfo_->clear();
   else if (cellInfo_->text().isEmpty())
-    cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms."));
+    cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."));
   const OverlayStyle style = currentStyle();
   heatmap_->setStyle(style);
+  refreshLookup();  // the layer/head choice changes the ranking
   const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
   heatmap_->setMap(currentMap(), ref ? ref->grid_h : 0, ref ? ref->grid_w : 0);
   if (live_ && !maps_.empty()) {

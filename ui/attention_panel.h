@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/engine/events.h"
+#include "ui/attention_data.h"
 #include "ui/heatmap.h"
 
 class QAbstractButton;
@@ -55,6 +56,18 @@ class AttentionPanel : public QWidget {
   // Named in the JSON export: the model and weight precision that produced the maps.
   void setModelDescription(const QString& model, const QString& precision);
 
+  // Reverse lookup (a click on a cell of the map): the answer's words ranked by how much they
+  // looked at `cell` under the layer/head choice, the top ones highlighted among the word chips
+  // and named under the map. -1, or the same cell again, clears it.
+  void lookUpCell(int cell);
+  int lookedUpCell() const { return lookedCell_; }
+  const std::vector<WordAtCell>& lookup() const { return lookup_; }
+  QString lookupText() const;
+
+  // "What attention does and does not tell you", shown by the panel's "?" button.
+  static QString helpText();
+  QAbstractButton* helpButton() const { return help_; }
+
   QAbstractButton* chip(int index) const;
   HeatmapWidget* heatmap() const { return heatmap_; }
 
@@ -74,17 +87,22 @@ class AttentionPanel : public QWidget {
   OverlayStyle currentStyle() const;
   void onExportPng();
   void onExportJson();
+  void refreshLookup();
 
   QImage image_;
   std::vector<AttentionMap> maps_;
   std::vector<AttentionWord> words_;
   int selected_ = -1;
+  int lookedCell_ = -1;
+  std::vector<WordAtCell> lookup_;
   bool live_ = false;
   QString model_, precision_;  // showing the newest streamed token, not a selected word
 
   HeatmapWidget* heatmap_ = nullptr;
   QLabel* caption_ = nullptr;
   QLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight
+  QLabel* lookupInfo_ = nullptr;  // the reverse lookup's words
+  QAbstractButton* help_ = nullptr;
   QWidget* chipRow_ = nullptr;
   QHBoxLayout* chipLayout_ = nullptr;
   QButtonGroup* chipGroup_ = nullptr;

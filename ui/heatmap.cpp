@@ -274,6 +274,11 @@ void HeatmapWidget::resetView() {
   update();
 }
 
+void HeatmapWidget::setMarkedCell(int cell) {
+  marked_ = cell;
+  update();
+}
+
 int HeatmapWidget::cellAt(QPointF pos) const {
   if (grid_h_ <= 0 || grid_w_ <= 0 || image_.isNull()) return -1;
   const QRectF r = imageRect();
@@ -334,12 +339,19 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
   p.setClipRect(QRect(0, 0, width(), std::max(0, imageBottom)));
   PaintOverlay(p, imageRect(), display_, map_, grid_h_, grid_w_, style_);
   const int cell = interactive_ ? cellAt(lastHover_) : -1;
+  const QRectF r = imageRect();
+  const double cw = grid_w_ > 0 ? r.width() / grid_w_ : 0.0, ch = grid_h_ > 0 ? r.height() / grid_h_ : 0.0;
+  auto cellRect = [&](int c) { return QRectF(r.left() + (c % grid_w_) * cw, r.top() + (c / grid_w_) * ch, cw, ch); };
+  p.setBrush(Qt::NoBrush);
+  if (marked_ >= 0 && marked_ < grid_h_ * grid_w_) {  // the looked-up cell: white over black, seen on any colour
+    p.setPen(QPen(Qt::black, 4));
+    p.drawRect(cellRect(marked_));
+    p.setPen(QPen(Qt::white, 2));
+    p.drawRect(cellRect(marked_));
+  }
   if (cell >= 0) {  // outline the hovered cell
-    const QRectF r = imageRect();
-    const double cw = r.width() / grid_w_, ch = r.height() / grid_h_;
     p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(QRectF(r.left() + (cell % grid_w_) * cw, r.top() + (cell / grid_w_) * ch, cw, ch));
+    p.drawRect(cellRect(cell));
   }
   p.restore();
   if (legend > 0) paintLegend(p, QRect(0, imageBottom, width(), legend));
@@ -378,8 +390,10 @@ void HeatmapWidget::mouseMoveEvent(QMouseEvent* event) {
 
 void HeatmapWidget::mouseReleaseEvent(QMouseEvent* event) {
   dragging_ = false;
-  if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()) && !moved_)
+  if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()) && !moved_) {
     Q_EMIT clicked();
+    if (const int cell = cellAt(event->position()); cell >= 0) Q_EMIT cellClicked(cell);
+  }
   QWidget::mouseReleaseEvent(event);
 }
 

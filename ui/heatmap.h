@@ -81,6 +81,9 @@ class HeatmapWidget : public QWidget {
   int cellAt(QPointF pos) const;
   // "row 3, col 5 · weight 0.0123 (4.1% of this map)" for the hovered cell, else empty.
   QString hoverText() const { return hoverText_; }
+  // A cell outlined until cleared (-1): the one the reverse lookup is about.
+  void setMarkedCell(int cell);
+  int markedCell() const { return marked_; }
   // The legend's range (MapRange of the drawn map under the style's sink hiding).
   std::pair<float, float> legendRange() const;
 
@@ -94,6 +97,7 @@ class HeatmapWidget : public QWidget {
 
  Q_SIGNALS:
   void clicked();
+  void cellClicked(int cell);         // a click (not a drag) on a grid cell: row * grid_w + col
   void hovered(const QString& text);  // hoverText() changed
 
  protected:
@@ -125,6 +129,7 @@ class HeatmapWidget : public QWidget {
   bool dragging_ = false;
   bool moved_ = false;
   QPointF lastHover_{-1, -1};
+  int marked_ = -1;
   QString hoverText_;
 };
 

@@ -79,6 +79,57 @@ class TestAttentionPanel : public QObject {
     QVERIFY(one != maps_[3].Select(0, 0));  // negative control: a different layer differs
   }
 
+  void reverseLookupRanksTheWordsThatLookedAtACell() {
+    // Layer slot 0, head 0: "A" looks at cell 0, " cats" at 3 and 6, " sit" at 9.
+    auto top = [&](int cell) { return RankWordsAtCell(maps_, words_, cell, 0, 0).front().word; };
+    QCOMPARE(top(0), 0);
+    QCOMPARE(top(3), 1);
+    QCOMPARE(top(9), 2);
+    QCOMPARE(RankWordsAtCell(maps_, words_, 9, 0, 0).size(), size_t{3});
+    QVERIFY(RankWordsAtCell(maps_, words_, kCells, 0, 0).empty());  // off the grid
+    QVERIFY(RankWordsAtCell(maps_, words_, -1, 0, 0).empty());
+
+    AttentionPanel panel;
+    panel.resize(600, 800);
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.setLayerHead(0, 0);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // A click on cell 9 (row 2, col 5) of the drawn map, as a user would.
+    HeatmapWidget* map = panel.heatmap();
+    const QRectF r = map->imageRect();
+    const QPoint at((r.left() + 4.5 * r.width() / kGridW), (r.top() + 1.5 * r.height() / kGridH));
+    QCOMPARE(map->cellAt(at), 9);
+    QTest::mouseClick(map, Qt::LeftButton, {}, at);
+    QCOMPARE(panel.lookedUpCell(), 9);
+    QCOMPARE(map->markedCell(), 9);
+    QCOMPARE(panel.lookup().front().word, 2);
+    QVERIFY2(panel.lookupText().contains(QStringLiteral("Row 2, col 5")) &&
+                 panel.lookupText().indexOf(QStringLiteral("sit")) < panel.lookupText().indexOf(QStringLiteral("cats")),
+             qPrintable(panel.lookupText()));
+    QVERIFY(!panel.chip(2)->styleSheet().isEmpty());  // the top word is tinted in the answer's words
+    // Another layer: " sit" looks at cell 10 there, so cell 9 is nobody's: the ranking follows.
+    panel.setLayerHead(1, 0);
+    QCOMPARE(panel.lookup().front().word, 0);
+    QVERIFY(panel.lookup().front().weight < 0.1f);
+    panel.setLayerHead(0, 0);
+    // The same cell again clears it.
+    QTest::mouseClick(map, Qt::LeftButton, {}, at);
+    QCOMPARE(panel.lookedUpCell(), -1);
+    QCOMPARE(map->markedCell(), -1);
+    QVERIFY(panel.lookup().empty());
+    QVERIFY(panel.chip(2)->styleSheet().isEmpty());
+    // New maps clear it too.
+    panel.lookUpCell(3);
+    QCOMPARE(panel.lookup().front().word, 1);
+    panel.setAttention(maps_, words_);
+    QCOMPARE(panel.lookedUpCell(), -1);
+    // The help note says what attention is not.
+    QVERIFY(AttentionPanel::helpText().contains(QStringLiteral("not proof")));
+    QVERIFY(panel.helpButton()->isVisible());
+  }
+
   void clickingChipChangesHeatmap() {
     AttentionPanel panel;
     panel.resize(600, 800);
