@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -65,6 +66,14 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   chipRow_ = new QWidget(chipScroll);
   chipLayout_ = new QHBoxLayout(chipRow_);
   chipLayout_->setContentsMargins(0, 0, 0, 0);
+  auto* whole = new QPushButton(tr("Whole answer"), chipRow_);
+  whole->setFlat(true);
+  whole->setToolTip(tr("Where the whole answer looked: the mean over all its tokens "
+                       "(shift-click a word for a span from the selected one)"));
+  whole->setVisible(false);
+  connect(whole, &QPushButton::clicked, this, [this] { selectSpan(0, wordCount() - 1); });
+  wholeAnswer_ = whole;
+  chipLayout_->addWidget(whole);
   chipLayout_->addStretch(1);
   chipScroll->setWidget(chipRow_);
   chipScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
@@ -110,7 +119,12 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
 
   chipGroup_ = new QButtonGroup(this);
   chipGroup_->setExclusive(true);
-  connect(chipGroup_, &QButtonGroup::idClicked, this, &AttentionPanel::selectWord);
+  connect(chipGroup_, &QButtonGroup::idClicked, this, [this](int id) {
+    if ((QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) && selected_ >= 0)
+      selectSpan(std::min(selected_, id), std::max(spanLast_, id));
+    else
+      selectWord(id);
+  });
 
   auto* form = new QFormLayout;
   auto* selectors = new QHBoxLayout;
@@ -204,6 +218,7 @@ void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<At
   words_ = words.empty() ? TokensAsWords(maps_) : std::move(words);
   live_ = false;
   selected_ = -1;
+  spanLast_ = -1;
   lookedCell_ = -1;
   rebuildSelectors();
   buildChips();
@@ -219,6 +234,7 @@ void AttentionPanel::appendMap(const AttentionMap& map) {
     maps_.clear();
     words_.clear();
     selected_ = -1;
+    spanLast_ = -1;
     lookedCell_ = -1;
     buildChips();
     buildSmallMultiples();
@@ -234,6 +250,7 @@ void AttentionPanel::clear() {
   maps_.clear();
   words_.clear();
   selected_ = -1;
+  spanLast_ = -1;
   lookedCell_ = -1;
   live_ = false;
   rebuildSelectors();
@@ -245,8 +262,12 @@ void AttentionPanel::clear() {
 void AttentionPanel::selectWord(int index) {
   if (index < 0 || index >= wordCount()) return;
   live_ = false;
-  const bool changed = index != selected_;
+  const bool changed = index != selected_ || spanLast_ != selected_;
   selected_ = index;
+  spanLast_ = index;
+  chipGroup_->setExclusive(false);  // a span left several checked
+  for (QAbstractButton* b : chipGroup_->buttons()) b->setChecked(false);
+  chipGroup_->setExclusive(true);
   if (QAbstractButton* b = chip(index)) {
     b->setChecked(true);
     if (auto* scroll = qobject_cast<QScrollArea*>(chipRow_->parentWidget()->parentWidget()))
@@ -254,6 +275,23 @@ void AttentionPanel::selectWord(int index) {
   }
   refresh();
   if (changed) Q_EMIT wordSelected(index);
+}
+
+void AttentionPanel::selectSpan(int first, int last) {
+  first = std::clamp(first, 0, wordCount() - 1);
+  last = std::clamp(last, first, wordCount() - 1);
+  if (wordCount() == 0) return;
+  if (first == last) return selectWord(first);
+  live_ = false;
+  selected_ = first;
+  spanLast_ = last;
+  chipGroup_->setExclusive(false);
+  for (QAbstractButton* b : chipGroup_->buttons()) {
+    const int id = chipGroup_->id(b);
+    b->setChecked(id >= first && id <= last);
+  }
+  refresh();
+  Q_EMIT wordSelected(first);
 }
 
 void AttentionPanel::setLayerHead(int layer_slot, int head) {
@@ -272,6 +310,9 @@ std::vector<float> AttentionPanel::currentMap() const {
   const int head = headBox_->currentIndex() - 1;
   if (live_ && !maps_.empty()) return maps_.back().Select(layer, head);
   if (selected_ < 0 || selected_ >= wordCount()) return {};
+  if (spanLast_ > selected_ && spanLast_ < wordCount())  // a span: every token of its words
+    return WordMap(maps_, {std::string(), words_[static_cast<size_t>(selected_)].first_step,
+                           words_[static_cast<size_t>(spanLast_)].last_step}, layer, head);
   return WordMap(maps_, words_[static_cast<size_t>(selected_)], layer, head);
 }
 
@@ -382,8 +423,8 @@ void AttentionPanel::keyPressEvent(QKeyEvent* event) {
 
 bool AttentionPanel::eventFilter(QObject* watched, QEvent* event) {
   if (auto* button = qobject_cast<QAbstractButton*>(watched)) {
-    if (event->type() == QEvent::Enter) {
-      selectWord(chipGroup_->id(button));  // hover previews the word
+    if (event->type() == QEvent::Enter && spanLast_ == selected_) {
+      selectWord(chipGroup_->id(button));  // hover previews the word (a chosen span stays)
     } else if (event->type() == QEvent::KeyPress) {
       auto* key = static_cast<QKeyEvent*>(event);
       if (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) {
@@ -411,6 +452,7 @@ void AttentionPanel::buildChips() {
     chipGroup_->addButton(b, i);
     chipLayout_->insertWidget(chipLayout_->count() - 1, b);  // before the stretch
   }
+  wholeAnswer_->setVisible(wordCount() > 1);
 }
 
 void AttentionPanel::buildSmallMultiples() {
@@ -473,9 +515,18 @@ void AttentionPanel::refresh() {
                           .arg(maps_.back().step)
                           .arg(VisibleToken(maps_.back().token_text)));
   } else if (selected_ >= 0 && selected_ < wordCount()) {
-    const AttentionWord& w = words_[static_cast<size_t>(selected_)];
-    caption_->setText(tr("\u201C%1\u201D \u00B7 %2\u00D7%3 grid \u00B7 %4 \u00B7 %5")
-                          .arg(ChipText(w.text))
+    QString what = QStringLiteral("\u201C%1\u201D").arg(ChipText(words_[static_cast<size_t>(selected_)].text));
+    if (spanLast_ > selected_) {
+      QString span;
+      for (int i = selected_; i <= spanLast_; ++i) span += QString::fromStdString(words_[static_cast<size_t>(i)].text);
+      span = span.simplified();
+      if (span.size() > 40) span = span.left(39) + QChar(0x2026);
+      what = spanLast_ - selected_ + 1 == wordCount()
+                 ? tr("Whole answer")
+                 : tr("\u201C%1\u201D (words %2\u2013%3)").arg(span).arg(selected_ + 1).arg(spanLast_ + 1);
+    }
+    caption_->setText(tr("%1 \u00B7 %2\u00D7%3 grid \u00B7 %4 \u00B7 %5")
+                          .arg(what)
                           .arg(ref ? ref->grid_w : 0)
                           .arg(ref ? ref->grid_h : 0)
                           .arg(layerBox_->currentText(), headBox_->currentText()));

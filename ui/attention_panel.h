@@ -6,6 +6,7 @@
 // GUI thread only.
 #include <QImage>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "core/engine/events.h"
@@ -42,6 +43,11 @@ class AttentionPanel : public QWidget {
 
   void selectWord(int index);
   int selectedWord() const { return selected_; }
+  // A span of words (shift-click a chip; "Whole answer" selects them all): the map is the mean
+  // over every token from the first word's first to the last word's last. selectWord ends it.
+  void selectSpan(int first, int last);
+  std::pair<int, int> selectedSpan() const { return {selected_, spanLast_}; }
+  QAbstractButton* wholeAnswerButton() const { return wholeAnswer_; }
   int wordCount() const { return static_cast<int>(words_.size()); }
   void setLayerHead(int layer_slot, int head);  // -1 = mean of all
   void setHideSinks(bool hide);
@@ -93,6 +99,7 @@ class AttentionPanel : public QWidget {
   std::vector<AttentionMap> maps_;
   std::vector<AttentionWord> words_;
   int selected_ = -1;
+  int spanLast_ = -1;  // the selected span's last word (selected_ when one word is selected)
   int lookedCell_ = -1;
   std::vector<WordAtCell> lookup_;
   bool live_ = false;
@@ -103,6 +110,7 @@ class AttentionPanel : public QWidget {
   QLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight
   QLabel* lookupInfo_ = nullptr;  // the reverse lookup's words
   QAbstractButton* help_ = nullptr;
+  QAbstractButton* wholeAnswer_ = nullptr;
   QWidget* chipRow_ = nullptr;
   QHBoxLayout* chipLayout_ = nullptr;
   QButtonGroup* chipGroup_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QTest>
+#include <cmath>
 
 #include "ui/attention_data.h"
 #include "ui/attention_panel.h"
@@ -128,6 +129,45 @@ class TestAttentionPanel : public QObject {
     // The help note says what attention is not.
     QVERIFY(AttentionPanel::helpText().contains(QStringLiteral("not proof")));
     QVERIFY(panel.helpButton()->isVisible());
+  }
+
+  void spansAndTheWholeAnswerAverageTheirTokens() {
+    AttentionPanel panel;
+    panel.resize(600, 800);
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto meanOf = [&](int from, int to) {  // the mean of tokens from..to, computed here
+      std::vector<float> sum(kCells, 0.0f);
+      for (int t = from; t <= to; ++t)
+        for (int c = 0; c < kCells; ++c) sum[static_cast<size_t>(c)] += maps_[static_cast<size_t>(t)].mean[static_cast<size_t>(c)];
+      for (float& v : sum) v /= static_cast<float>(to - from + 1);
+      return sum;
+    };
+    auto near = [](const std::vector<float>& a, const std::vector<float>& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (std::fabs(a[i] - b[i]) > 1e-6f) return false;
+      return true;
+    };
+    // Shift-click " sit" with "cats" selected: the span " cats sit", tokens 1..3.
+    QTest::mouseClick(panel.chip(1), Qt::LeftButton);
+    QTest::mouseClick(panel.chip(2), Qt::LeftButton, Qt::ShiftModifier);
+    QCOMPARE(panel.selectedSpan(), std::make_pair(1, 2));
+    QVERIFY(panel.chip(1)->isChecked() && panel.chip(2)->isChecked() && !panel.chip(0)->isChecked());
+    QVERIFY(near(panel.currentMap(), meanOf(1, 3)));
+    QVERIFY(!near(panel.currentMap(), meanOf(1, 2)));  // negative control: " cats" alone differs
+    // Whole answer: every token.
+    QVERIFY(panel.wholeAnswerButton()->isVisible());
+    QTest::mouseClick(panel.wholeAnswerButton(), Qt::LeftButton);
+    QCOMPARE(panel.selectedSpan(), std::make_pair(0, 2));
+    QVERIFY(near(panel.currentMap(), meanOf(0, 3)));
+    // A plain click goes back to one word.
+    QTest::mouseClick(panel.chip(0), Qt::LeftButton);
+    QCOMPARE(panel.selectedSpan(), std::make_pair(0, 0));
+    QVERIFY(!panel.chip(1)->isChecked() && panel.chip(0)->isChecked());
+    QVERIFY(near(panel.currentMap(), meanOf(0, 0)));
   }
 
   void clickingChipChangesHeatmap() {
