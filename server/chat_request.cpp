@@ -14,6 +14,7 @@
 #include "server/api_error.h"
 #include "server/data_url.h"
 #include "server/request_fields.h"
+#include "server/tool_request.h"
 
 namespace glance::server {
 
@@ -90,8 +91,19 @@ RequestMessage ParseMessage(const json& m, const std::string& where, int& images
   RequestMessage msg;
   msg.role = m["role"].get<std::string>();
   if (msg.role == "developer") msg.role = "system";  // OpenAI's newer name for it
-  if (msg.role != "system" && msg.role != "user" && msg.role != "assistant")
-    throw BadRequest(where + ".role '" + msg.role + "' is not supported (system, user, assistant)", where + ".role");
+  if (msg.role != "system" && msg.role != "user" && msg.role != "assistant" && msg.role != "tool")
+    throw BadRequest(where + ".role '" + msg.role + "' is not supported (system, user, assistant, tool)", where + ".role");
+  if (HasField(m, "tool_calls")) {
+    if (msg.role != "assistant") throw BadRequest(where + ".tool_calls: only assistant messages make calls", where + ".tool_calls");
+    msg.tool_calls = ParseMessageToolCalls(m["tool_calls"], where);
+  }
+  if (msg.role == "tool") {
+    if (!m.contains("tool_call_id") || !m["tool_call_id"].is_string())
+      throw BadRequest(where + ".tool_call_id is missing (a tool message answers a call)", where + ".tool_call_id");
+    msg.tool_call_id = m["tool_call_id"].get<std::string>();
+  } else if (HasField(m, "tool_call_id")) {
+    throw BadRequest(where + ".tool_call_id: only tool messages answer a call", where + ".tool_call_id");
+  }
   const json* content = m.contains("content") ? &m["content"] : nullptr;
   if (!content || content->is_null()) {
     if (msg.role != "assistant") throw BadRequest(where + ".content is missing", where + ".content");
@@ -199,8 +211,12 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
     const json& g = j["glance"];
     if (!g.is_object()) throw BadRequest("glance must be an object", "glance");
     for (const auto& [name, value] : g.items())
-      if (name != "attention" && name != "image_mode")
-        throw BadRequest("glance." + name + " is not a known field (attention, image_mode)", "glance." + name);
+      if (name != "attention" && name != "image_mode" && name != "forced_answer")
+        throw BadRequest("glance." + name + " is not a known field (attention, image_mode, forced_answer)", "glance." + name);
+    if (g.contains("forced_answer")) {
+      if (!g["forced_answer"].is_string()) throw BadRequest("glance.forced_answer must be a string", "glance.forced_answer");
+      r.forced_answer = g["forced_answer"].get<std::string>();
+    }
     if (g.contains("attention")) {
       if (!g["attention"].is_boolean()) throw BadRequest("glance.attention must be true or false", "glance.attention");
       r.attention = g["attention"].get<bool>();
@@ -235,17 +251,29 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
   int images_left = limits.max_images;
   for (size_t i = 0; i < msgs.size(); ++i)
     r.messages.push_back(ParseMessage(msgs[i], Where("messages", i), images_left, limits, r.image_mode));
-  // Shape: [system] then user/assistant alternating, ending with a user message.
+  // Shape: [system], then a user message; an assistant message answers a user or tool message;
+  // tool messages follow an assistant message that made calls; the last is a user or tool message.
   size_t first = 0;
   if (r.messages[0].role == "system") first = 1;
   for (size_t i = first; i < r.messages.size(); ++i) {
-    const char* want = (i - first) % 2 == 0 ? "user" : "assistant";
-    if (r.messages[i].role != want)
-      throw BadRequest(Where("messages", i) + " should be a " + want + " message (after an optional system message, "
-                       "user and assistant alternate)", Where("messages", i));
+    const std::string& role = r.messages[i].role;
+    const std::string before = i == first ? "" : r.messages[i - 1].role;
+    const bool ok = role == "user"        ? before != "user"
+                    : role == "assistant" ? before == "user" || before == "tool"
+                    : role == "tool"      ? before == "tool" || (before == "assistant" && !r.messages[i - 1].tool_calls.empty())
+                                          : false;
+    if (!ok) {
+      const std::string why = role == "tool" ? " (a tool message answers an assistant message's tool_calls)"
+                              : role == "system" ? " (a system message comes first)"
+                              : " (after an optional system message, user and assistant alternate; tool results "
+                                "follow the assistant message that made the calls)";
+      throw BadRequest(Where("messages", i) + ": a " + role + " message cannot come " +
+                       (before.empty() ? std::string("first") : "after a " + before + " message") + why,
+                       Where("messages", i));
+    }
   }
-  if (r.messages.back().role != "user" || r.messages.size() == first)
-    throw BadRequest("the last message must be the user's", "messages");
+  if ((r.messages.back().role != "user" && r.messages.back().role != "tool") || r.messages.size() == first)
+    throw BadRequest("the last message must be the user's or a tool result", "messages");
 
   const char* max_name = HasField(j, "max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
   if (HasField(j, max_name)) {
@@ -287,6 +315,17 @@ ChatRequest ParseChatRequest(const std::string& body, const ServerLimits& limits
   if (r.format != ChatRequest::Format::kText && r.enable_thinking.value_or(false))
     throw BadRequest("chat_template_kwargs.enable_thinking cannot be true with a JSON response_format: the answer "
                      "must start with the document", "chat_template_kwargs.enable_thinking");
+  {
+    const auto ordered = nlohmann::ordered_json::parse(body, nullptr, /*allow_exceptions=*/false);
+    ParseToolFields(j, ordered, r);
+  }
+  const bool constrained_calls =
+      r.tool_choice == ChatRequest::ToolChoice::kRequired || r.tool_choice == ChatRequest::ToolChoice::kFunction;
+  if (constrained_calls && r.format != ChatRequest::Format::kText)
+    throw BadRequest("tool_choice required or a named function cannot be combined with a JSON response_format", "tool_choice");
+  if (constrained_calls && r.enable_thinking.value_or(false))
+    throw BadRequest("chat_template_kwargs.enable_thinking cannot be true with tool_choice required or a named "
+                     "function: the answer must start with the call", "chat_template_kwargs.enable_thinking");
   if (HasField(j, "logprobs")) {
     if (!j["logprobs"].is_boolean()) throw BadRequest("logprobs must be true or false", "logprobs");
     if (j["logprobs"].get<bool>()) r.top_logprobs = 0;

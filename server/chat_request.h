@@ -10,6 +10,7 @@
 #include "core/engine/engine_options.h"
 #include "core/engine/sampler.h"
 #include "core/engine/session.h"
+#include "core/text/chat_template.h"
 #include "server/server_options.h"
 
 namespace glance::server {
@@ -22,17 +23,22 @@ struct RequestImage {
 };
 
 struct RequestMessage {
-  std::string role;  // "system" | "user" | "assistant"
+  std::string role;  // "system" | "user" | "assistant" | "tool"
   std::string text;  // its text parts concatenated with no separator, as the chat template does
   std::vector<RequestImage> images;  // user messages only, in order
   // The message in order: text parts and image parts (indices into `images`), as the client
   // sent them; the prompt is rendered in this order.
   std::vector<MessagePart> parts;
+  std::vector<ToolCall> tool_calls{};  // assistant: its function calls (arguments as sent)
+  std::string tool_call_id{};          // tool: the call it answers (not rendered)
 };
 
 struct ChatRequest {
   std::string model;
-  std::vector<RequestMessage> messages;  // validated: [system] (user assistant)* user
+  // Validated: [system] then user first; an assistant after a user or tool message; tool
+  // messages after an assistant message with tool_calls (or another tool message); ending with
+  // a user or tool message.
+  std::vector<RequestMessage> messages;
   int max_tokens = 256;                  // when the request names none, capped by ServerLimits::max_tokens
   bool stream = false;
   bool include_usage = false;            // stream_options.include_usage
@@ -51,6 +57,16 @@ struct ChatRequest {
   Format format = Format::kText;
   std::string json_schema;  // kJsonSchema: the schema's JSON text, properties in the order sent
   int top_logprobs = -1;    // logprobs: -1 none; else each token's and this many alternatives (0..20)
+  // tools: each function tool's JSON text as sent (key order kept: the template renders it so).
+  std::vector<std::string> tools;
+  // tool_choice: auto parses calls; none renders the tools but leaves the answer text; required
+  // and a named function constrain the answer to calls (of `tool_choice_name` only).
+  enum class ToolChoice { kAuto, kNone, kRequired, kFunction };
+  ToolChoice tool_choice = ToolChoice::kAuto;
+  std::string tool_choice_name;     // kFunction
+  bool parallel_tool_calls = true;  // false: one call at most
+  // glance.forced_answer: the answer is this text (teacher forcing), not a sampled one.
+  std::optional<std::string> forced_answer;
 
   // The sampling this request asks for: greedy when temperature is 0, else the given fields
   // over the defaults of SamplingParams; nullopt when it names none (the model's own defaults).

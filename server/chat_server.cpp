@@ -18,6 +18,7 @@
 #include "server/connection_pool.h"
 #include "server/request_source.h"
 #include "server/slow_client_guard.h"
+#include "server/tool_call_stream.h"
 #include "server/openai_json.h"
 #include "server/responses_json.h"
 #include "server/responses_request.h"
@@ -341,6 +342,8 @@ struct ChatServer::Impl {
           try {
             const Completion c = job->Run(cb);
             report->Finished(c);
+            for (const json& delta : ToolCallDeltas(c.tool_calls, c.tool_call_ids))
+              send(SseEvent(ChunkJson(ids, delta, nullptr)));
             json last = ChunkJson(ids, json::object(), c.finish_reason);
             last["glance"] = GlanceJson(c, attention);
             send(SseEvent(last));

@@ -9,21 +9,54 @@
 
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
+#include "core/engine/tool_call_constraint.h"
 #include "core/text/tokenizer.h"
 #include "core/util/error.h"
 #include "core/vision/image_decode.h"
 #include "server/api_error.h"
 #include "server/stop_scanner.h"
+#include "server/tool_call_stream.h"
 
 namespace glance::server {
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
+namespace {
+
+std::string TrimmedText(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r\n");
+  return a == std::string::npos ? "" : s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
+// The history key's first entry when the request has tools: they are rendered in the first turn.
+std::string ToolsKey(const std::vector<std::string>& tools) {
+  std::string k = "tools";
+  for (const std::string& t : tools) k += '\0' + t;
+  return k;
+}
+
+}  // namespace
+
+size_t NewMessageStart(const std::vector<RequestMessage>& messages) {
+  size_t i = messages.size();
+  while (i > 0 && (messages[i - 1].role == "user" || messages[i - 1].role == "tool")) --i;
+  return i;
+}
+
 std::string MessageKey(const RequestMessage& m) {
   // The parts in order: the same text and images in another order is another conversation.
   std::string k = m.role;
-  if (m.role != "user") return k + '\0' + m.text;  // text only: the answer as the session holds it
+  if (m.role == "assistant") {
+    // The answer as the session holds it: the template trims it; arguments as JSON values.
+    k += '\0' + TrimmedText(m.text);
+    for (const ToolCall& c : m.tool_calls) {
+      const auto args = nlohmann::ordered_json::parse(c.arguments.empty() ? "{}" : c.arguments, nullptr, false);
+      k += "\0c" + c.name + '\0' + (args.is_discarded() ? c.arguments : args.dump());
+    }
+    return k;
+  }
+  if (m.role != "user") return k + '\0' + m.text;  // text only
   for (const MessagePart& p : m.parts) {
     k += p.kind == MessagePart::kText ? "\0t" : "\0i";
     k += p.kind == MessagePart::kText ? p.text : m.images[static_cast<size_t>(p.image)].sha256;
@@ -55,6 +88,7 @@ ChatService::Held ChatService::TakeOrCreate(const ChatRequest& request, const st
   h.session = std::make_unique<Session>(engine_);
   const auto& msgs = request.messages;
   if (!msgs.empty() && msgs[0].role == "system") h.session->SetSystemPrompt(msgs[0].text);
+  h.session->SetTools(request.tools);
   return h;
 }
 
@@ -64,24 +98,36 @@ ChatService::Held ChatService::TakeOrCreate(const ChatRequest& request, const st
 void ChatService::ContinueHistory(Session& session, const ChatRequest& request) {
   const auto& msgs = request.messages;
   const size_t first = !msgs.empty() && msgs[0].role == "system" ? 1 : 0;
-  if (msgs.size() <= first + 1) return;  // nothing before the new message
+  const size_t new_from = NewMessageStart(msgs);
+  if (new_from <= first) return;  // nothing before the new message
   std::string dir_template = (std::filesystem::temp_directory_path() / "glance-server-XXXXXX").string();
   if (!::mkdtemp(dir_template.data())) throw ApiError(503, "server_error", "cannot create a folder for the images");
   const std::filesystem::path dir = dir_template;
   SavedConversation turns;
   try {
-    for (size_t i = first; i + 1 < msgs.size(); i += 2) {
-      SavedTurn t;
-      t.user_text = msgs[i].text;
-      t.parts = msgs[i].parts;
-      for (const RequestImage& img : msgs[i].images) {
-        const std::string path = (dir / (img.sha256 + ".img")).string();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(img.bytes.data()),
-                                                    static_cast<std::streamsize>(img.bytes.size()));
-        t.images.push_back({path, img.sha256, img.mode});
+    // A turn: the tool results and user message before an answer, then that answer.
+    SavedTurn t;
+    for (size_t i = first; i < new_from; ++i) {
+      const RequestMessage& m = msgs[i];
+      if (m.role == "tool") {
+        t.tool_results.push_back(m.text);
+        continue;
       }
-      t.answer = msgs[i + 1].text;
+      if (m.role == "user") {
+        t.user_text = m.text;
+        t.parts = m.parts;
+        for (const RequestImage& img : m.images) {
+          const std::string path = (dir / (img.sha256 + ".img")).string();
+          std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(img.bytes.data()),
+                                                      static_cast<std::streamsize>(img.bytes.size()));
+          t.images.push_back({path, img.sha256, img.mode});
+        }
+        continue;
+      }
+      t.answer = m.text;
+      t.tool_calls = m.tool_calls;
       turns.push_back(std::move(t));
+      t = SavedTurn{};
     }
     engine_thread_.Run([&] { session.Continue(turns); });
   } catch (...) {
@@ -107,7 +153,9 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   job->queue_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
 
   std::vector<std::string> history;
-  for (size_t i = 0; i + 1 < request.messages.size(); ++i) history.push_back(MessageKey(request.messages[i]));
+  if (!request.tools.empty()) history.push_back(ToolsKey(request.tools));
+  const size_t new_from = NewMessageStart(request.messages);
+  for (size_t i = 0; i < new_from; ++i) history.push_back(MessageKey(request.messages[i]));
   job->held_ = TakeOrCreate(request, history);
   try {
     if (job->held_.key.empty()) ContinueHistory(*job->held_.session, request);
@@ -119,16 +167,20 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   // that key (an empty key would hand the history to the next fresh conversation).
   job->held_.key = history;
   job->key_ = history;
-  job->key_.push_back(MessageKey(request.messages.back()));
+  for (size_t i = new_from; i < request.messages.size(); ++i) job->key_.push_back(MessageKey(request.messages[i]));
   job->request_ = request;
   job->request_.messages.clear();  // the bytes are not needed past this point
   job->request_.messages.push_back({request.messages.back().role, request.messages.back().text, {}, {}});
 
-  // The new message, part by part in the client's order (Send then sends what was built).
+  // The new message, part by part in the client's order (Send then sends what was built):
+  // its tool results, then the user message's parts.
   const RequestMessage& last = request.messages.back();
   Session& s = *job->held_.session;
   try {
     engine_thread_.Run([&] {
+      for (size_t i = new_from; i < request.messages.size(); ++i)
+        if (request.messages[i].role == "tool") s.AddToolResult(request.messages[i].text);
+      if (last.role != "user") return;
       for (const MessagePart& p : last.parts) {
         if (p.kind == MessagePart::kText) {
           s.AddText(p.text);
@@ -198,11 +250,19 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   scb.on_logits = [&](std::span<const float>) { alive(); };
   scb.on_progress = [&](const Progress&) { alive(); };
   scb.on_prompt = [&](const PromptStream& p) { c.prompt_ids = p.ids; };
+  // With tools (and tool_choice not none) the text from where a call may start waits for the
+  // answer's end: sent as content only if the answer holds no well-formed call.
+  const bool calls_parsed = !request_.tools.empty() && request_.tool_choice != ChatRequest::ToolChoice::kNone;
+  ToolCallHoldback holdback;
+  auto deliver = [&](std::string out) {
+    if (calls_parsed) out = holdback.Push(out);
+    if (!out.empty() && cb.on_delta) cb.on_delta(out, unsent_logprobs());
+  };
   scb.on_text = [&](const std::string& piece) {
     const std::string out = stops.Push(piece);
     if (stops.stopped()) cancel = true;
     c.text += out;
-    if (!out.empty() && cb.on_delta) cb.on_delta(out, unsent_logprobs());
+    deliver(out);
   };
 
   GenerateOptions o;
@@ -212,6 +272,14 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   o.seed = request_.seed;
   o.enable_thinking = request_.enable_thinking;
   o.top_logprobs = request_.top_logprobs;
+  o.parse_tool_calls = calls_parsed;
+  if (request_.forced_answer) {
+    // Teacher forcing: the given text's tokens, then the stop token (the answer ends there).
+    const std::vector<int32_t> ids = tok.Encode(*request_.forced_answer);
+    o.forced_tokens.assign(ids.begin(), ids.end());
+    if (!service_->engine_->stop_ids().empty()) o.forced_tokens.push_back(service_->engine_->stop_ids().front());
+    o.max_new_tokens = std::max(o.max_new_tokens, static_cast<int>(o.forced_tokens.size()));
+  }
   try {
     if (request_.format == ChatRequest::Format::kJsonObject) o.constraint = service_->constraints_.AnyObject();
     if (request_.format == ChatRequest::Format::kJsonSchema)
@@ -220,7 +288,19 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     KeepConversationAsItWas();
     throw BadRequest(e.what(), "response_format");
   }
-  if (o.constraint) o.enable_thinking = false;  // the answer starts with the document
+  // tool_choice required / a named function: the answer is calls (core/engine/tool_call_constraint.h).
+  const bool named = request_.tool_choice == ChatRequest::ToolChoice::kFunction;
+  if (named || request_.tool_choice == ChatRequest::ToolChoice::kRequired) {
+    try {
+      o.constraint = std::make_shared<const ToolCallConstraintSpec>(
+          request_.tools, named ? request_.tool_choice_name : "", named || !request_.parallel_tool_calls ? 1 : 16,
+          service_->constraints_.vocab());
+    } catch (const Error& e) {
+      KeepConversationAsItWas();
+      throw BadRequest(e.what(), "tools");
+    }
+  }
+  if (o.constraint) o.enable_thinking = false;  // the answer starts with the document or the call
   Session& s = *held_.session;
   try {
     service_->engine_thread_.Run([&] { c.turn = s.Send("", o, scb); });  // the parts Prepare added
@@ -235,14 +315,28 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   }
   const std::string tail = stops.Flush();
   c.text += tail;
-  if (!tail.empty() && cb.on_delta) cb.on_delta(tail, unsent_logprobs());
-  if (request_.top_logprobs >= 0) c.logprobs = json{{"content", token_logprobs}};
+  deliver(tail);
 
   const TurnResult& r = c.turn;
   c.finish_reason = stops.stopped() ? "stop"
                     : client_gone   ? "cancelled"
                     : r.stop_reason == "eos" ? "stop"
                                              : "length";  // max_tokens or the context limit
+  // The answer's calls, when every one is well formed (parallel_tool_calls false: one at most);
+  // else the whole answer is content, the text held back included.
+  const bool took_calls = calls_parsed && r.tool_calls.ok && !stops.stopped() && !client_gone &&
+                          (request_.parallel_tool_calls || r.tool_calls.calls.size() == 1);
+  if (took_calls) {
+    c.text = r.tool_calls.content;
+    c.tool_calls = r.tool_calls.calls;
+    for (size_t i = 0; i < c.tool_calls.size(); ++i) c.tool_call_ids.push_back(NewToolCallId());
+    c.finish_reason = "tool_calls";
+    holdback.Flush();
+  } else {
+    const std::string held = holdback.Flush();
+    if (!held.empty() && cb.on_delta) cb.on_delta(held, unsent_logprobs());
+  }
+  if (request_.top_logprobs >= 0) c.logprobs = json{{"content", token_logprobs}};
   // Tokens fed back after the prompt: every generated one but the last, unless the last
   // sample was the stop token (which was fed as the previous token's successor).
   const int fed = std::max(0, static_cast<int>(r.tokens.size()) - (r.stop_reason == "eos" ? 0 : 1));
@@ -250,7 +344,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   c.prompt_tokens = r.stats.context_tokens - fed;
   c.reused_tokens = std::max(0, c.prompt_tokens - r.stats.prompt_tokens);
   // The session now holds this exchange; its key carries the answer as the session has it.
-  key_.push_back(MessageKey({"assistant", s.turns().back().answer, {}, {}}));
+  key_.push_back(MessageKey({"assistant", s.turns().back().answer, {}, {}, s.turns().back().tool_calls}));
   held_.key = key_;
   service_->Return(std::move(held_));
   held_ = {};

@@ -3,9 +3,10 @@
 // the held conversation the request continues (or starts one), and generates. The HTTP layer
 // (chat_server.h) and in-process callers (the bench) use it the same way.
 //
-// Continuation: a held Session is keyed by its messages (role, text, image sha256s). A request
-// whose messages minus the last user message equal a held key continues that Session: only the
-// new message is prefilled (design.md "Sessions and state"). Up to ServerLimits::
+// Continuation: a held Session is keyed by its tools and messages (role, text, image sha256s,
+// tool calls). A request whose messages minus the new message (the last user message and the
+// tool results before it) equal a held key continues that Session: only the new message is
+// prefilled (design.md "Sessions and state"). Up to ServerLimits::
 // max_conversations sessions are held, least recently used dropped first. Any other history is
 // taken up with Session::Continue (processed once, then held like the others).
 //
@@ -36,8 +37,12 @@ class Engine;
 namespace glance::server {
 
 struct Completion {
-  std::string text;                // the answer, cut before a stop sequence
-  std::string finish_reason;       // "stop" | "length" | "cancelled"
+  std::string text;                // the answer, cut before a stop sequence; with tool_calls the text before them
+  std::string finish_reason;       // "stop" | "length" | "tool_calls" | "cancelled"
+  // The answer's calls (the request's tools, tool_choice not none, every call well formed);
+  // a call written badly leaves the whole answer in `text` and this empty.
+  std::vector<ToolCall> tool_calls;
+  std::vector<std::string> tool_call_ids;  // "call_...", one per call
   int prompt_tokens = 0;           // the whole prompt, as OpenAI counts it
   int completion_tokens = 0;
   int reused_tokens = 0;           // prompt tokens taken from a held conversation's state
@@ -50,7 +55,8 @@ struct Completion {
 };
 
 struct CompletionCallbacks {
-  // Answer text safe to show (stop sequences held back), as it is generated, with the
+  // Answer text safe to show (stop sequences held back, and with tools the text from where a
+  // call may start: server/tool_call_stream.h), as it is generated, with the
   // logprobs of the tokens produced since the previous delta ({"content": [...]}; null when
   // not asked for).
   std::function<void(const std::string& delta, const nlohmann::json& logprobs)> on_delta;
@@ -118,7 +124,11 @@ class ChatService::Job {
   bool ran_ = false;
 };
 
-// The fingerprint a message is matched by (role, text, image hashes).
+// The fingerprint a message is matched by (role, text, image hashes, tool calls). An answer's
+// text is compared trimmed, as the chat template renders it; a call's arguments as parsed JSON.
 std::string MessageKey(const RequestMessage& m);
+// The index of the request's new message: the last user message and the tool results before
+// it, i.e. the messages after the last assistant message (or the system message).
+size_t NewMessageStart(const std::vector<RequestMessage>& messages);
 
 }  // namespace glance::server

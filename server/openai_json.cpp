@@ -1,6 +1,7 @@
 #include "server/openai_json.h"
 
 #include "core/engine/events_json.h"
+#include "server/tool_call_stream.h"
 
 namespace glance::server {
 
@@ -45,12 +46,18 @@ json GlanceJson(const Completion& c, bool attention) {
 }
 
 json CompletionJson(const ResponseIds& ids, const Completion& c, bool attention) {
+  json message = {{"role", "assistant"}, {"content", c.text}};
+  if (!c.tool_calls.empty()) {
+    // OpenAI: content is the text before the calls, null when there is none.
+    if (c.text.empty()) message["content"] = nullptr;
+    message["tool_calls"] = ToolCallsJson(c.tool_calls, c.tool_call_ids);
+  }
   return {{"id", ids.id},
           {"object", "chat.completion"},
           {"created", ids.created},
           {"model", ids.model},
           {"choices", json::array({{{"index", 0},
-                                    {"message", {{"role", "assistant"}, {"content", c.text}}},
+                                    {"message", message},
                                     {"logprobs", c.logprobs},
                                     {"finish_reason", c.finish_reason}}})},
           {"usage", UsageJson(c)},

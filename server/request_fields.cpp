@@ -27,7 +27,8 @@ constexpr std::array kChatFields{
     RequestField{"stop", H, "up to 4 strings"},
     RequestField{"n", H, "1 only; n > 1 is refused"},
     RequestField{"chat_template_kwargs", H, "enable_thinking only (vLLM's and llama.cpp's extension)"},
-    RequestField{"glance", H, "attention maps and image mode (this server's extension)"},
+    RequestField{"glance", H, "attention maps, image mode and forced_answer (teacher forcing: the answer is the "
+                              "given text, e.g. a scripted answer in tests; this server's extension)"},
     RequestField{"frequency_penalty", R, "frequency_penalty is not implemented (use presence_penalty)"},
     RequestField{"logit_bias", R, "logit_bias is not implemented"},
     RequestField{"logprobs", H, "each token's log-probability after penalties, a response_format's mask and "
@@ -35,8 +36,12 @@ constexpr std::array kChatFields{
     RequestField{"top_logprobs", H, "0 to 20, with logprobs true"},
     RequestField{"response_format", H, "text, json_object, json_schema (constrained decoding: the answer is a "
                                        "document the schema accepts; keywords it cannot enforce are a 400)"},
-    RequestField{"tools", R, "tool calls are not implemented yet"},
-    RequestField{"tool_choice", R, "tool calls are not implemented yet"},
+    RequestField{"tools", H, "function tools, rendered by the model's chat template; its calls come back as "
+                             "tool_calls (a call written badly, e.g. an unknown function or arguments that do not "
+                             "fit their types, comes back as plain content, never guessed at)"},
+    RequestField{"tool_choice", H, "auto (calls parsed), none (tools still rendered, the answer is not parsed), "
+                                   "required and a named function (constrained decoding: the answer is one or "
+                                   "more well-formed calls)"},
     RequestField{"functions", R, "function calls are not implemented"},
     RequestField{"function_call", R, "function calls are not implemented"},
     RequestField{"audio", R, "audio output is not supported: the model writes text"},
@@ -46,7 +51,8 @@ constexpr std::array kChatFields{
     RequestField{"reasoning_effort", R,
                  "reasoning_effort is not supported; use chat_template_kwargs.enable_thinking"},
     RequestField{"verbosity", R, "verbosity is not supported"},
-    RequestField{"parallel_tool_calls", I, "only meaningful with tools, which are refused"},
+    RequestField{"parallel_tool_calls", H, "false: one call at most (required/named choices are constrained to "
+                                           "one; with auto an answer of several calls is returned as text)"},
     RequestField{"user", I, "a local server has no accounts to attribute requests to"},
     RequestField{"safety_identifier", I, "a local server has no accounts to attribute requests to"},
     RequestField{"store", I, "nothing is stored: conversations live only in this server's memory"},
@@ -64,11 +70,11 @@ constexpr std::array kPartTypes{
 };
 
 constexpr std::array kMessageFields{
-    RequestField{"role", H, "system, developer (as system), user, assistant"},
+    RequestField{"role", H, "system, developer (as system), user, assistant, tool"},
     RequestField{"content", H, "a string or an array of parts"},
     RequestField{"name", R, "message names are not rendered by the model's chat template"},
-    RequestField{"tool_calls", R, "tool calls are not implemented yet"},
-    RequestField{"tool_call_id", R, "tool calls are not implemented yet"},
+    RequestField{"tool_calls", H, "an assistant message's function calls (content may then be null), rendered back"},
+    RequestField{"tool_call_id", H, "required on a tool message; not rendered by the chat template"},
     RequestField{"function_call", R, "function calls are not implemented"},
     RequestField{"audio", R, "audio is not supported"},
     RequestField{"refusal", I, "an earlier answer's refusal text is not rendered by the chat template"},

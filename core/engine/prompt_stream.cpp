@@ -58,10 +58,12 @@ std::vector<ChatMessage> WithoutImageMarkersInText(const Engine& engine, const s
 }  // namespace
 
 PromptStream BuildPromptStream(const Engine& engine, const std::vector<ChatMessage>& messages,
-                               std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids) {
+                               std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids,
+                               const std::vector<std::string>& tools) {
   ChatTemplateOptions o;
   o.add_generation_prompt = true;
   o.enable_thinking = enable_thinking;
+  o.tools = tools;
   const Tokenizer& tok = engine.tokenizer();
   const std::vector<int32_t> ids = tok.Encode(engine.chat_template().Render(WithoutImageMarkersInText(engine, messages), o));
   // Each <|image_pad|> becomes its image's token count; images are in conversation order.

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/lm/language_model.h"
@@ -45,8 +46,10 @@ struct PromptStream {
 // parts: they are removed from assistant text (an answer saved before answers were decoded
 // without special tokens) and refused, naming the marker, in system and user text. Throws
 // glance::Error when the render holds more image placeholders than there are grids.
+// `tools` (ChatTemplateOptions::tools): the tools block of the system turn; empty: none.
 PromptStream BuildPromptStream(const Engine& engine, const std::vector<ChatMessage>& messages,
-                               std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids);
+                               std::optional<bool> enable_thinking, std::span<const lm::ImageGrid> grids,
+                               const std::vector<std::string>& tools = {});
 
 // How PrefillRows reports and stops. The rows go through the model `chunk` at a time (a fixed
 // size, so the same prompt always splits the same way and gives the same numbers); progress

@@ -124,8 +124,10 @@ struct PromptProgress {
 struct SessionImpl {
   std::shared_ptr<const Engine> engine;
   std::string system_prompt;
+  std::vector<std::string> tools;    // SetTools: rendered in the system turn
   std::vector<SessionImage> images;
   std::vector<MessagePart> pending;  // the next user message, as built so far
+  std::vector<std::string> pending_tool_results;  // the next message's tool results
   std::vector<ChatTurn> turns;
   std::vector<ImageInfo> image_infos;
   Snapshot before_user;  // state before the last user message
@@ -269,12 +271,18 @@ std::vector<ChatMessage> SessionImpl::Messages() const {
   if (!system_prompt.empty()) msgs.push_back(ChatMessage::FromText("system", system_prompt));
   for (size_t i = 0; i < turns.size(); ++i) {
     const ChatTurn& t = turns[i];
-    ChatMessage user;
-    user.role = "user";
-    for (const MessagePart& p : t.parts)
-      user.content.push_back(p.kind == MessagePart::kImage ? ContentPart::Image() : ContentPart::Text(p.text));
-    msgs.push_back(std::move(user));
-    if (i + 1 < turns.size() && t.complete) msgs.push_back(ChatMessage::FromText("assistant", t.answer));
+    for (const std::string& result : t.tool_results) msgs.push_back(ChatMessage::FromText("tool", result));
+    if (!t.parts.empty() || t.tool_results.empty()) {
+      ChatMessage user;
+      user.role = "user";
+      for (const MessagePart& p : t.parts)
+        user.content.push_back(p.kind == MessagePart::kImage ? ContentPart::Image() : ContentPart::Text(p.text));
+      msgs.push_back(std::move(user));
+    }
+    if (i + 1 < turns.size() && t.complete) {
+      msgs.push_back(ChatMessage::FromText("assistant", t.answer));
+      msgs.back().tool_calls = t.tool_calls;
+    }
   }
   return msgs;
 }
@@ -288,7 +296,7 @@ std::vector<int> SessionImpl::RenderOrder() const {
 PromptStream SessionImpl::Stream(std::optional<bool> thinking) const {
   std::vector<lm::ImageGrid> grids;
   for (int i : RenderOrder()) grids.push_back(images[static_cast<size_t>(i)].grid);
-  PromptStream s = BuildPromptStream(*engine, Messages(), thinking, grids);
+  PromptStream s = BuildPromptStream(*engine, Messages(), thinking, grids, tools);
   if (static_cast<int>(s.size()) >= context_limit())
     throw Error("the conversation would be " + std::to_string(s.size()) + " tokens, past the context limit of " +
                 std::to_string(context_limit()) + " tokens; start a new chat or shorten the message");
@@ -527,6 +535,17 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   FinishStats(r, timing, t0, first_token_time, new_image_tokens, prompt_tokens, state.n_tokens);
   turn.answer = r.text;
   turn.complete = true;
+  turn.tool_calls.clear();
+  if (!tools.empty() && options.parse_tool_calls) {
+    // Kept in its history form: the next render equals the template's for the calls.
+    r.tool_calls = ParseToolCalls(r.text, tools);
+    if (r.tool_calls.ok) {
+      turn.answer = r.tool_calls.content;
+      turn.tool_calls = r.tool_calls.calls;
+    }
+  } else {
+    r.tool_calls.content = r.text;
+  }
   return r;
 }
 
@@ -572,6 +591,11 @@ Session::Session(std::shared_ptr<const Engine> engine) : impl_(std::make_unique<
 }
 
 Session::~Session() = default;
+
+void Session::SetTools(std::vector<std::string> tools) { impl_->tools = std::move(tools); }
+const std::vector<std::string>& Session::tools() const { return impl_->tools; }
+
+void Session::AddToolResult(const std::string& text) { impl_->pending_tool_results.push_back(text); }
 
 void Session::SetSystemPrompt(const std::string& text) {
   if (!impl_->turns.empty())
@@ -629,6 +653,7 @@ void Session::ClearPendingImages() {
 void Session::ClearPending() {
   ClearPendingImages();
   impl_->pending.clear();
+  impl_->pending_tool_results.clear();
 }
 
 void Session::RemovePendingImage(int image_index) {
@@ -660,7 +685,8 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
     else
       parts.push_back(MessagePart::Text(user_text));
   }
-  if (parts.empty()) throw Error("nothing to send: type a message or attach an image");
+  if (parts.empty() && im.pending_tool_results.empty())
+    throw Error("nothing to send: type a message or attach an image");
   im.CheckForcedTokens(options);
   im.engine->CheckWeightsUnchanged();  // a weights file changed in place under the mapping
   const auto t0 = Clock::now();
@@ -673,7 +699,10 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   // Keep what the user wrote if anything below fails: the turn is removed, the parts stay pending.
   const Snapshot saved_before = im.before_user, saved_after = im.after_user;
   const std::vector<MessagePart> saved_pending = im.pending;
+  const std::vector<std::string> saved_results = im.pending_tool_results;
   im.turns.push_back(MakeTurn(std::move(parts)));
+  im.turns.back().tool_results = std::move(im.pending_tool_results);
+  im.pending_tool_results.clear();
   im.keep_mtp = im.RequestedDrafts(options) > 0 && im.engine->lm().has_mtp();
   im.keep_hidden = options.capture_attention;
   try {
@@ -681,11 +710,13 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
     PromptProgress progress{cb};
     if (!im.PrefillUser(stream, timing, progress)) throw Cancelled();
     im.pending.clear();
+    im.pending_tool_results.clear();
     const int prompt_tokens = static_cast<int>(progress.done);
     return im.Generate(stream, options, cb, t0, std::move(timing), new_image_tokens, prompt_tokens);
   } catch (...) {
     if (!im.turns.empty() && !im.turns.back().complete) {
       im.pending = saved_pending;
+      im.pending_tool_results = saved_results;
       im.turns.pop_back();
       im.before_user = saved_before;
       im.after_user = saved_after;
@@ -738,8 +769,10 @@ TurnResult Session::EditLastUserParts(const std::vector<MessagePart>& parts, con
   const ChatTurn last = im.turns.back();
   const Snapshot saved_after = im.after_user;
   const std::vector<MessagePart> saved_pending = im.pending;
+  const std::vector<std::string> saved_results = im.pending_tool_results;
   im.turns.pop_back();
   im.pending = parts;
+  im.pending_tool_results = last.tool_results;  // the edited message keeps its tool results
   // Restore the snapshot before the message: Send() continues from it.
   im.after_user = im.before_user;
   try {
@@ -748,6 +781,7 @@ TurnResult Session::EditLastUserParts(const std::vector<MessagePart>& parts, con
     return Send("", options, cb);
   } catch (...) {
     im.pending = saved_pending;
+    im.pending_tool_results = saved_results;
     im.turns.push_back(last);
     im.after_user = saved_after;
     throw;
@@ -762,6 +796,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   SessionImpl next;
   next.engine = im.engine;
   next.system_prompt = im.system_prompt;
+  next.tools = im.tools;
   next.kernel_stats_at_start = im.kernel_stats_at_start;
   next.keep_mtp = im.keep_mtp;
   next.keep_hidden = im.keep_hidden;
@@ -769,7 +804,8 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   for (const SavedTurn& t : saved) n_images += static_cast<int>(t.images.size());
   for (size_t i = 0; i < saved.size(); ++i) {
     const SavedTurn& t = saved[i];
-    if (t.answer.empty() && i + 1 < saved.size())
+    const bool answered = !t.answer.empty() || !t.tool_calls.empty();
+    if (!answered && i + 1 < saved.size())
       throw Error("the saved conversation's message " + std::to_string(i + 1) + " has no answer");
     const std::string where = "the saved conversation's message " + std::to_string(i + 1);
     // Each saved image encoded once, in the order its parts name it; its index in the session.
@@ -794,10 +830,12 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
       parts.push_back(MessagePart::Image(encoded[static_cast<size_t>(p.image)]));
     }
     next.pending.clear();
-    if (parts.empty()) throw Error(where + " is empty");
+    if (parts.empty() && t.tool_results.empty()) throw Error(where + " is empty");
     ChatTurn turn = MakeTurn(std::move(parts));
+    turn.tool_results = t.tool_results;
     turn.answer = t.answer;
-    turn.complete = !t.answer.empty();
+    turn.tool_calls = t.tool_calls;
+    turn.complete = answered;
     next.turns.push_back(std::move(turn));
   }
   // The history through the last user message, as Send leaves it before generating; the
@@ -819,6 +857,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   next.context_tokens = static_cast<int>(streams.back().user_end);
   // Images attached but not yet sent go with the next message, after the saved ones (the GUI
   // attaches to a reopened chat before the history is re-read at the first Send).
+  next.pending_tool_results = im.pending_tool_results;
   for (const MessagePart& p : im.pending) {
     if (p.kind == MessagePart::kText)
       next.pending.push_back(p);
@@ -828,6 +867,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
   im.images = std::move(next.images);
   im.image_infos = std::move(next.image_infos);
   im.pending = std::move(next.pending);
+  im.pending_tool_results = std::move(next.pending_tool_results);
   im.turns = std::move(next.turns);
   im.before_user = std::move(next.before_user);
   im.after_user = std::move(next.after_user);
@@ -839,6 +879,7 @@ void Session::Reset() {
   im.images.clear();
   im.image_infos.clear();
   im.pending.clear();
+  im.pending_tool_results.clear();
   im.turns.clear();
   im.before_user = {};
   im.after_user = {};

@@ -32,6 +32,8 @@
 #include "core/engine/logprobs.h"
 #include "core/engine/sampler.h"
 #include "core/engine/token_constraint.h"
+#include "core/text/chat_template.h"
+#include "core/text/tool_call_parser.h"
 #include "core/util/error.h"
 
 namespace glance {
@@ -81,6 +83,12 @@ struct GenerateOptions {
   // Log-probabilities (logprobs.h: which distribution): -1 none; 0..20 each generated token's
   // own and that many of the likeliest (TurnResult::logprobs, StreamCallbacks::on_logprobs).
   int top_logprobs = -1;
+  // Tool calls (Session::SetTools): with tools set and this on, an answer holding well-formed
+  // calls (core/text/tool_call_parser.h) is kept in its history form — the text before the
+  // first call, and the calls — so the next turn renders it as the chat template renders an
+  // assistant message with tool_calls; TurnResult::tool_calls has them. Off: the answer stays
+  // text (a server's tool_choice "none").
+  bool parse_tool_calls = true;
 };
 
 // Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session
@@ -137,6 +145,9 @@ struct TurnResult {
   // Every image of the last user message, in message order (the last equals `attention`);
   // empty when nothing was captured. Earlier turns' images are not captured.
   std::vector<ImageAttention> attention_by_image;
+  // The answer's tool calls (GenerateOptions::parse_tool_calls with tools set): ok with the
+  // calls and the text before them, else why not (the answer is then plain text).
+  ParsedToolCalls tool_calls;
 };
 
 // One piece of a user message, in the order the user wrote it: text, or an image. A message
@@ -166,6 +177,12 @@ struct SavedTurn {
   // The message's order, image parts indexing `images`. Empty: a chat saved before messages
   // were ordered (file version 1) — its images, then user_text, as it was sent then.
   std::vector<MessagePart> parts{};
+  // Tool results (role "tool" messages) sent before this turn's user message, in order; the
+  // chat template renders them as <tool_response> blocks of one user turn. A turn may have
+  // tool results and no user parts (the answer to a tool call's result).
+  std::vector<std::string> tool_results{};
+  // The answer's tool calls; `answer` is then the text before the first call.
+  std::vector<ToolCall> tool_calls{};
 
   // The message in order (the legacy layout when `parts` is empty).
   std::vector<MessagePart> OrderedParts() const;
@@ -177,8 +194,10 @@ struct ChatTurn {
   std::vector<MessagePart> parts;  // the message in order; image parts index Session::images()
   std::string user_text;           // its text parts joined (for display and search)
   std::vector<int> image_indices;  // its image parts, in order
-  std::string answer;
+  std::string answer;               // with tool_calls: the text before the first call
   bool complete = false;
+  std::vector<std::string> tool_results{};  // as SavedTurn::tool_results
+  std::vector<ToolCall> tool_calls{};       // the answer's calls (TurnResult::tool_calls when ok)
 };
 
 
@@ -190,6 +209,12 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   void SetSystemPrompt(const std::string& text);  // takes effect on the next Reset()/first turn
+  // The tools the conversation offers (each a JSON object's text, {"type": "function",
+  // "function": {...}}), rendered in the system turn as the chat template does. Takes effect at
+  // the next Send/Regenerate/Continue; a change changes the render's first turn, so the
+  // prompt is then processed again from the start (the cache always equals the render).
+  void SetTools(std::vector<std::string> tools);
+  const std::vector<std::string>& tools() const;
 
   // Attaches an image to the next user message: decodes, preprocesses and runs the vision
   // tower now (so a bad file fails here, before anything is sent). Throws glance::Error.
@@ -199,7 +224,7 @@ class Session {
   ImageInfo AttachImageRgb(const uint8_t* rgb, int width, int height, int stride,
                            ImageMode mode = ImageMode::kFast, const StreamCallbacks& callbacks = {});
   void ClearPendingImages();  // the next message's images (its text parts stay)
-  void ClearPending();        // the whole next message: images and text
+  void ClearPending();        // the whole next message: images, text and tool results
   // Removes one attached, not yet sent image (its Session::images() index) from the next
   // message; later images' indices shift down by one. Throws glance::Error when that image is
   // not pending.
@@ -209,6 +234,10 @@ class Session {
   void AddText(const std::string& text);
   // The next user message as built so far (AddText and AttachImage, in order).
   const std::vector<MessagePart>& pending_parts() const;
+  // Appends a tool result (OpenAI's role "tool" message: what a call of the last answer
+  // returned) to the next message; rendered before its parts, as the template renders tool
+  // results in a user turn. Send may then send tool results alone.
+  void AddToolResult(const std::string& text);
 
   // Sends the next user message: the parts built so far, then `user_text` when non-empty.
   TurnResult Send(const std::string& user_text, const GenerateOptions& options,

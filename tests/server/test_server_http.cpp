@@ -106,6 +106,7 @@ class Server {
 struct CurlResult {
   int status = 0;
   json body;
+  std::string raw;      // the body as received (a stream's events)
   std::string headers;  // the response's header lines, as received
 };
 
@@ -128,7 +129,8 @@ CurlResult Curl(const Server& s, const std::string& method, const std::string& p
     if (std::fgets(buf, sizeof buf, p)) r.status = std::atoi(buf);
     ::pclose(p);
   }
-  r.body = json::parse(ReadFile(out), nullptr, false);
+  r.raw = ReadFile(out);
+  r.body = json::parse(r.raw, nullptr, false);
   r.headers = ReadFile(head);
   fs::remove_all(dir);
   return r;
@@ -207,6 +209,86 @@ TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
 }
 
+// Tool calls over HTTP (issue 29): a scripted answer (glance.forced_answer) with two calls comes
+// back as message.tool_calls with finish_reason tool_calls; streamed, as a delta per call (index,
+// id, type, name) then its arguments in pieces, no call text in the content; a bad call is
+// content; a named choice outside the tools is a 400 naming tool_choice.function.name.
+TEST(ServerToolsCurl, ToolCallsPlainStreamedAndRefused) {
+  Server s({});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const json tool = {{"type", "function"},
+                     {"function", {{"name", "get_weather"},
+                                   {"parameters", {{"type", "object"}, {"properties", {{"city", {{"type", "string"}}}}}}}}}};
+  const std::string call = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>";
+  const std::string rome = "<tool_call>\n<function=get_weather>\n<parameter=city>\nRome\n</parameter>\n</function>\n</tool_call>";
+  auto body = [&](const std::string& forced, bool stream) {
+    return json{{"messages", {{{"role", "user"}, {"content", "Weather?"}}}}, {"tools", {tool}}, {"stream", stream},
+                {"max_tokens", 4}, {"glance", {{"forced_answer", forced}}}}.dump();
+  };
+  const CurlResult plain = Curl(s, "POST", "/v1/chat/completions", body("Checking.\n\n" + call + "\n" + rome, false));
+  ASSERT_EQ(plain.status, 200) << plain.raw;
+  const json& choice = plain.body["choices"][0];
+  EXPECT_EQ(choice["finish_reason"], "tool_calls");
+  EXPECT_EQ(choice["message"]["content"], "Checking.");
+  ASSERT_EQ(choice["message"]["tool_calls"].size(), 2u) << plain.raw;
+  EXPECT_EQ(choice["message"]["tool_calls"][1]["type"], "function");
+  EXPECT_EQ(choice["message"]["tool_calls"][1]["function"]["name"], "get_weather");
+  EXPECT_EQ(json::parse(choice["message"]["tool_calls"][1]["function"]["arguments"].get<std::string>()), json({{"city", "Rome"}}));
+  EXPECT_EQ(choice["message"]["tool_calls"][0]["id"].get<std::string>().rfind("call_", 0), 0u);
+  // Only calls: content is null.
+  const CurlResult only = Curl(s, "POST", "/v1/chat/completions", body(call, false));
+  EXPECT_TRUE(only.body["choices"][0]["message"]["content"].is_null()) << only.raw;
+
+  const CurlResult streamed = Curl(s, "POST", "/v1/chat/completions", body("Checking.\n\n" + call + "\n" + rome, true));
+  ASSERT_EQ(streamed.status, 200);
+  std::string content, finish;
+  std::map<int, std::string> ids, names, args;
+  std::istringstream events(streamed.raw);
+  for (std::string line; std::getline(events, line);) {
+    if (line.rfind("data: {", 0) != 0) continue;
+    const json chunk = json::parse(line.substr(6));
+    const json& d = chunk["choices"][0]["delta"];
+    if (d.contains("content")) content += d["content"].get<std::string>();
+    if (!chunk["choices"][0]["finish_reason"].is_null()) finish = chunk["choices"][0]["finish_reason"];
+    if (!d.contains("tool_calls")) continue;
+    for (const json& c : d["tool_calls"]) {
+      const int i = c["index"];
+      if (c.contains("id")) {
+        EXPECT_TRUE(ids[i].empty()) << "call " << i << " opened twice";
+        ids[i] = c["id"];
+        names[i] = c["function"]["name"];
+        EXPECT_EQ(c["type"], "function");
+      }
+      args[i] += c["function"]["arguments"].get<std::string>();
+    }
+  }
+  EXPECT_EQ(content, "Checking.") << streamed.raw;
+  EXPECT_EQ(finish, "tool_calls");
+  ASSERT_EQ(names.size(), 2u) << streamed.raw;
+  EXPECT_EQ(json::parse(args[0]), json({{"city", "Paris"}}));
+  EXPECT_EQ(json::parse(args[1]), json({{"city", "Rome"}}));
+  EXPECT_NE(ids[0], ids[1]);
+  EXPECT_GT(std::count(streamed.raw.begin(), streamed.raw.end(), '\n'), 12) << "arguments were not sent in pieces";
+
+  // A call of a function the request does not offer is content, streamed or not.
+  const std::string bad = "<tool_call>\n<function=launch>\n</function>\n</tool_call>";
+  const CurlResult text = Curl(s, "POST", "/v1/chat/completions", body(bad, false));
+  EXPECT_EQ(text.body["choices"][0]["message"]["content"], bad) << text.raw;
+  EXPECT_EQ(text.body["choices"][0]["finish_reason"], "stop");
+  EXPECT_FALSE(text.body["choices"][0]["message"].contains("tool_calls"));
+  const CurlResult text_streamed = Curl(s, "POST", "/v1/chat/completions", body(bad, true));
+  EXPECT_EQ(text_streamed.raw.find("tool_calls"), std::string::npos) << text_streamed.raw;
+  EXPECT_NE(text_streamed.raw.find("launch"), std::string::npos) << text_streamed.raw;
+
+  json named = json::parse(body(call, false));
+  named["tool_choice"] = {{"type", "function"}, {"function", {{"name", "launch"}}}};
+  const CurlResult refused = Curl(s, "POST", "/v1/chat/completions", named.dump());
+  ExpectError(refused, 400, "not one of the request's tools");
+  EXPECT_EQ(refused.body["error"]["param"], "tool_choice.function.name");
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
 TEST(ServerOpenAiClient, ChatImageStreamCancelUsage) {
   const std::string node_dir = GLANCE_SERVER_NODE_DIR;
   if (!fs::exists(node_dir + "/node_modules/openai/package.json"))
@@ -274,6 +356,31 @@ TEST(ServerOpenAiClient, ResponsesApi) {
   }
   EXPECT_EQ(status, 0) << output << "\nserver:\n" << s.proc().err;
   EXPECT_NE(output.find("openai responses test passed"), std::string::npos) << output;
+  std::printf("%s", output.c_str());
+  s.proc().Signal(SIGTERM);
+  EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+// Tool calls through the openai client (tests/server/openai_tools_test.mjs): scripted answers
+// with two calls, plain and through the client's stream helper, the results sent back, a bad
+// call as text, a named tool_choice constraining a sampled answer (issue 29).
+TEST(ServerOpenAiClient, ToolCalls) {
+  const std::string node_dir = GLANCE_SERVER_NODE_DIR;
+  if (!fs::exists(node_dir + "/node_modules/openai/package.json"))
+    GTEST_FAIL() << "the openai npm package is not installed in " << node_dir << " (ctest runs server_npm_setup first)";
+  Server s({"--model", std::string(GLANCE_TEST_DATA) + "/tiny-a"});
+  ASSERT_GT(s.port(), 0) << s.proc().err;
+  const std::string cmd = "cd '" + node_dir + "' && node openai_tools_test.mjs '" + s.base() + "/v1' " + kKey + " 2>&1";
+  std::string output;
+  int status = -1;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    status = ::pclose(p);
+  }
+  EXPECT_EQ(status, 0) << output << "\nserver:\n" << s.proc().err;
+  EXPECT_NE(output.find("openai tools test passed"), std::string::npos) << output;
   std::printf("%s", output.c_str());
   s.proc().Signal(SIGTERM);
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;

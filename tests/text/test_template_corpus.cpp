@@ -86,8 +86,9 @@ std::vector<std::string> Tools(const json& c) {
 }
 
 // The conversation as a Session holds it, or nullopt when a Session cannot hold it (by design:
-// it alternates user and assistant after an optional text system prompt, ends with the user,
-// keeps answers as plain text, and never sends an empty message).
+// after an optional text system prompt, each turn is tool results, then a user message, either
+// possibly absent, then an answer; it ends with an unanswered turn, keeps answers as plain text
+// (with their tool calls), and never sends an empty message).
 struct AsSession {
   std::string system;
   SavedConversation turns;
@@ -100,12 +101,19 @@ std::optional<AsSession> ForSession(const std::vector<ChatMessage>& msgs, const 
     if (s.system.empty()) return std::nullopt;  // SetSystemPrompt("") means "no system message"
     at = 1;
   }
+  SavedTurn t;  // the turn being read
   for (size_t i = at; i < msgs.size(); ++i) {
     const ChatMessage& m = msgs[i];
-    const bool user_turn = (i - at) % 2 == 0;
-    if (m.role != (user_turn ? "user" : "assistant")) return std::nullopt;
-    if (user_turn) {
-      SavedTurn t;
+    if (m.role == "tool") {
+      if (!t.parts.empty()) return std::nullopt;  // a Session renders a turn's results before its message
+      std::string text;
+      for (const ContentPart& p : m.content) {
+        if (p.kind != ContentPart::kText) return std::nullopt;
+        text += p.text;
+      }
+      t.tool_results.push_back(text);
+    } else if (m.role == "user") {
+      if (!t.parts.empty()) return std::nullopt;
       for (const ContentPart& p : m.content) {
         if (p.kind == ContentPart::kImage) {
           t.parts.push_back(MessagePart::Image(static_cast<int>(t.images.size())));
@@ -116,15 +124,23 @@ std::optional<AsSession> ForSession(const std::vector<ChatMessage>& msgs, const 
         }
       }
       if (t.parts.empty()) return std::nullopt;
+    } else if (m.role == "assistant") {
+      if (t.parts.empty() && t.tool_results.empty()) return std::nullopt;
+      if (raw[i].contains("reasoning_content")) return std::nullopt;
+      const json& content = raw[i]["content"];
+      if (!content.is_string() && !(content.is_null() && !m.tool_calls.empty())) return std::nullopt;
+      t.answer = content.is_string() ? content.get<std::string>() : "";
+      t.tool_calls = m.tool_calls;
+      // An empty answer is an unanswered turn to a Session.
+      if (t.answer.empty() && t.tool_calls.empty()) return std::nullopt;
       s.turns.push_back(std::move(t));
+      t = SavedTurn{};
     } else {
-      if (raw[i].contains("reasoning_content") || !raw[i]["content"].is_string()) return std::nullopt;
-      const std::string answer = raw[i]["content"].get<std::string>();
-      if (answer.empty()) return std::nullopt;  // an empty answer is an unanswered turn to a Session
-      s.turns.back().answer = answer;
+      return std::nullopt;
     }
   }
-  if (s.turns.empty() || !s.turns.back().answer.empty()) return std::nullopt;
+  if (t.parts.empty() && t.tool_results.empty()) return std::nullopt;  // it must end with a message to answer
+  s.turns.push_back(std::move(t));
   return s;
 }
 
@@ -223,15 +239,14 @@ TEST(TemplateCorpus, ThePromptStreamHasTheIdsOfJinjasText) {
   int compared = 0, failures = 0;
   for (size_t i = 0; i < cases.size() && failures < 5; ++i) {
     const json& c = cases[i];
-    // The prompt stream renders a Session's conversation, which holds no tools.
-    if (!c.at("error").is_null() || !c.at("add_generation_prompt").get<bool>() || !Tools(c).empty()) continue;
+    if (!c.at("error").is_null() || !c.at("add_generation_prompt").get<bool>()) continue;
     const auto engine = EngineFor(c.at("template").get<std::string>());
     const std::vector<ChatMessage> msgs = checks::MessagesFromJson(c.at("messages"));
     // One token per image (a 1x1 grid), so the expanded stream equals the unexpanded render.
     const std::vector<lm::ImageGrid> grids(ImageCount(msgs), lm::ImageGrid{1, 1});
     std::vector<int64_t> got;
     try {
-      got = BuildPromptStream(*engine, msgs, Thinking(c), grids).ids;
+      got = BuildPromptStream(*engine, msgs, Thinking(c), grids, Tools(c)).ids;
     } catch (const Error& e) {
       ADD_FAILURE() << Describe(i, c) << ": " << e.what();
       ++failures;
@@ -243,22 +258,23 @@ TEST(TemplateCorpus, ThePromptStreamHasTheIdsOfJinjasText) {
     failures += got != want;
   }
   std::printf("prompt stream: %d id sequences equal to Jinja's text tokenized\n", compared);
-  EXPECT_GE(compared, 400);  // those without tools
+  EXPECT_GE(compared, 500);  // with tools, tool calls and tool results too
 }
 
 TEST(TemplateCorpus, ASessionTakingUpEachConversationFeedsJinjasIds) {
   const json& cases = Corpus().at("cases");
   const std::string image = GLANCE_TEST_DATA "/tiny-a/image.png";
-  int compared = 0, with_images = 0, failures = 0;
+  int compared = 0, with_images = 0, with_tools = 0, failures = 0;
   for (size_t i = 0; i < cases.size() && failures < 5; ++i) {
     const json& c = cases[i];
-    if (!c.at("error").is_null() || !Tools(c).empty()) continue;
+    if (!c.at("error").is_null()) continue;
     const std::vector<ChatMessage> msgs = checks::MessagesFromJson(c.at("messages"));
     const std::optional<AsSession> conv = ForSession(msgs, c.at("messages"), image);
     if (!conv) continue;
     const auto engine = EngineFor(c.at("template").get<std::string>());
     Session s(engine);
     if (!conv->system.empty()) s.SetSystemPrompt(conv->system);
+    s.SetTools(Tools(c));
     s.Continue(conv->turns);
     std::vector<int64_t> got;
     GenerateOptions o;
@@ -278,10 +294,15 @@ TEST(TemplateCorpus, ASessionTakingUpEachConversationFeedsJinjasIds) {
     const std::vector<int64_t> want(want32.begin(), want32.end());
     ++compared;
     with_images += n_images > 0;
+    with_tools += !Tools(c).empty() || std::any_of(conv->turns.begin(), conv->turns.end(), [](const SavedTurn& t) {
+                    return !t.tool_results.empty() || !t.tool_calls.empty();
+                  });
     EXPECT_EQ(got, want) << Describe(i, c);
     failures += got != want;
   }
-  std::printf("Session::Continue: %d conversations (%d with images) fed Jinja's ids\n", compared, with_images);
+  std::printf("Session::Continue: %d conversations (%d with images, %d with tools) fed Jinja's ids\n", compared,
+              with_images, with_tools);
+  EXPECT_GE(with_tools, 20);
   EXPECT_GE(compared, 150);
   EXPECT_GE(with_images, 100);
 }

@@ -7,6 +7,7 @@
 
 #include "core/text/chat_template.h"
 #include "core/text/python_json.h"
+#include "core/text/tool_call_automaton.h"
 #include "core/text/tool_call_parser.h"
 #include "core/util/error.h"
 
@@ -109,4 +110,66 @@ TEST(ToolCalls, ToolResultsShareOneUserTurn) {
   EXPECT_EQ(text.find("<|im_start|>system\n# Tools"), 0u) << text;
   o.tools = {"{not json"};
   EXPECT_THROW(Template().Render({ChatMessage::FromText("user", "x")}, o), Error);
+}
+
+// The constrained language of tool_choice required / a named function: the template's own
+// calls are accepted (booleans aside: the template writes Python's True, the constraint JSON's
+// true, which the parser also reads); every answer it accepts parses into calls; bad ones are
+// refused at the first wrong byte.
+TEST(ToolCallAutomaton, AcceptsWellFormedCallsOnlyAndEveryAcceptedAnswerParses) {
+  const std::vector<std::string> tools = {
+      R"({"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"},"metric":{"type":"boolean"},"where":{"type":"object"}},"required":["city"]}}})",
+      R"({"type":"function","function":{"name":"tag_image","parameters":{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}}})"};
+  const text::ToolCallAutomaton any(tools, "", 3);
+  const std::vector<ToolCall> calls = {{"get_weather", R"({"city":"Zürich </param\nline","days":3,"where":{"x":[1,2]}})"},
+                                       {"tag_image", R"({"tags":["cat","table"]})"}};
+  const std::string rendered = RenderedCall(calls, "");
+  EXPECT_TRUE(any.Accepts(rendered)) << rendered;
+  const std::string with_bool =
+      "<tool_call>\n<function=get_weather>\n<parameter=metric>\ntrue\n</parameter>\n<parameter=city>\nParis\n"
+      "</parameter>\n</function>\n</tool_call>";
+  EXPECT_TRUE(any.Accepts(with_bool));
+  for (const std::string& answer : {rendered, with_bool}) {
+    const ParsedToolCalls p = ParseToolCalls(answer, tools);
+    EXPECT_TRUE(p.ok) << p.problem << "\n" << answer;
+  }
+  const std::string one = "<tool_call>\n<function=tag_image>\n</function>\n</tool_call>";
+  EXPECT_TRUE(any.Accepts(one));
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"Sure. " + one, "text before the call"},
+      {"<tool_call>\n<function=launch_rockets>\n</function>\n</tool_call>", "an unknown function"},
+      {"<tool_call>\n<function=get_weather>\n</function>\n</tool_call>", "a required parameter left out"},
+      {"<tool_call>\n<function=get_weather>\n<parameter=city>\nA\n</parameter>\n<parameter=city>\nB\n</parameter>\n"
+       "</function>\n</tool_call>", "a parameter twice"},
+      {"<tool_call>\n<function=get_weather>\n<parameter=city>\nA\n</parameter>\n<parameter=days>\nthree\n</parameter>\n"
+       "</function>\n</tool_call>", "a non-integer"},
+      {"<tool_call>\n<function=get_weather>\n<parameter=city>\nA\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n"
+       "</function>\n</tool_call>", "Python's True"},
+      {"<tool_call>\n<function=tag_image>\n<parameter=tags>\n[1]\n</parameter>\n</function>\n</tool_call>", "wrong item type"},
+      {"<tool_call>\n<function=tag_image>\n<parameter=colour>\nred\n</parameter>\n</function>\n</tool_call>", "an unknown key"},
+      {one + "\n" + one + "\n" + one + "\n" + one, "more calls than allowed"},
+      {one + " and more", "text after the call"},
+  };
+  for (const auto& [answer, why] : refused) EXPECT_FALSE(any.Accepts(answer)) << why;
+  // A prefix of a call is not a whole answer (the stop token is refused there).
+  text::ToolCallState s = any.Start();
+  EXPECT_TRUE(any.Feed(s, one.substr(0, 20)));
+  EXPECT_FALSE(any.CanEnd(s));
+  EXPECT_TRUE(any.Feed(s, one.substr(20)));
+  EXPECT_TRUE(any.CanEnd(s));
+
+  // A named function: only that one, once.
+  const text::ToolCallAutomaton named(tools, "tag_image", 1);
+  EXPECT_TRUE(named.Accepts(one));
+  EXPECT_FALSE(named.Accepts(one + "\n" + one));
+  EXPECT_FALSE(named.Accepts(with_bool));
+  // A parameter schema the grammar cannot enforce is refused, naming where it is.
+  try {
+    text::ToolCallAutomaton(
+        {R"({"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"n":{"type":"integer","minimum":5}}}}})"},
+        "", 1);
+    ADD_FAILURE() << "minimum 5 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tools[0].function.parameters.properties.n"), std::string::npos) << e.what();
+  }
 }
