@@ -186,7 +186,7 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
     else done = ReadCaptionedHashes(out_path, format);
   }
   std::optional<SidecarWriter> sidecars;
-  if (options.sidecar) sidecars.emplace(dir, *options.sidecar);
+  if (options.sidecar) sidecars.emplace(dir, *options.sidecar, out_path);
   summary.images = static_cast<int>(files.size());
   auto failed = [&](const std::string& file, const std::string& error) {
     ++summary.failed;
@@ -202,6 +202,7 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
     std::string file, sha;
   };
   std::vector<Todo> todo;
+  std::vector<CaptionRecord> rows_only;  // sidecar written by an interrupted run into this file
   std::map<std::string, std::string> first_with_hash;
   for (const std::string& name : files) {
     if (cb.cancel && cb.cancel->load()) {
@@ -224,6 +225,10 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
       // Each image has its own sidecar, duplicates too (their caption is computed once, below).
       SidecarAction action;
       try {
+        if (auto caption = sidecars->WrittenInto(name, sha)) {
+          rows_only.push_back({name, sha, *caption, 0.0});  // stopped after its sidecar, before its row
+          continue;
+        }
         action = sidecars->Plan(name);
       } catch (const Error& e) {
         failed(name, e.what());
@@ -246,14 +251,29 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
     }
   }
   take_notices();
-  if (todo.empty()) return summary;
+  if (todo.empty() && rows_only.empty()) return summary;
 
   // Whole records only, each on disk before it is reported (append_file.h); the torn end of an
   // interrupted run was set aside above.
   std::optional<AppendFile> out;
+  auto append_row = [&](const CaptionRecord& rec) {
+    if (format == CaptionFormat::kJsonl) {
+      nlohmann::ordered_json caption = rec.caption;
+      if (options.json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
+      out->Append(nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
+                      -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                  '\n');
+    } else {
+      out->Append(CsvField(rec.file) + ',' + rec.sha256 + ',' + CsvField(rec.caption) + '\n');
+    }
+  };
   if (to_file) {
     out.emplace(out_path);
     if (out->size() == 0 && format == CaptionFormat::kCsv) out->Append("file,sha256,caption\n");
+  }
+  for (const CaptionRecord& rec : rows_only) {
+    append_row(rec);
+    ++summary.captioned;
   }
 
   const auto t0 = Clock::now();
@@ -309,17 +329,7 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
       failed(t.file, e.what());
       continue;
     }
-    if (out) {
-      if (format == CaptionFormat::kJsonl) {
-        nlohmann::ordered_json caption = rec.caption;
-        if (options.json_captions) caption = nlohmann::ordered_json::parse(rec.caption);  // whole: the constraint ended it
-        out->Append(nlohmann::ordered_json{{"file", rec.file}, {"sha256", rec.sha256}, {"caption", caption}}.dump(
-                        -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                    '\n');
-      } else {
-        out->Append(CsvField(rec.file) + ',' + rec.sha256 + ',' + CsvField(rec.caption) + '\n');
-      }
-    }
+    if (out) append_row(rec);
     ++summary.captioned;
     ++progress.done;
     update(t.file);

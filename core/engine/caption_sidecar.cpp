@@ -125,8 +125,14 @@ struct SidecarWriter::Current {
   std::string text;
 };
 
-SidecarWriter::SidecarWriter(std::string dir, SidecarOptions options)
-    : dir_(std::move(dir)), options_(std::move(options)) {}
+SidecarWriter::SidecarWriter(std::string dir, SidecarOptions options, std::string out_path)
+    : dir_(std::move(dir)), options_(std::move(options)) {
+  if (!out_path.empty()) {
+    std::error_code ec;
+    const fs::path abs = fs::weakly_canonical(fs::absolute(out_path), ec);
+    out_ = ec ? fs::absolute(out_path).string() : abs.string();
+  }
+}
 
 SidecarWriter::~SidecarWriter() = default;
 
@@ -181,13 +187,25 @@ SidecarAction SidecarWriter::Decide(const Current& c) const {
   return SidecarAction::kProtected;
 }
 
-SidecarAction SidecarWriter::Plan(const std::string& image) {
+void SidecarWriter::Claim(const std::string& image) {
   const std::string sidecar = SidecarOf(image);
   const auto [it, fresh] = claimed_.emplace(sidecar, image);
   if (!fresh && it->second != image)
     throw Error(image + ": its sidecar " + sidecar + " is " + it->second +
                 "'s already (same name, another extension); rename one of the two images");
+}
+
+SidecarAction SidecarWriter::Plan(const std::string& image) {
+  Claim(image);
   return Decide(Inspect(image));
+}
+
+std::optional<std::string> SidecarWriter::WrittenInto(const std::string& image, const std::string& image_sha256) {
+  if (out_.empty()) return std::nullopt;
+  Claim(image);
+  const Current c = Inspect(image);
+  if (!c.exists) return std::nullopt;
+  return ManifestFor(c.folder).CaptionWrittenInto(c.name, image_sha256, Sha256Hex(c.text.data(), c.text.size()), out_);
 }
 
 SidecarAction SidecarWriter::Write(const std::string& image, const std::string& image_sha256,
@@ -201,7 +219,7 @@ SidecarAction SidecarWriter::Write(const std::string& image, const std::string& 
   // the sidecar still reads as Glance's; the other order would make it look edited by hand.
   try {
     ManifestFor(c.folder).Record(c.name, fs::path(image).filename().string(), image_sha256,
-                                 Sha256Hex(text.data(), text.size()));
+                                 Sha256Hex(text.data(), text.size()), out_, caption);
   } catch (const Error& e) {
     throw Error(c.sidecar + ": not written, as Glance's record of it could not be: " + e.what());
   }

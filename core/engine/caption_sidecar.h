@@ -20,6 +20,7 @@
 // again, and in prepend mode the existing text's copy of it is dropped.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,8 +63,14 @@ enum class SidecarAction {
 // Thread contract: one owner.
 class SidecarWriter {
  public:
-  SidecarWriter(std::string dir, SidecarOptions options);
+  // `out_path`: the run's output file, "" for none (recorded with each sidecar; see WrittenInto).
+  SidecarWriter(std::string dir, SidecarOptions options, std::string out_path = "");
   ~SidecarWriter();
+
+  // Resume with an output file: the caption, when `image`'s sidecar holds text that a run into
+  // this output file wrote for this very image (its row was not written: the run was stopped in
+  // between). The image is then done but for its row. Throws glance::Error as Plan does.
+  std::optional<std::string> WrittenInto(const std::string& image, const std::string& image_sha256);
 
   // Before captioning: what this run will do with `image`'s sidecar (so a skipped or protected
   // image costs no model time). Throws glance::Error, for this image only, naming the sidecar
@@ -87,10 +94,12 @@ class SidecarWriter {
   struct Current;
   Current Inspect(const std::string& image);
   SidecarAction Decide(const Current& c) const;
+  void Claim(const std::string& image);
   SidecarManifest& ManifestFor(const std::string& folder);
 
   std::string dir_;
   SidecarOptions options_;
+  std::string out_;  // the output file's absolute path, or ""
   std::map<std::string, std::unique_ptr<SidecarManifest>> manifests_;  // by folder path
   std::map<std::string, std::string> claimed_;                         // sidecar -> image
   std::vector<std::string> notices_;

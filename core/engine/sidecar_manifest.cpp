@@ -24,9 +24,26 @@ SidecarManifest::SidecarManifest(const std::string& dir) : path_((fs::path(dir) 
     if (!j.is_object()) continue;
     const auto sidecar = j.find("sidecar");
     const auto text = j.find("text_sha256");
-    if (sidecar != j.end() && sidecar->is_string() && text != j.end() && text->is_string())
-      written_[sidecar->get<std::string>()].insert(text->get<std::string>());
+    if (sidecar == j.end() || !sidecar->is_string() || text == j.end() || !text->is_string()) continue;
+    written_[sidecar->get<std::string>()].insert(text->get<std::string>());
+    const auto str = [&](const char* key) {
+      const auto v = j.find(key);
+      return v != j.end() && v->is_string() ? v->get<std::string>() : std::string();
+    };
+    if (!str("out").empty())
+      into_out_[sidecar->get<std::string>()].push_back({str("image_sha256"), str("text_sha256"), str("out"), str("caption")});
   }
+}
+
+std::optional<std::string> SidecarManifest::CaptionWrittenInto(const std::string& sidecar,
+                                                               const std::string& image_sha256,
+                                                               const std::string& text_sha256,
+                                                               const std::string& out) const {
+  const auto it = into_out_.find(sidecar);
+  if (it == into_out_.end()) return std::nullopt;
+  for (auto r = it->second.rbegin(); r != it->second.rend(); ++r)
+    if (r->image_sha256 == image_sha256 && r->text_sha256 == text_sha256 && r->out == out) return r->caption;
+  return std::nullopt;
 }
 
 bool SidecarManifest::Wrote(const std::string& sidecar, const std::string& text_sha256) const {
@@ -35,14 +52,16 @@ bool SidecarManifest::Wrote(const std::string& sidecar, const std::string& text_
 }
 
 void SidecarManifest::Record(const std::string& sidecar, const std::string& image, const std::string& image_sha256,
-                             const std::string& text_sha256) {
-  AppendFile(path_).Append(nlohmann::ordered_json{{"sidecar", sidecar},
-                                                  {"image", image},
-                                                  {"image_sha256", image_sha256},
-                                                  {"text_sha256", text_sha256}}
-                               .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                           '\n');
+                             const std::string& text_sha256, const std::string& out, const std::string& caption) {
+  nlohmann::ordered_json j{
+      {"sidecar", sidecar}, {"image", image}, {"image_sha256", image_sha256}, {"text_sha256", text_sha256}};
+  if (!out.empty()) {
+    j["out"] = out;
+    j["caption"] = caption;
+  }
+  AppendFile(path_).Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
   written_[sidecar].insert(text_sha256);
+  if (!out.empty()) into_out_[sidecar].push_back({image_sha256, text_sha256, out, caption});
 }
 
 }  // namespace glance

@@ -3,7 +3,10 @@
 // by hand since, or never written by Glance, is told apart and left alone unless the user says
 // otherwise. One hidden file per folder, ".glance-sidecars.jsonl", one JSON object a line:
 //   {"sidecar":"photo.txt","image":"photo.jpg","image_sha256":"<64 hex>","text_sha256":"<64 hex>"}
-// appended (core/util/append_file.h: whole, synced) before each sidecar is renamed into place.
+// appended (core/util/append_file.h: whole, synced) before each sidecar is renamed into place;
+// a run that also writes an output file adds "out" (its absolute path) and "caption", so that a
+// run killed after the sidecar and before the output row is completed from here on resume
+// (caption_folder.h), not captioned and appended a second time.
 // A sidecar is Glance's when the sha256 of its bytes is one recorded for that sidecar name. A
 // record whose write never happened (killed between the two steps) names text that is nowhere,
 // so it changes nothing: the sidecar still holds the earlier text, which has its own record.
@@ -11,8 +14,10 @@
 //
 // Thread contract: one owner.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace glance {
 
@@ -28,9 +33,15 @@ class SidecarManifest {
   // Whether Glance wrote exactly the text with this sha256 into `sidecar` (a name in the folder).
   bool Wrote(const std::string& sidecar, const std::string& text_sha256) const;
 
-  // Appends one record, on disk before it returns. Throws glance::Error naming the manifest.
+  // The caption of the latest record of `sidecar` with this image sha256, text sha256 and output
+  // file: the text it holds was written by a run into `out` for this very image.
+  std::optional<std::string> CaptionWrittenInto(const std::string& sidecar, const std::string& image_sha256,
+                                                const std::string& text_sha256, const std::string& out) const;
+
+  // Appends one record, on disk before it returns (`out` "" when the run writes no output file).
+  // Throws glance::Error naming the manifest.
   void Record(const std::string& sidecar, const std::string& image, const std::string& image_sha256,
-              const std::string& text_sha256);
+              const std::string& text_sha256, const std::string& out = "", const std::string& caption = "");
 
   const std::string& path() const { return path_; }
   // One line when a cut-off last record was set aside on opening; "" otherwise.
@@ -40,6 +51,10 @@ class SidecarManifest {
   std::string path_;
   std::string notice_;
   std::map<std::string, std::set<std::string>> written_;  // sidecar name -> text sha256s
+  struct IntoOut {
+    std::string image_sha256, text_sha256, out, caption;
+  };
+  std::map<std::string, std::vector<IntoOut>> into_out_;  // sidecar name -> records with "out"
 };
 
 }  // namespace glance

@@ -39,6 +39,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/crash/crash_child.h"
 #include "tests/crash/fake_caption.h"
 
 namespace glance::test {
@@ -46,55 +47,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void Spit(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
-
-struct Child {
-  bool killed = false;
-  int exit_code = -1;
-  std::string err;
-};
-
 // The writer under test: this build's, or another build's named by $GLANCE_CRASH_WRITER_OVERRIDE
 // (how the harness was shown to catch the old caption writer; docs/testing.md).
 const char* Writer() {
   const char* other = std::getenv("GLANCE_CRASH_WRITER_OVERRIDE");
   return other && *other ? other : GLANCE_CRASH_WRITER;
-}
-
-// PROGRAM ARGS..., with these environment variables (the shim when any are given); its stderr
-// goes to ERR_PATH.
-Child RunChild(const std::string& program, const std::vector<std::string>& args, const fs::path& err_path,
-               const std::map<std::string, std::string>& env) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (!env.empty()) {
-      ::setenv("LD_PRELOAD", GLANCE_FAULT_SHIM, 1);
-      ::setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 1);  // sanitized builds: the shim comes first
-    }
-    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
-    const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 2);
-    ::execv(program.c_str(), argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  Child c;
-  c.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.err = Slurp(err_path);
-  return c;
 }
 
 // crash_writer caption DIR OUT.
