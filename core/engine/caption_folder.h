@@ -18,8 +18,10 @@
 // `recursive` takes the images of subfolders too. Resume in sidecar mode: in skip mode an image
 // with a sidecar is done; with an output file, an image whose name and sha256 are already in it
 // is done in every mode (its sidecar was written before its row), so an interrupted overwrite,
-// append or prepend run continues where it stopped; without one, those modes act on every image
-// each run. Identical images each get their sidecar (the caption of the first is reused, not
+// append or prepend run continues where it stopped, and an image whose sidecar a run into this
+// file wrote but whose row it did not (stopped in between) gets its row from the folder's record
+// (sidecar_manifest.h), neither captioned nor appended again; without an output file, those modes
+// act on every image each run. Identical images each get their sidecar (the caption of the first is reused, not
 // computed again).
 //
 // Thread contract: runs on the caller's thread; `cancel` may be set from any thread and is

@@ -365,6 +365,33 @@ TEST(CaptionSidecar, WithAnOutputFileAnInterruptedAppendResumesWithoutAppendingT
   EXPECT_EQ(Read(d / "a.txt"), "old, caption of a, caption of a");
 }
 
+// Stopped after an image's sidecar and before its row: the rerun writes the row from the folder's
+// record and neither captions the image nor appends to its sidecar again. Negative control: a run
+// into another output file has no such record, so it appends.
+TEST(CaptionSidecar, ARowMissingAfterItsSidecarIsCompletedFromTheRecord) {
+  test::TempDir d;
+  Write(d / "a.png", "a");
+  Write(d / "a.txt", "old");
+  Fake fake;
+  CaptionFolderOptions o;
+  o.sidecar = SidecarOptions{".txt", SidecarExisting::kAppend, "", /*replace_edited=*/true};
+  o.out_path = d / "run.jsonl";
+  CaptionFolder(d.path(), o, fake.captioner());
+  ASSERT_EQ(Read(d / "a.txt"), "old, caption of a");
+  const std::string row = Read(o.out_path);
+  Write(o.out_path, "");  // the row never made it to disk
+  fake.calls.clear();
+  const CaptionFolderSummary s = CaptionFolder(d.path(), o, fake.captioner());
+  EXPECT_TRUE(fake.calls.empty());
+  EXPECT_EQ(s.captioned, 1);
+  EXPECT_EQ(s.sidecars_written, 0);
+  EXPECT_EQ(Read(d / "a.txt"), "old, caption of a");
+  EXPECT_EQ(Read(o.out_path), row);
+  o.out_path = d / "other.jsonl";
+  CaptionFolder(d.path(), o, fake.captioner());
+  EXPECT_EQ(Read(d / "a.txt"), "old, caption of a, caption of a");
+}
+
 TEST(CaptionSidecar, IdenticalImagesEachGetASidecarCaptionedOnce) {
   test::TempDir d;
   Write(d / "a.png", "same");
