@@ -403,6 +403,22 @@ TEST(CaptionSidecar, IdenticalImagesEachGetASidecarCaptionedOnce) {
   EXPECT_EQ(Read(d / "b.txt"), "caption of same");
 }
 
+// Sidecars are UTF-8: a caption with bytes that are not (a model cut mid-character) is written
+// with U+FFFD in their place; valid text is written byte for byte.
+TEST(CaptionSidecar, TextIsWrittenAsValidUtf8) {
+  test::TempDir d;
+  Write(d / "a.png", "a");
+  Write(d / "b.png", "b");
+  CaptionFolderOptions o;
+  o.sidecar = SidecarOptions{};
+  CaptionFolder(d.path(), o, [](const std::string& path) {
+    return path.back() == 'g' && path[path.size() - 5] == 'a' ? std::string("caf\xC3\xA9 \xE2\x98\x95")
+                                                               : std::string("cut \xE2\x98");
+  });
+  EXPECT_EQ(Read(d / "a.txt"), "caf\xC3\xA9 \xE2\x98\x95");
+  EXPECT_EQ(Read(d / "b.txt"), "cut \xEF\xBF\xBD");
+}
+
 TEST(CaptionSidecar, NeedsAnOutputFileOrSidecars) {
   test::TempDir d;
   Fake fake;

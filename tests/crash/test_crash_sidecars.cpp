@@ -202,8 +202,10 @@ TEST_P(SidecarFiles, FullDiskOrIoErrorFailsTheImageInOneLineAndKeepsEverySidecar
       // Space is back: the next run completes it.
       const Child again = Run({});
       ASSERT_EQ(again.exit_code, 0) << again.err;
-      EXPECT_EQ(Sidecars(Snapshot(images_)), Sidecars(after_));
+      const Files done = Snapshot(images_);
+      EXPECT_EQ(Sidecars(done), Sidecars(after_));
       EXPECT_EQ(ProtectedLines(again.err), ExpectedProtected()) << again.err;
+      for (const auto& [name, bytes] : done) EXPECT_FALSE(IsLeftover(name)) << name << " left behind";
     }
 }
 
