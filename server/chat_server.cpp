@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <thread>
+#include <utility>
 
 #include "core/engine/engine.h"
 #include "core/util/error.h"
@@ -237,6 +238,8 @@ struct ChatServer::Impl {
       if (c.finish_reason == "cancelled") return;
       nlohmann::ordered_json messages = r.messages;
       messages.push_back({{"role", "assistant"}, {"content", c.text}});
+      if (!c.tool_calls.empty())
+        messages.back()["tool_calls"] = nlohmann::ordered_json::parse(ToolCallsJson(c.tool_calls, c.tool_call_ids).dump());
       responses.Put(ids.id, std::move(messages));
     };
     if (!request.chat.stream) {
@@ -270,11 +273,19 @@ struct ChatServer::Impl {
           };
           send({{"type", "response.created"}, {"response", ResponseObject(ids, request, nullptr)}});
           send({{"type", "response.in_progress"}, {"response", ResponseObject(ids, request, nullptr)}});
-          send({{"type", "response.output_item.added"}, {"output_index", 0}, {"item", OutputMessage(ids, nullptr, "in_progress")}});
-          const ojson empty_part = {{"type", "output_text"}, {"text", ""}, {"annotations", ojson::array()}};
-          send(at({{"type", "response.content_part.added"}, {"part", empty_part}}));
+          // The message item is announced with its first text (an answer of only calls has none).
+          bool announced = false;
+          auto announce = [&] {
+            if (std::exchange(announced, true)) return;
+            send({{"type", "response.output_item.added"}, {"output_index", 0}, {"item", OutputMessage(ids, nullptr, "in_progress")}});
+            const ojson empty_part = {{"type", "output_text"}, {"text", ""}, {"annotations", ojson::array()}};
+            send(at({{"type", "response.content_part.added"}, {"part", empty_part}}));
+          };
           CompletionCallbacks cb;
-          cb.on_delta = [&](const std::string& d, const json&) { send(at({{"type", "response.output_text.delta"}, {"delta", d}})); };
+          cb.on_delta = [&](const std::string& d, const json&) {
+            announce();
+            send(at({{"type", "response.output_text.delta"}, {"delta", d}}));
+          };
           cb.client_alive = [&] {
             if (!ok || conn.Closed()) report->r.client_gone = true;
             return !report->r.client_gone && !stopping.load();
@@ -284,10 +295,25 @@ struct ChatServer::Impl {
             report->Finished(c);
             hold(request, c);
             const ojson whole = ResponseObject(ids, request, &c);
-            const ojson item = whole["output"][0];
-            send(at({{"type", "response.output_text.done"}, {"text", c.text}}));
-            send(at({{"type", "response.content_part.done"}, {"part", item["content"][0]}}));
-            send({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", item}});
+            const bool message = HasMessageItem(c);
+            if (message) {
+              announce();
+              const ojson item = whole["output"][0];
+              send(at({{"type", "response.output_text.done"}, {"text", c.text}}));
+              send(at({{"type", "response.content_part.done"}, {"part", item["content"][0]}}));
+              send({{"type", "response.output_item.done"}, {"output_index", 0}, {"item", item}});
+            }
+            // Each call: its item, its arguments in pieces, then the item done.
+            for (size_t i = 0; i < c.tool_calls.size(); ++i) {
+              const int index = static_cast<int>(i) + (message ? 1 : 0);
+              const std::string item_id = FunctionCallItemId(ids, i);
+              send({{"type", "response.output_item.added"}, {"output_index", index}, {"item", FunctionCallItem(ids, c, i, "in_progress")}});
+              for (const std::string& piece : ArgumentPieces(c.tool_calls[i].arguments))
+                send({{"type", "response.function_call_arguments.delta"}, {"item_id", item_id}, {"output_index", index}, {"delta", piece}});
+              send({{"type", "response.function_call_arguments.done"}, {"item_id", item_id}, {"output_index", index},
+                    {"arguments", c.tool_calls[i].arguments}});
+              send({{"type", "response.output_item.done"}, {"output_index", index}, {"item", whole["output"][static_cast<size_t>(index)]}});
+            }
             send({{"type", whole["status"] == "incomplete" ? "response.incomplete" : "response.completed"}, {"response", whole}});
           } catch (const ApiError& e) {
             report->r.status = e.status();

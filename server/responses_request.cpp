@@ -33,12 +33,36 @@ namespace {
 
 std::string At(const std::string& base, size_t i) { return base + "[" + std::to_string(i) + "]"; }
 
+// A function_call item -> the call in an assistant message's tool_calls.
+ojson ToolCallOf(const ojson& item, const std::string& where) {
+  for (const auto& [k, v] : item.items())
+    if (k != "type" && k != "id" && k != "call_id" && k != "name" && k != "arguments" && k != "status")
+      throw BadRequest(where + "." + k + " is not a known function_call field", where + "." + k);
+  for (const char* k : {"call_id", "name", "arguments"})
+    if (!item.contains(k) || !item[k].is_string())
+      throw BadRequest(where + "." + k + " must be a string", where + "." + k);
+  return {{"id", item["call_id"]}, {"type", "function"},
+          {"function", {{"name", item["name"]}, {"arguments", item["arguments"]}}}};
+}
+
+// A function_call_output item -> a tool message.
+ojson ToolResultOf(const ojson& item, const std::string& where) {
+  for (const auto& [k, v] : item.items())
+    if (k != "type" && k != "id" && k != "call_id" && k != "output" && k != "status")
+      throw BadRequest(where + "." + k + " is not a known function_call_output field", where + "." + k);
+  if (!item.contains("call_id") || !item["call_id"].is_string())
+    throw BadRequest(where + ".call_id must be a string", where + ".call_id");
+  if (!item.contains("output") || !item["output"].is_string())
+    throw BadRequest(where + ".output must be a string", where + ".output");
+  return {{"role", "tool"}, {"tool_call_id", item["call_id"]}, {"content", item["output"]}};
+}
+
 // One input item -> one chat-completions message (the Responses part types mapped to
 // chat-completions ones: input_text/output_text -> text, input_image -> image_url).
 ojson ChatMessageOf(const ojson& item, const std::string& where) {
   if (!item.is_object()) throw BadRequest(where + " must be a message object", where);
   if (item.contains("type") && item["type"] != "message")
-    throw BadRequest(where + ".type " + item["type"].dump() + " is not supported (only message items; tool items are not implemented yet)", where + ".type");
+    throw BadRequest(where + ".type " + item["type"].dump() + " is not supported (message, function_call, function_call_output)", where + ".type");
   for (const auto& [k, v] : item.items())
     if (k != "type" && k != "role" && k != "content" && k != "id" && k != "status")
       throw BadRequest(where + "." + k + " is not a known message field", where + "." + k);
@@ -83,16 +107,15 @@ ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimi
   if (j.is_discarded()) throw BadRequest("the request body is not valid JSON");
   if (!j.is_object()) throw BadRequest("the request body must be a JSON object");
   static const std::set<std::string> honoured = {"model", "input", "instructions", "max_output_tokens", "temperature",
-                                                 "top_p", "stream", "text", "previous_response_id"};
-  static const std::set<std::string> ignored = {"store", "metadata", "user", "service_tier", "parallel_tool_calls",
+                                                 "top_p", "stream", "text", "previous_response_id", "tools",
+                                                 "tool_choice", "parallel_tool_calls", "glance"};
+  static const std::set<std::string> ignored = {"store", "metadata", "user", "service_tier",
                                                 "safety_identifier", "prompt_cache_key"};
   for (const auto& [k, v] : j.items()) {
     if (honoured.count(k) || ignored.count(k)) continue;
-    if (k == "tool_choice" && (v == "none" || v == "auto" || v.is_null())) continue;
     if (k == "truncation" && (v == "disabled" || v.is_null())) continue;
-    if ((k == "tools" || k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs") && IsNoOp(v)) continue;
-    if (k == "tools" || k == "tool_choice") throw BadRequest(k + ": tool calls are not implemented yet; the request was not run", k);
-    if (k == "tools" || k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs" || k == "truncation")
+    if ((k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs") && IsNoOp(v)) continue;
+    if (k == "include" || k == "reasoning" || k == "background" || k == "top_logprobs" || k == "truncation")
       throw BadRequest(k + " is not supported by this server's /v1/responses; the request was not run", k);
     throw BadRequest(k + " is not a known responses field; nothing was run", k);
   }
@@ -115,6 +138,23 @@ ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimi
     messages.push_back({{"role", "user"}, {"content", input}});
   } else if (input.is_array() && !input.empty()) {
     for (size_t i = 0; i < input.size(); ++i) {
+      const std::string type = input[i].is_object() ? input[i].value("type", "message") : "message";
+      if (type == "function_call") {
+        // Calls join the assistant message before them (its text), or make one.
+        ojson call = ToolCallOf(input[i], At("input", i));
+        if (messages.empty() || messages.back()["role"] != "assistant")
+          messages.push_back({{"role", "assistant"}, {"content", nullptr}});
+        if (!messages.back().contains("tool_calls")) messages.back()["tool_calls"] = ojson::array();
+        messages.back()["tool_calls"].push_back(std::move(call));
+        continue;
+      }
+      if (type == "function_call_output") {
+        const ojson* before = messages.empty() ? nullptr : &messages.back();
+        if (!before || !((*before)["role"] == "tool" || ((*before)["role"] == "assistant" && before->contains("tool_calls"))))
+          throw BadRequest(At("input", i) + ": a function_call_output follows the function_call it answers", At("input", i));
+        messages.push_back(ToolResultOf(input[i], At("input", i)));
+        continue;
+      }
       ojson m = ChatMessageOf(input[i], At("input", i));
       if (m["role"] == "system" || m["role"] == "developer") {
         if (i != 0 || !r.previous_response_id.empty())
@@ -138,8 +178,26 @@ ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimi
     chat["max_tokens"] = j["max_output_tokens"];
     if (j["max_output_tokens"].is_number_integer()) r.max_output_tokens = j["max_output_tokens"].get<int>();
   }
-  for (const char* k : {"model", "temperature", "top_p", "stream"})
+  for (const char* k : {"model", "temperature", "top_p", "stream", "tool_choice", "parallel_tool_calls", "glance"})
     if (j.contains(k) && !j[k].is_null()) chat[k] = j[k];
+  // Function tools: {type, name, description, parameters, strict} -> chat's {type, function: {...}}.
+  if (j.contains("tools") && !j["tools"].is_null()) {
+    const ojson& tools = j["tools"];
+    if (!tools.is_array()) throw BadRequest("tools must be an array", "tools");
+    chat["tools"] = ojson::array();
+    for (size_t i = 0; i < tools.size(); ++i) {
+      const ojson& t = tools[i];
+      if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
+        throw BadRequest(At("tools", i) + " must be an object with a type", At("tools", i));
+      if (t["type"] != "function")
+        throw BadRequest(At("tools", i) + ".type '" + t["type"].get<std::string>() + "' is not supported (function)", At("tools", i) + ".type");
+      ojson f = ojson::object();
+      for (const auto& [k, v] : t.items())
+        if (k != "type") f[k] = v;
+      chat["tools"].push_back({{"type", "function"}, {"function", f}});
+    }
+    r.tools = tools;
+  }
   if (j.contains("text") && !j["text"].is_null()) {
     const ojson& t = j["text"];
     if (!t.is_object()) throw BadRequest("text must be an object", "text");
@@ -177,6 +235,8 @@ ResponsesRequest ParseResponsesRequest(const std::string& body, const ServerLimi
       rename(*s, "response_format.json_schema", "text.format");
       rename(*s, "response_format", "text.format");
       rename(*s, "max_tokens", "max_output_tokens");
+      for (size_t i = 0; i < r.tools.size(); ++i)  // tools[i].function.x is this request's tools[i].x
+        rename(*s, At("tools", i) + ".function", At("tools", i));
     }
     throw ApiError(e.status(), e.type(), message, param);
   }

@@ -5,12 +5,13 @@
 // this server still holds (ResponseStore): its conversation comes first, then the new input.
 //
 // Honoured: model, input (a string, or message items whose content is a string or
-// input_text / input_image (data URL) / output_text parts), instructions, max_output_tokens,
-// temperature, top_p, stream, text.format (text, json_object, json_schema), previous_response_id.
+// input_text / input_image (data URL) / output_text parts, function_call and
+// function_call_output items), instructions, max_output_tokens, temperature, top_p, stream,
+// text.format (text, json_object, json_schema), previous_response_id, tools (function tools),
+// tool_choice, parallel_tool_calls, glance (the chat extension: forced_answer...).
 // Ignored: store (every response is held for previous_response_id, the last kMaxHeld), metadata,
-// user, service_tier, parallel_tool_calls, truncation "disabled". Refused with a 400 naming the
-// field: tools, tool_choice other than none/auto, reasoning, include, background, top_logprobs,
-// truncation "auto", and anything unknown.
+// user, service_tier, truncation "disabled". Refused with a 400 naming the field: reasoning,
+// include, background, top_logprobs, truncation "auto", and anything unknown.
 #include <list>
 #include <mutex>
 #include <optional>
@@ -29,6 +30,7 @@ struct ResponsesRequest {
   std::optional<std::string> instructions;
   std::optional<int> max_output_tokens;
   nlohmann::ordered_json text_format = {{"type", "text"}};  // echoed in the response's text.format
+  nlohmann::ordered_json tools = nlohmann::ordered_json::array();  // echoed, as sent
   // The conversation after this response's input, chat-format messages without the system
   // message: what the next previous_response_id continues (the answer is added once known).
   nlohmann::ordered_json messages = nlohmann::ordered_json::array();

@@ -61,22 +61,28 @@ json ToolCallsJson(const std::vector<ToolCall>& calls, const std::vector<std::st
   return out;
 }
 
+std::vector<std::string> ArgumentPieces(const std::string& a, size_t piece_bytes) {
+  piece_bytes = std::max<size_t>(piece_bytes, 4);  // room for any UTF-8 character
+  std::vector<std::string> out;
+  for (size_t at = 0; at < a.size();) {
+    size_t end = std::min(a.size(), at + piece_bytes);
+    while (end < a.size() && (static_cast<unsigned char>(a[end]) & 0xC0) == 0x80) --end;  // not inside a character
+    out.push_back(a.substr(at, end - at));
+    at = end;
+  }
+  return out;
+}
+
 std::vector<json> ToolCallDeltas(const std::vector<ToolCall>& calls, const std::vector<std::string>& ids,
                                  size_t piece_bytes) {
   std::vector<json> out;
-  piece_bytes = std::max<size_t>(piece_bytes, 4);  // room for any UTF-8 character
   for (size_t i = 0; i < calls.size(); ++i) {
     out.push_back({{"tool_calls", json::array({{{"index", i},
                                                  {"id", ids.at(i)},
                                                  {"type", "function"},
                                                  {"function", {{"name", calls[i].name}, {"arguments", ""}}}}})}});
-    const std::string& a = calls[i].arguments;
-    for (size_t at = 0; at < a.size();) {
-      size_t end = std::min(a.size(), at + piece_bytes);
-      while (end < a.size() && (static_cast<unsigned char>(a[end]) & 0xC0) == 0x80) --end;  // not inside a character
-      out.push_back({{"tool_calls", json::array({{{"index", i}, {"function", {{"arguments", a.substr(at, end - at)}}}}})}});
-      at = end;
-    }
+    for (const std::string& piece : ArgumentPieces(calls[i].arguments, piece_bytes))
+      out.push_back({{"tool_calls", json::array({{{"index", i}, {"function", {{"arguments", piece}}}}})}});
   }
   return out;
 }

@@ -35,6 +35,10 @@ std::string NewToolCallId();
 // A message's tool_calls: [{id, type: "function", function: {name, arguments}}].
 nlohmann::json ToolCallsJson(const std::vector<ToolCall>& calls, const std::vector<std::string>& ids);
 
+// `arguments` cut into pieces of at most `piece_bytes` bytes (at least 4), never inside a UTF-8
+// character.
+std::vector<std::string> ArgumentPieces(const std::string& arguments, size_t piece_bytes = 16);
+
 // The streamed deltas of `calls`, in order: {"tool_calls": [{index, id, type, function: {name,
 // arguments: ""}}]} for each call, then {"tool_calls": [{index, function: {arguments: PIECE}}]}
 // for each piece of its arguments (at most `piece_bytes` bytes, never splitting a UTF-8

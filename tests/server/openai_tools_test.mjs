@@ -90,4 +90,32 @@ try {
 } catch (e) {
   check(e.status === 400 && e.param === "tool_choice.function.name", "400 for the named choice: " + e.status + " " + e.param);
 }
+// /v1/responses: function tools; calls come back as function_call output items; the results go
+// back as function_call_output items, by previous_response_id or with the whole conversation.
+const rtools = tools.map((t) => ({ type: "function", ...t.function }));
+const rask = (input, forced, extra = {}) =>
+  ({ model: "glance", input, tools: rtools, max_output_tokens: 8, temperature: 0, glance: { forced_answer: forced }, ...extra });
+const rr = await client.responses.create(rask(question.content, script));
+const fcs = rr.output.filter((o) => o.type === "function_call");
+check(rr.status === "completed" && rr.output_text === "Let me look that up.", "responses text " + JSON.stringify(rr.output));
+check(fcs.length === 2 && fcs.every((f) => f.call_id.startsWith("call_") && f.id.startsWith("fc_") && f.name === "get_weather" &&
+      f.status === "completed") && JSON.parse(fcs[1].arguments).days === 2, "responses function_call items " + JSON.stringify(fcs));
+const outputs = fcs.map((f, k) => ({ type: "function_call_output", call_id: f.call_id, output: k ? "25 C" : "21 C" }));
+const rr2 = await client.responses.create({ ...rask(outputs, "Paris: 21 C. Rome: 25 C."), previous_response_id: rr.id });
+check(rr2.output_text === "Paris: 21 C. Rome: 25 C." && rr2.usage.input_tokens_details.cached_tokens > 100,
+      "responses after function_call_output " + JSON.stringify({ text: rr2.output_text, usage: rr2.usage }));
+const rr3 = await client.responses.create(rask([question, ...rr.output, ...outputs], "Paris: 21 C. Rome: 25 C."));
+check(rr3.output_text === "Paris: 21 C. Rome: 25 C.", "responses with the whole conversation as items " + rr3.output_text);
+// Streamed: an item per call, its arguments in deltas, done events, the final response.
+const rs = await client.responses.create({ ...rask(question.content, call("Paris")), stream: true });
+const events = [];
+for await (const e of rs) events.push(e);
+const added = events.filter((e) => e.type === "response.output_item.added");
+const argDeltas = events.filter((e) => e.type === "response.function_call_arguments.delta").map((e) => e.delta).join("");
+const argDone = events.find((e) => e.type === "response.function_call_arguments.done");
+const completed = events.at(-1);
+check(added.length === 1 && added[0].item.type === "function_call" && added[0].output_index === 0, "streamed items " + JSON.stringify(added));
+check(argDeltas === '{"city":"Paris"}' && argDone?.arguments === argDeltas, "streamed arguments " + argDeltas);
+check(completed.type === "response.completed" && completed.response.output.length === 1 &&
+      completed.response.output[0].call_id === added[0].item.call_id, "streamed completed " + JSON.stringify(completed.response.output));
 console.log("openai tools test passed");

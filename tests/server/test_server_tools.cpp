@@ -18,6 +18,7 @@
 #include "server/api_error.h"
 #include "server/chat_request.h"
 #include "server/chat_service.h"
+#include "server/responses_request.h"
 #include "server/tool_call_stream.h"
 
 namespace glance::server {
@@ -348,6 +349,46 @@ TEST(ServerTools, RequiredAndNamedChoicesGiveWellFormedCallsWhateverIsSampled) {
   }
   EXPECT_GE(finished, 4);
   EXPECT_TRUE(names.count("count")) << "no sampled answer called count";
+}
+
+}  // namespace
+}  // namespace glance::server
+
+namespace glance::server {
+namespace {
+
+// /v1/responses: function tools and function_call / function_call_output input items become the
+// chat request's tools, an assistant message's tool_calls and tool messages.
+TEST(ServerTools, ResponsesToolItemsBecomeChatToolMessages) {
+  ResponseStore store;
+  const ResponsesRequest r = ParseResponsesRequest(R"({"input":[
+      {"role":"user","content":"Weather in Paris and Rome?"},
+      {"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]},
+      {"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"},
+      {"type":"function_call","call_id":"call_b","name":"get_weather","arguments":"{\"city\":\"Rome\"}"},
+      {"type":"function_call_output","call_id":"call_a","output":"21 C"},
+      {"type":"function_call_output","call_id":"call_b","output":"25 C"}],
+    "tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],
+    "tool_choice":{"type":"function","name":"get_weather"},"parallel_tool_calls":false})", {}, store);
+  const auto& m = r.chat.messages;
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[1].role, "assistant");
+  EXPECT_EQ(m[1].text, "Checking.");
+  ASSERT_EQ(m[1].tool_calls.size(), 2u);
+  EXPECT_EQ(m[1].tool_calls[1].name, "get_weather");
+  EXPECT_EQ(m[1].tool_calls[1].arguments, R"({"city":"Rome"})");
+  EXPECT_EQ(m[2].role, "tool");
+  EXPECT_EQ(m[2].tool_call_id, "call_a");
+  EXPECT_EQ(m[3].text, "25 C");
+  ASSERT_EQ(r.chat.tools.size(), 1u);
+  EXPECT_EQ(json::parse(r.chat.tools[0])["function"]["name"], "get_weather");
+  EXPECT_EQ(r.chat.tool_choice, ChatRequest::ToolChoice::kFunction);
+  EXPECT_FALSE(r.chat.parallel_tool_calls);
+  // A named choice outside the tools is named as this request's field.
+  std::string param;
+  EXPECT_EQ(StatusOf([&] { ParseResponsesRequest(R"({"input":"x","tools":[],"tool_choice":{"type":"function","name":"nope"}})", {}, store); },
+                     &param), 400);
+  EXPECT_EQ(param, "tool_choice.name");
 }
 
 }  // namespace

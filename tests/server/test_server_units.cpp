@@ -576,12 +576,14 @@ TEST(ServerResponses, RequestsBecomeChatRequestsOrAreRefusedByName) {
   EXPECT_EQ(r.chat.messages[2].text, "next");
   const std::vector<std::tuple<std::string, int, std::string>> bad = {
       {R"({"input":"x","previous_response_id":"resp_gone"})", 404, "previous_response_id"},
-      {R"({"input":"x","tools":[{"type":"function","name":"f"}]})", 400, "tools"},
+      {R"({"input":"x","tools":[{"type":"web_search_preview"}]})", 400, "tools[0].type"},
+      {R"({"input":"x","tools":[{"type":"function","name":"bad name"}]})", 400, "tools[0].name"},
       {R"({"input":"x","reasoning":{"effort":"high"}})", 400, "reasoning"},
       {R"({"input":"x","frobnicate":1})", 400, "frobnicate"},
       {R"({})", 400, "input"},
       {R"({"input":[{"role":"user","content":[{"type":"input_file","file_id":"f"}]}]})", 400, "input[0].content[0].type"},
-      {R"({"input":[{"type":"function_call_output","call_id":"c","output":"x"}]})", 400, "input[0].type"},
+      {R"({"input":[{"type":"function_call_output","call_id":"c","output":"x"}]})", 400, "input[0]"},
+      {R"({"input":[{"type":"computer_call"}]})", 400, "input[0].type"},
       {R"({"input":"x","text":{"format":{"type":"json_schema","name":"s","schema":{"type":"string","pattern":"a"}}}})", 400, "text.format.schema"},
       {R"({"input":"x","max_output_tokens":0})", 400, "max_output_tokens"},
   };
