@@ -21,7 +21,9 @@
 #include <QStringList>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <sstream>
 
+#include "core/engine/attention_csv.h"
 #include "ui/attention_data.h"
 
 namespace glance::ui {
@@ -174,7 +176,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   multiples_->setVisible(false);
 
   png_ = new QPushButton(tr("Export &PNG\u2026"), this);
-  json_ = new QPushButton(tr("Export &JSON\u2026"), this);
+  json_ = new QPushButton(tr("Export &maps\u2026"), this);
+  json_->setToolTip(tr("The raw per-token maps as JSON or CSV, with the model, precision, layers, heads and grid"));
   QPushButton* png = png_;
   QPushButton* json = json_;
   infoRow->addWidget(png);
@@ -335,6 +338,16 @@ bool AttentionPanel::exportJson(const QString& path) const {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return false;
   file.write(AttentionToJson(maps_, words_, model_, precision_));
+  return file.commit();
+}
+
+bool AttentionPanel::exportCsv(const QString& path) const {
+  std::ostringstream csv;
+  WriteAttentionCsv(csv, AttentionExport{model_.toStdString(), precision_.toStdString(), maps_, words_});
+  const std::string bytes = csv.str();
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  file.write(bytes.data(), static_cast<qint64>(bytes.size()));
   return file.commit();
 }
 
@@ -559,10 +572,13 @@ void AttentionPanel::onExportPng() {
 }
 
 void AttentionPanel::onExportJson() {
+  QString filter;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export attention maps"),
                                                     QStringLiteral("attention.json"),
-                                                    tr("JSON files (*.json)"));
-  if (!path.isEmpty() && !exportJson(path))
+                                                    tr("JSON files (*.json);;CSV files, one row per cell (*.csv)"), &filter);
+  const bool csv = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ||
+                   (filter.contains(QStringLiteral("*.csv")) && !path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive));
+  if (!path.isEmpty() && !(csv ? exportCsv(path) : exportJson(path)))
     caption_->setText(tr("Could not write %1.").arg(path));
 }
 

@@ -59,6 +59,8 @@ class AttentionPanel : public QWidget {
   QImage renderOverlay(QSize size = {}) const;
   bool exportPng(const QString& path) const;
   bool exportJson(const QString& path) const;
+  // The same maps as CSV, one row per cell (core/engine/attention_csv.h).
+  bool exportCsv(const QString& path) const;
   // Named in the JSON export: the model and weight precision that produced the maps.
   void setModelDescription(const QString& model, const QString& precision);
 

@@ -6,15 +6,18 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/caption_progress.h"
 #include "app/cli/command.h"
 #include "app/cli/json_output.h"
 #include "app/cli/session_flags.h"
+#include "core/engine/attention_csv.h"
 #include "core/engine/caption_folder.h"
 #include "core/engine/json_constraint.h"
 #include "core/text/json_grammar.h"
+#include "core/util/atomic_write.h"
 #include "core/util/read_file.h"
 
 namespace glance::cli {
@@ -100,6 +103,7 @@ std::optional<SidecarOptions> SidecarFlags(const ArgParser& p) {
 
 int CaptionDir(const ArgParser& p, const std::string& dir) {
   if (p.Has("json")) throw Error("--json is for one image; a folder's captions go to --out FILE.jsonl");
+  if (p.Has("attention-csv")) throw Error("--attention-csv is for one image; " + dir + " is a folder");
   CaptionFolderOptions folder;
   folder.sidecar = SidecarFlags(p);
   folder.recursive = p.Has("recursive");
@@ -153,6 +157,16 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
 int CaptionImage(const ArgParser& p, const std::string& image) {
   for (const char* f : {"out", "sidecar", "sidecar-ext", "existing", "prefix", "replace-edited", "recursive"})
     if (p.Has(f)) throw Error(std::string("--") + f + " is for a folder of images; " + image + " is one image");
+  const std::string attention_csv = p.Get("attention-csv", "");
+  if (p.Has("attention-csv") && attention_csv.empty()) throw Error("--attention-csv needs a FILE.csv");
+  if (!attention_csv.empty() && p.Has("no-attention"))
+    throw Error("--attention-csv writes the attention maps; --no-attention turns them off");
+  if (!attention_csv.empty()) {  // before the model loads and the image is captioned
+    const std::filesystem::path folder = std::filesystem::absolute(attention_csv).parent_path();
+    std::error_code dir_ec;
+    if (!std::filesystem::is_directory(folder, dir_ec))
+      throw Error("--attention-csv " + attention_csv + ": the folder " + folder.string() + " does not exist");
+  }
   const std::string schema = JsonSchemaFlag(p);
   auto engine = LoadEngineFromFlags(p);
   JsonConstraintCache schemas(engine->tokenizer());
@@ -161,7 +175,7 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
   const ImageInfo info = session.AttachImage(image, ParseMode(p));
   GenerateOptions options = ParseGenerateOptions(p);
   ResolveSpeculative(options, *engine);
-  options.capture_attention = p.Has("json") && !p.Has("no-attention");
+  options.capture_attention = (p.Has("json") && !p.Has("no-attention")) || !attention_csv.empty();
   ApplyJsonSchema(options, schema, p.Get("json-schema", ""), schemas);
   const bool json = p.Has("json");
   if (!json)
@@ -181,6 +195,12 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
     std::fflush(stdout);  // the caption's line ends before the stats line, also when both go to one pipe
     std::fprintf(stderr, "%s\n", StatsLine(r.stats).c_str());
   }
+  if (!attention_csv.empty()) {  // the maps as CSV, one row per cell (core/engine/attention_csv.h)
+    std::ostringstream csv;
+    WriteAttentionCsv(csv, AttentionExport{engine->info().name, std::string(Name(engine->info().precision)),
+                                           r.attention, r.words});
+    WriteFileAtomically(attention_csv, csv.str());
+  }
   return 0;
 }
 
@@ -189,7 +209,7 @@ int Caption(const Args& args) {
   flags.insert("prompt");
   flags.insert("out");
   flags.insert("json-schema");
-  for (const char* f : {"sidecar-ext", "existing", "prefix"}) flags.insert(f);
+  for (const char* f : {"sidecar-ext", "existing", "prefix", "attention-csv"}) flags.insert(f);
   ArgParser p(args, flags, {"json", "no-attention", "sidecar", "recursive", "replace-edited"});
   if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
   if (p.positional().empty()) {
@@ -205,7 +225,9 @@ int Caption(const Args& args) {
 
 Register reg("caption",
              "caption [IMAGE] [--model DIR] [--prompt TEXT] [--mode fast|detail] [--max-tokens N] "
-             "[--json] [--json-schema FILE] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
+             "[--json] [--json-schema FILE] [--attention-csv FILE] [--threads N] [--temperature T --top-k K --top-p P --min-p P --seed S]\n"
+             "        --attention-csv FILE: the answer's attention maps over the image as CSV, one row per cell\n"
+             "        (mean, each full-attention layer's head, each DeltaNet layer's head; docs/design.md)\n"
              "      caption DIR --out FILE.jsonl|FILE.csv [same options]  (every image in DIR; run it again "
              "to resume)\n"
              "      caption DIR --sidecar [--sidecar-ext .txt|.caption] [--existing skip|overwrite|append|prepend]\n"

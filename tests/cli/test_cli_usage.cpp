@@ -4,6 +4,11 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -60,6 +65,74 @@ TEST(CliUsage, CaptionJsonExportsTheMapsOfEveryLayerKind) {
   CliProcess off({"caption", DefaultDemoImagePath(), "--json", "--no-attention", "--max-tokens", "3"});
   ASSERT_EQ(off.Wait(), 0) << off.err;
   EXPECT_TRUE(nlohmann::json::parse(off.out).at("attention").empty());
+}
+
+// caption --attention-csv FILE writes the same maps as --json, one row per cell: the numbers are
+// compared with the JSON output of the same run (issue 36 item 7).
+TEST(CliUsage, CaptionAttentionCsvHoldsTheJsonMapsRowByRow) {
+  const std::string csv_path = ::testing::TempDir() + "/glance-attention-" + std::to_string(::getpid()) + ".csv";
+  CliProcess p({"caption", DefaultDemoImagePath(), "--json", "--max-tokens", "3", "--attention-csv", csv_path});
+  ASSERT_EQ(p.Wait(), 0) << p.err;
+  const nlohmann::json j = nlohmann::json::parse(p.out);
+  std::ifstream in(csv_path);
+  ASSERT_TRUE(in) << csv_path;
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "model,precision,step,token_id,token_text,word,word_text,image_index,kind,layer,head,row,col,weight");
+  std::map<std::string, float> rows;  // "step,kind,layer,head,row,col" -> weight
+  size_t count = 0;
+  while (std::getline(in, line)) {
+    ++count;
+    std::vector<std::string> f;  // the demo's tokens hold no commas or quotes: a plain split
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (line.back() == ',') f.push_back("");
+    ASSERT_EQ(f.size(), 14u) << line;
+    rows[f[2] + "," + f[8] + "," + f[9] + "," + f[10] + "," + f[11] + "," + f[12]] = std::strtof(f[13].c_str(), nullptr);  // stof throws on denormals
+  }
+  std::remove(csv_path.c_str());
+  size_t want = 0;
+  for (const nlohmann::json& m : j.at("attention")) {
+    const int step = m.at("step").get<int>(), cells = 49;
+    const auto layers = m.at("layers").get<std::vector<int>>();
+    const int heads = m.at("n_heads").get<int>();
+    const auto weights = m.at("weights").get<std::vector<float>>();
+    const auto mean = m.at("mean").get<std::vector<float>>();
+    const auto linear = m.at("linear_layers").get<std::vector<int>>();
+    const int linear_heads = m.at("linear_heads").get<int>();
+    const auto linear_weights = m.at("linear_weights").get<std::vector<float>>();
+    want += static_cast<size_t>(cells) * (1 + layers.size() * heads + linear.size() * linear_heads);
+    auto at = [&](const std::string& kind, const std::string& l, const std::string& h, int c) {
+      const std::string key = std::to_string(step) + "," + kind + "," + l + "," + h + "," + std::to_string(c / 7) +
+                              "," + std::to_string(c % 7);
+      EXPECT_EQ(rows.count(key), 1u) << key;
+      return rows[key];
+    };
+    for (int c = 0; c < cells; ++c) {
+      EXPECT_EQ(at("mean", "", "", c), mean[static_cast<size_t>(c)]);
+      for (size_t l = 0; l < layers.size(); ++l)
+        for (int h = 0; h < heads; ++h)
+          EXPECT_EQ(at("softmax", std::to_string(layers[l]), std::to_string(h), c),
+                    weights[(l * heads + h) * cells + c]);
+      for (size_t l = 0; l < linear.size(); ++l)
+        for (int h = 0; h < linear_heads; ++h)
+          EXPECT_EQ(at("deltanet", std::to_string(linear[l]), std::to_string(h), c),
+                    linear_weights[(l * linear_heads + h) * cells + c]);
+    }
+  }
+  EXPECT_EQ(count, want);
+  EXPECT_GT(want, 0u);
+  // Refused before the model loads: a folder, --no-attention, a missing folder for the file.
+  CliProcess folder({"caption", std::filesystem::path(DefaultDemoImagePath()).parent_path().string(), "--attention-csv", csv_path});
+  EXPECT_EQ(folder.Wait(), 1);
+  EXPECT_NE(folder.err.find("--attention-csv is for one image"), std::string::npos) << folder.err;
+  CliProcess off({"caption", DefaultDemoImagePath(), "--attention-csv", csv_path, "--no-attention"});
+  EXPECT_EQ(off.Wait(), 1);
+  EXPECT_NE(off.err.find("--no-attention"), std::string::npos) << off.err;
+  CliProcess missing({"caption", DefaultDemoImagePath(), "--attention-csv", "/nonexistent-glance/x.csv"});
+  EXPECT_EQ(missing.Wait(), 1);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  EXPECT_EQ(missing.err.find("tokens"), std::string::npos) << "refused before captioning: " << missing.err;
 }
 
 TEST(CliUsage, DuplicatedFlagIsRefusedNamingIt) {

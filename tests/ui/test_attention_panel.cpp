@@ -269,6 +269,26 @@ class TestAttentionPanel : public QObject {
       QCOMPARE(static_cast<float>(w3.at(i).toDouble()), maps_[3].weights[static_cast<size_t>(i)]);
     QCOMPARE(root.value(QStringLiteral("words")).toArray().at(1).toObject()
                  .value(QStringLiteral("last_step")).toInt(), 2);
+
+    // CSV: one row per cell of the mean and of every layer's head, the same numbers.
+    panel.setModelDescription(QStringLiteral("tiny, \"test\""), QStringLiteral("q8"));
+    const QString csvPath = dir.filePath(QStringLiteral("a.csv"));
+    QVERIFY(panel.exportCsv(csvPath));
+    QFile c(csvPath);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(c.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 4 * (1 + kLayers * kHeads) * kCells);
+    QCOMPARE(lines[0], QStringLiteral("model,precision,step,token_id,token_text,word,word_text,image_index,kind,layer,head,row,col,weight"));
+    // Token 3 (" sit", word 2), layer 7 (slot 1), head 1, cell 13 = row 2, col 3.
+    const QString prefix = QStringLiteral("\"tiny, \"\"test\"\"\",q8,3,103, sit,2, sit,0,softmax,7,1,2,3,");
+    int found = 0;
+    for (const QString& line : lines)
+      if (line.startsWith(prefix)) {
+        ++found;
+        QCOMPARE(line.mid(prefix.size()).toFloat(), maps_[3].weights[static_cast<size_t>((1 * kHeads + 1) * kCells + 13)]);
+      }
+    QCOMPARE(found, 1);
+    QCOMPARE(lines.filter(QStringLiteral(",mean,,,")).size(), 4 * kCells);
   }
 
   void liveMapsFollowTheNewestToken() {
