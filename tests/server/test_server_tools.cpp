@@ -3,6 +3,7 @@
 // glance.forced_answer), a bad call returned as text, the tool loop continuing the held
 // conversation with a prompt equal to the chat template's render, and tool_choice required /
 // a named function constraining a sampled answer to well-formed calls.
+#include <cstdio>
 #include <functional>
 #include <set>
 #include <string>
@@ -347,6 +348,7 @@ TEST(ServerTools, RequiredAndNamedChoicesGiveWellFormedCallsWhateverIsSampled) {
       }
     }
   }
+  std::printf("required/named: %d of 12 answers finished\n", finished);
   EXPECT_GE(finished, 4);
   EXPECT_TRUE(names.count("count")) << "no sampled answer called count";
 }
