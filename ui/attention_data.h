@@ -5,6 +5,7 @@
 #include <QString>
 #include <vector>
 
+#include "core/engine/attention_aggregate.h"
 #include "core/engine/events.h"
 
 namespace glance::ui {
@@ -13,6 +14,13 @@ namespace glance::ui {
 // [first_step, last_step]. Empty when no map matches.
 std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
                            int layer_slot, int head);
+// One token's map under an aggregate: Aggregate(), except that all softmax layers and heads
+// by mean is the map's stored mean (maps reopened from a saved chat may keep only that).
+std::vector<float> SelectMap(const AttentionMap& m, const MapAggregate& aggregate);
+// The same under any aggregate (core/engine/attention_aggregate.h): a layer or all layers of
+// either kind (softmax or DeltaNet hidden attention), one head or all fused by mean or max.
+std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
+                           const MapAggregate& aggregate);
 
 // Reverse lookup (issue 36 item 4): the answer's words ranked by the weight their map (WordMap
 // under the layer/head choice) gives `cell`, highest first (ties: earlier word first). Words
@@ -23,7 +31,7 @@ struct WordAtCell {
 };
 std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps,
                                         const std::vector<AttentionWord>& words, int cell,
-                                        int layer_slot, int head);
+                                        const MapAggregate& aggregate);
 
 // One word per token, for when no grouping is available (e.g. while streaming).
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps);

@@ -12,6 +12,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPoint>
 #include <QToolButton>
 #include <QPushButton>
 #include <QSaveFile>
@@ -200,7 +201,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     saved.setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
     refresh();
   };
-  connect(layerBox_, &QComboBox::currentIndexChanged, this, restyle);
+  connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, restyle] {
+    rebuildHeads();  // a DeltaNet layer has its own value heads
+    restyle();
+  });
   connect(headBox_, &QComboBox::currentIndexChanged, this, restyle);
   connect(colormapBox_, &QComboBox::currentIndexChanged, this, restyle);
   connect(opacity_, &QSlider::valueChanged, this, restyle);
@@ -298,8 +302,27 @@ void AttentionPanel::selectSpan(int first, int last) {
 }
 
 void AttentionPanel::setLayerHead(int layer_slot, int head) {
+  // The full-attention layers come first, after "All layers".
   layerBox_->setCurrentIndex(std::clamp(layer_slot + 1, 0, layerBox_->count() - 1));
-  headBox_->setCurrentIndex(std::clamp(head + 1, 0, headBox_->count() - 1));
+  headBox_->setCurrentIndex(std::max(0, headBox_->findData(head < 0 ? -1 : head)));
+}
+
+void AttentionPanel::setLayerChoice(MapKind kind, int layer, int head, HeadFusion fusion) {
+  const int at = layerBox_->findData(QPoint(kind == MapKind::kHidden ? 1 : 0, layer));
+  if (at >= 0) layerBox_->setCurrentIndex(at);
+  const int h = head >= 0 ? head : fusion == HeadFusion::kMax ? -2 : -1;
+  headBox_->setCurrentIndex(std::max(0, headBox_->findData(h)));
+}
+
+MapAggregate AttentionPanel::currentAggregate() const {
+  MapAggregate a;
+  const QPoint layer = layerBox_->currentData().toPoint();
+  const int head = headBox_->currentIndex() >= 0 ? headBox_->currentData().toInt() : -1;
+  a.kind = layer.x() == 1 ? MapKind::kHidden : MapKind::kSoftmax;
+  a.first_layer = a.last_layer = layerBox_->currentIndex() >= 0 ? layer.y() : -1;
+  a.head = head >= 0 ? head : -1;
+  a.fusion = head == -2 ? HeadFusion::kMax : HeadFusion::kMean;
+  return a;
 }
 
 void AttentionPanel::setHideSinks(bool hide) { hideSinks_->setChecked(hide); }
@@ -309,14 +332,13 @@ void AttentionPanel::setOpacity(double opacity) {
 }
 
 std::vector<float> AttentionPanel::currentMap() const {
-  const int layer = layerBox_->currentIndex() - 1;
-  const int head = headBox_->currentIndex() - 1;
-  if (live_ && !maps_.empty()) return maps_.back().Select(layer, head);
+  const MapAggregate choice = currentAggregate();
+  if (live_ && !maps_.empty()) return SelectMap(maps_.back(), choice);
   if (selected_ < 0 || selected_ >= wordCount()) return {};
   if (spanLast_ > selected_ && spanLast_ < wordCount())  // a span: every token of its words
     return WordMap(maps_, {std::string(), words_[static_cast<size_t>(selected_)].first_step,
-                           words_[static_cast<size_t>(spanLast_)].last_step}, layer, head);
-  return WordMap(maps_, words_[static_cast<size_t>(selected_)], layer, head);
+                           words_[static_cast<size_t>(spanLast_)].last_step}, choice);
+  return WordMap(maps_, words_[static_cast<size_t>(selected_)], choice);
 }
 
 QImage AttentionPanel::renderOverlay(QSize size) const {
@@ -398,8 +420,7 @@ QString AttentionPanel::lookupText() const {
 }
 
 void AttentionPanel::refreshLookup() {
-  const int layer = layerBox_->currentIndex() - 1, head = headBox_->currentIndex() - 1;
-  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(maps_, words_, lookedCell_, layer, head) : std::vector<WordAtCell>{};
+  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(maps_, words_, lookedCell_, currentAggregate()) : std::vector<WordAtCell>{};
   heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
   // The top words' chips are tinted by their weight relative to the first; the others plain.
   const QColor tint = palette().color(QPalette::Highlight);
@@ -485,20 +506,36 @@ void AttentionPanel::buildSmallMultiples() {
   multiples_->setVisible(n > 0);
 }
 
+// Layer items carry QPoint(kind, layer): kind 0 the full-attention (softmax) layers, 1 the
+// DeltaNet layers' hidden attention (when captured); layer -1 is all layers of that kind. Head
+// items carry the head, -1 all heads by mean, -2 all heads by max.
 void AttentionPanel::rebuildSelectors() {
   const QSignalBlocker blockLayer(layerBox_);
-  const QSignalBlocker blockHead(headBox_);
-  const int layer = layerBox_->currentIndex(), head = headBox_->currentIndex();
+  const QVariant layer = layerBox_->currentData();
   layerBox_->clear();
-  headBox_->clear();
-  layerBox_->addItem(tr("All layers"));
-  headBox_->addItem(tr("All heads"));
+  layerBox_->addItem(tr("All layers"), QPoint(0, -1));
   if (!maps_.empty()) {
-    for (int l : maps_.front().layers) layerBox_->addItem(tr("Layer %1").arg(l));
-    for (int h = 0; h < maps_.front().n_heads; ++h) headBox_->addItem(tr("Head %1").arg(h));
+    const AttentionMap& m = maps_.front();
+    for (int l : m.layers) layerBox_->addItem(tr("Layer %1").arg(l), QPoint(0, l));
+    if (!m.linear_layers.empty()) {
+      layerBox_->addItem(tr("All DeltaNet layers (hidden attention)"), QPoint(1, -1));
+      for (int l : m.linear_layers) layerBox_->addItem(tr("Layer %1 \u00B7 DeltaNet").arg(l), QPoint(1, l));
+    }
   }
-  layerBox_->setCurrentIndex(layer < layerBox_->count() ? std::max(layer, 0) : 0);
-  headBox_->setCurrentIndex(head < headBox_->count() ? std::max(head, 0) : 0);
+  layerBox_->setCurrentIndex(std::max(0, layer.isValid() ? layerBox_->findData(layer) : 0));
+  rebuildHeads();
+}
+
+void AttentionPanel::rebuildHeads() {
+  const QSignalBlocker blockHead(headBox_);
+  const QVariant head = headBox_->currentData();
+  headBox_->clear();
+  headBox_->addItem(tr("All heads"), -1);
+  headBox_->addItem(tr("All heads, max"), -2);
+  const bool hidden = layerBox_->currentData().toPoint().x() == 1;
+  const int n = maps_.empty() ? 0 : hidden ? maps_.front().linear_heads : maps_.front().n_heads;
+  for (int h = 0; h < n; ++h) headBox_->addItem(tr("Head %1").arg(h), h);
+  headBox_->setCurrentIndex(std::max(0, head.isValid() ? headBox_->findData(head) : 0));
 }
 
 OverlayStyle AttentionPanel::currentStyle() const {
@@ -553,12 +590,11 @@ void AttentionPanel::refresh() {
 
 void AttentionPanel::refreshSmallMultiples() {
   const OverlayStyle style = currentStyle();
-  const int layer = layerBox_->currentIndex() - 1;
-  const int head = headBox_->currentIndex() - 1;
+  const MapAggregate choice = currentAggregate();
   const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
   for (size_t i = 0; i < multipleWidgets_.size(); ++i) {
     multipleWidgets_[i]->setStyle(style);
-    multipleWidgets_[i]->setMap(WordMap(maps_, words_[i], layer, head), ref ? ref->grid_h : 0,
+    multipleWidgets_[i]->setMap(WordMap(maps_, words_[i], choice), ref ? ref->grid_h : 0,
                                 ref ? ref->grid_w : 0);
   }
 }

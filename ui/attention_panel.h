@@ -49,7 +49,11 @@ class AttentionPanel : public QWidget {
   std::pair<int, int> selectedSpan() const { return {selected_, spanLast_}; }
   QAbstractButton* wholeAnswerButton() const { return wholeAnswer_; }
   int wordCount() const { return static_cast<int>(words_.size()); }
-  void setLayerHead(int layer_slot, int head);  // -1 = mean of all
+  void setLayerHead(int layer_slot, int head);  // a full-attention layer slot and head; -1 = mean of all
+  // Any layer of either kind (the DeltaNet layers' hidden attention when it was captured), by
+  // decoder layer index (-1: all of that kind), one head or all fused by mean or max.
+  void setLayerChoice(MapKind kind, int layer, int head, HeadFusion fusion = HeadFusion::kMean);
+  MapAggregate currentAggregate() const;
   void setHideSinks(bool hide);
   void setOpacity(double opacity);
 
@@ -90,6 +94,7 @@ class AttentionPanel : public QWidget {
   void buildChips();
   void buildSmallMultiples();
   void rebuildSelectors();
+  void rebuildHeads();
   void refresh();
   void refreshSmallMultiples();
   OverlayStyle currentStyle() const;

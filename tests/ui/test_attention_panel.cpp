@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QComboBox>
 #include <QLabel>
 #include <QTest>
 #include <cmath>
@@ -82,13 +83,14 @@ class TestAttentionPanel : public QObject {
 
   void reverseLookupRanksTheWordsThatLookedAtACell() {
     // Layer slot 0, head 0: "A" looks at cell 0, " cats" at 3 and 6, " sit" at 9.
-    auto top = [&](int cell) { return RankWordsAtCell(maps_, words_, cell, 0, 0).front().word; };
+    const glance::MapAggregate layer3head0{glance::MapKind::kSoftmax, 3, 3, 0};
+    auto top = [&](int cell) { return RankWordsAtCell(maps_, words_, cell, layer3head0).front().word; };
     QCOMPARE(top(0), 0);
     QCOMPARE(top(3), 1);
     QCOMPARE(top(9), 2);
-    QCOMPARE(RankWordsAtCell(maps_, words_, 9, 0, 0).size(), size_t{3});
-    QVERIFY(RankWordsAtCell(maps_, words_, kCells, 0, 0).empty());  // off the grid
-    QVERIFY(RankWordsAtCell(maps_, words_, -1, 0, 0).empty());
+    QCOMPARE(RankWordsAtCell(maps_, words_, 9, layer3head0).size(), size_t{3});
+    QVERIFY(RankWordsAtCell(maps_, words_, kCells, layer3head0).empty());  // off the grid
+    QVERIFY(RankWordsAtCell(maps_, words_, -1, layer3head0).empty());
 
     AttentionPanel panel;
     panel.resize(600, 800);
@@ -129,6 +131,47 @@ class TestAttentionPanel : public QObject {
     // The help note says what attention is not.
     QVERIFY(AttentionPanel::helpText().contains(QStringLiteral("not proof")));
     QVERIFY(panel.helpButton()->isVisible());
+  }
+
+  void deltaNetLayersAndMaxFusionAreOffered() {
+    // Each token also carries hidden attention of DeltaNet layers 0, 1 and 2 with 3 value heads:
+    // layer l, head h puts -0.5 + l + h on cell (step + l + h) and 0.01 elsewhere (signed).
+    std::vector<AttentionMap> maps = maps_;
+    for (AttentionMap& m : maps) {
+      m.linear_layers = {0, 1, 2};
+      m.linear_heads = 3;
+      m.linear_weights.assign(static_cast<size_t>(3 * 3 * kCells), 0.01f);
+      for (int l = 0; l < 3; ++l)
+        for (int h = 0; h < 3; ++h)
+          m.linear_weights[static_cast<size_t>((l * 3 + h) * kCells + (m.step + l + h) % kCells)] = -0.5f + l + h;
+    }
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps, words_);
+    QComboBox* layers = panel.findChild<QComboBox*>();
+    QVERIFY(layers);
+    QCOMPARE(layers->count(), 1 + kLayers + 1 + 3);  // all, 2 softmax, all DeltaNet, 3 DeltaNet
+    panel.selectWord(2);  // " sit": token 3
+    panel.setLayerChoice(glance::MapKind::kHidden, 1, 2);
+    std::vector<float> want(kCells, 0.01f);
+    want[static_cast<size_t>((3 + 1 + 2) % kCells)] = 2.5f;
+    QCOMPARE(panel.currentMap(), want);
+    // All DeltaNet heads by max at layer 2: the largest per cell, here head 2's 3.5 on cell 7.
+    panel.setLayerChoice(glance::MapKind::kHidden, 2, -1, glance::HeadFusion::kMax);
+    const std::vector<float> mx = panel.currentMap();
+    QCOMPARE(mx[static_cast<size_t>((3 + 2 + 2) % kCells)], 3.5f);
+    QCOMPARE(mx[static_cast<size_t>((3 + 2 + 0) % kCells)], 1.5f);
+    QCOMPARE(mx[0], 0.01f);
+    // ... by mean: head 0's 1.5 averaged with 0.01 twice.
+    panel.setLayerChoice(glance::MapKind::kHidden, 2, -1, glance::HeadFusion::kMean);
+    QVERIFY(std::fabs(panel.currentMap()[static_cast<size_t>((3 + 2 + 0) % kCells)] - (1.5f + 0.02f) / 3.0f) < 1e-6f);
+    // Back to the softmax layers: the old choice, the same map as before.
+    panel.setLayerHead(-1, -1);
+    QCOMPARE(panel.currentAggregate().kind, glance::MapKind::kSoftmax);
+    QCOMPARE(panel.currentMap(), WordMap(maps_, words_[2], -1, -1));
+    // Without captured hidden attention nothing of the kind is offered (control).
+    panel.setAttention(maps_, words_);
+    QCOMPARE(layers->count(), 1 + kLayers);
   }
 
   void spansAndTheWholeAnswerAverageTheirTokens() {
