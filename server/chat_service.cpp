@@ -139,6 +139,24 @@ void ChatService::ContinueHistory(Session& session, const ChatRequest& request) 
   std::filesystem::remove_all(dir, ec);
 }
 
+std::shared_ptr<const ToolCallConstraintSpec> ChatService::ToolCallSpec(const ChatRequest& request) {
+  const bool named = request.tool_choice == ChatRequest::ToolChoice::kFunction;
+  const std::string only = named ? request.tool_choice_name : "";
+  const int max_calls = named || !request.parallel_tool_calls ? 1 : 16;
+  std::string key = only + '\0' + std::to_string(max_calls);
+  for (const std::string& t : request.tools) key += '\0' + t;
+  {
+    std::lock_guard<std::mutex> lock(tool_specs_mu_);
+    const auto it = tool_specs_.find(key);
+    if (it != tool_specs_.end()) return it->second;
+  }
+  auto spec = std::make_shared<const ToolCallConstraintSpec>(request.tools, only, max_calls, constraints_.vocab());
+  std::lock_guard<std::mutex> lock(tool_specs_mu_);
+  if (tool_specs_.size() >= 16) tool_specs_.clear();
+  tool_specs_.emplace(key, spec);
+  return spec;
+}
+
 void ChatService::Return(Held held) {
   std::lock_guard<std::mutex> lock(held_mu_);
   held_.push_front(std::move(held));
@@ -292,9 +310,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   const bool named = request_.tool_choice == ChatRequest::ToolChoice::kFunction;
   if (named || request_.tool_choice == ChatRequest::ToolChoice::kRequired) {
     try {
-      o.constraint = std::make_shared<const ToolCallConstraintSpec>(
-          request_.tools, named ? request_.tool_choice_name : "", named || !request_.parallel_tool_calls ? 1 : 16,
-          service_->constraints_.vocab());
+      o.constraint = service_->ToolCallSpec(request_);
     } catch (const Error& e) {
       KeepConversationAsItWas();
       throw BadRequest(e.what(), "tools");
@@ -316,6 +332,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   const std::string tail = stops.Flush();
   c.text += tail;
   deliver(tail);
+  const bool logprobs_unsent = request_.top_logprobs >= 0 && logprobs_sent < token_logprobs.size();
 
   const TurnResult& r = c.turn;
   c.finish_reason = stops.stopped() ? "stop"
@@ -332,6 +349,8 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     for (size_t i = 0; i < c.tool_calls.size(); ++i) c.tool_call_ids.push_back(NewToolCallId());
     c.finish_reason = "tool_calls";
     holdback.Flush();
+    // The calls' tokens' logprobs were held with their text: they go with an empty delta.
+    if (logprobs_unsent && cb.on_delta) cb.on_delta("", unsent_logprobs());
   } else {
     const std::string held = holdback.Flush();
     if (!held.empty() && cb.on_delta) cb.on_delta(held, unsent_logprobs());

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engine/json_constraint.h"
+#include "core/engine/tool_call_constraint.h"
 #include "core/engine/session.h"
 #include "server/chat_request.h"
 #include "server/engine_queue.h"
@@ -97,6 +99,11 @@ class ChatService {
   EngineQueue queue_;
   EngineThread engine_thread_;  // where every forward pass runs
   JsonConstraintCache constraints_;  // response_format schemas, compiled once each
+  // tool_choice required/named: the call-format constraint of a request's tools and choice,
+  // kept (with its cached masks) for the next request that sends the same (at most 16).
+  std::shared_ptr<const ToolCallConstraintSpec> ToolCallSpec(const ChatRequest& request);
+  std::mutex tool_specs_mu_;
+  std::map<std::string, std::shared_ptr<const ToolCallConstraintSpec>> tool_specs_;
   std::mutex held_mu_;
   std::list<Held> held_;  // most recently used first
   friend class Job;

@@ -187,12 +187,16 @@ TEST(ServerTools, CallsStreamAsDeltasWithTheirIndexThenArgumentsInPieces) {
 struct Answer {
   Completion c;
   std::string streamed;  // the deltas, joined
+  size_t logprobs = 0;   // logprob entries sent with the deltas
 };
 
 Answer Ask(ChatService& service, const json& body) {
   Answer a;
   CompletionCallbacks cb;
-  cb.on_delta = [&](const std::string& d, const json&) { a.streamed += d; };
+  cb.on_delta = [&](const std::string& d, const json& logprobs) {
+    a.streamed += d;
+    if (logprobs.is_object()) a.logprobs += logprobs["content"].size();
+  };
   a.c = service.Prepare(ParseChatRequest(body.dump(), ServerLimits{}))->Run(cb);
   return a;
 }
@@ -226,6 +230,13 @@ TEST(ServerTools, ScriptedCallsComeBackAsToolCallsAndTheLoopContinuesTheHeldConv
   EXPECT_EQ(json::parse(first.c.tool_calls[1].arguments), json({{"city", "Rome"}, {"days", 2}}));
   ASSERT_EQ(first.c.tool_call_ids.size(), 2u);
   EXPECT_NE(first.c.tool_call_ids[0], first.c.tool_call_ids[1]);
+  // With logprobs, every token's entry goes out, the held call tokens' with an empty delta.
+  json with_logprobs = body(json::array({user}), two_calls);
+  with_logprobs["logprobs"] = true;
+  const Answer scored = Ask(service, with_logprobs);
+  EXPECT_EQ(scored.c.tool_calls.size(), 2u);
+  EXPECT_EQ(scored.logprobs, static_cast<size_t>(scored.c.completion_tokens));
+  EXPECT_EQ(scored.c.logprobs["content"].size(), static_cast<size_t>(scored.c.completion_tokens));
   // The prompt is the template's render with the tools block.
   const ChatMessage u = ChatMessage::FromText("user", "Weather in Paris and Rome?");
   EXPECT_EQ(first.c.prompt_ids, Rendered(*engine, {u}, tools));
