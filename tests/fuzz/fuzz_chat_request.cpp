@@ -16,11 +16,27 @@ namespace {
 // What a parsed request promises the rest of the server (chat_request.h).
 void CheckAccepted(const glance::server::ChatRequest& r, const glance::server::ServerLimits& limits) {
   if (r.messages.empty() || r.messages.size() > static_cast<size_t>(limits.max_messages)) std::abort();
-  if (r.messages.back().role != "user") std::abort();
+  // A named tool_choice names one of the tools; required has tools.
+  using Choice = glance::server::ChatRequest::ToolChoice;
+  if (r.tool_choice == Choice::kRequired && r.tools.empty()) std::abort();
+  if (r.tool_choice == Choice::kFunction) {
+    bool found = false;
+    for (const std::string& t : r.tools)
+      found = found || t.find("\"name\":\"" + r.tool_choice_name + "\"") != std::string::npos;
+    if (!found) std::abort();
+  }
+  if (r.messages.back().role != "user" && r.messages.back().role != "tool") std::abort();
   size_t images = 0;
-  for (const auto& m : r.messages) {
-    if (m.role != "system" && m.role != "user" && m.role != "assistant") std::abort();
+  for (size_t i = 0; i < r.messages.size(); ++i) {
+    const auto& m = r.messages[i];
+    if (m.role != "system" && m.role != "user" && m.role != "assistant" && m.role != "tool") std::abort();
     if (!m.images.empty() && m.role != "user") std::abort();
+    // Calls only from the assistant, each named; a tool result answers an assistant's calls.
+    if (!m.tool_calls.empty() && m.role != "assistant") std::abort();
+    for (const auto& c : m.tool_calls)
+      if (c.name.empty() || c.name.find_first_of("<>\n") != std::string::npos) std::abort();
+    if (m.role == "tool" && (i == 0 || (r.messages[i - 1].role != "tool" && r.messages[i - 1].tool_calls.empty())))
+      std::abort();
     for (const auto& img : m.images)
       if (img.bytes.empty() || img.sha256.size() != 64) std::abort();
     images += m.images.size();

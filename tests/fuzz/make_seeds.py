@@ -156,6 +156,19 @@ put("chat_request", "json_schema_logprobs.json", json.dumps({
 put("chat_request", "json_object.json", json.dumps({"messages": [{"role": "user", "content": "x"}],
                                                     "response_format": {"type": "json_object"}}))
 
+# chat_request with tools: a tool loop (an assistant's calls, their results) and a named choice (issue 29).
+put("chat_request", "tools.json", json.dumps({
+    "messages": [{"role": "user", "content": "Weather in Paris?"},
+                 {"role": "assistant", "content": None, "tool_calls": [
+                     {"id": "call_1", "type": "function",
+                      "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+                 {"role": "tool", "tool_call_id": "call_1", "content": "21 C"}],
+    "tools": [{"type": "function", "function": {"name": "get_weather", "description": "The weather",
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+                              "required": ["city"]}}}],
+    "tool_choice": {"type": "function", "function": {"name": "get_weather"}}, "parallel_tool_calls": False,
+    "glance": {"forced_answer": "<tool_call>\n<function=get_weather>\n</function>\n</tool_call>"}}))
+
 # json_schema: "<schema>\0<document>" (core/text/json_grammar.h): the ctest schemas with a
 # document each schema accepts, and a recursive one.
 put("json_schema", "object", '{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},'
