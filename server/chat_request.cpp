@@ -57,7 +57,6 @@ bool IsNoOp(const std::string& name, const json& v) {
       ((v.is_string() || v.is_array() || v.is_object()) && v.empty()))
     return true;
   if (name == "response_format") return v.is_object() && v.size() == 1 && v.value("type", "") == "text";
-  if (name == "tool_choice") return v == "none" || v == "auto";  // no tools are sent (they are refused)
   if (name == "modalities") return v == json::array({"text"});
   return false;
 }
