@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPoint>
 #include <QToolButton>
@@ -155,11 +156,30 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   hideSinks_ = new QCheckBox(tr("Hide sinks"), this);
   hideSinks_->setToolTip(tr("Grey out cells with more than 5\u00D7 the median weight "
                             "(attention sinks) and spread the colours over the rest."));
-  gridLines_ = new QCheckBox(tr("Grid"), this);
+  // What is drawn over the picture, in one small menu (the dock is narrow): the token grid, the
+  // 2×2 patches each token merges, and the original picture around the crop the model saw.
+  auto* view = new QToolButton(this);
+  view->setText(tr("View"));
+  view->setPopupMode(QToolButton::InstantPopup);
+  view->setAccessibleName(tr("What the map shows"));
+  auto* viewMenu = new QMenu(view);
+  gridLines_ = viewMenu->addAction(tr("Token grid"));
+  gridLines_->setCheckable(true);
   gridLines_->setChecked(true);
+  patchLines_ = viewMenu->addAction(tr("2\u00D72 patches of each token"));
+  patchLines_->setCheckable(true);
+  patchLines_->setToolTip(tr("The vision tower cuts the image into 16-pixel patches and merges "
+                             "each 2\u00D72 of them into one token"));
+  original_ = viewMenu->addAction(tr("Original picture"));
+  original_->setCheckable(true);
+  original_->setToolTip(tr("The whole picture as it was opened: the part the model saw (after "
+                           "resizing and cropping) carries the map, the rest is dimmed"));
+  viewMenu->setToolTipsVisible(true);
+  view->setMenu(viewMenu);
+  viewButton_ = view;
   look->addWidget(opacity_, 1);
   look->addWidget(hideSinks_);
-  look->addWidget(gridLines_);
+  look->addWidget(view);
   form->addRow(tr("Opacity"), look);
   layout->addLayout(form);
   rebuildSelectors();
@@ -192,6 +212,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     opacity_->setValue(saved.value(QStringLiteral("attention/opacity"), 55).toInt());
     hideSinks_->setChecked(saved.value(QStringLiteral("attention/hide_sinks"), false).toBool());
     gridLines_->setChecked(saved.value(QStringLiteral("attention/grid"), true).toBool());
+    patchLines_->setChecked(saved.value(QStringLiteral("attention/patches"), false).toBool());
   }
   auto restyle = [this] {
     QSettings saved;
@@ -199,6 +220,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     saved.setValue(QStringLiteral("attention/opacity"), opacity_->value());
     saved.setValue(QStringLiteral("attention/hide_sinks"), hideSinks_->isChecked());
     saved.setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
+    saved.setValue(QStringLiteral("attention/patches"), patchLines_->isChecked());
     refresh();
   };
   connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, restyle] {
@@ -209,15 +231,28 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(colormapBox_, &QComboBox::currentIndexChanged, this, restyle);
   connect(opacity_, &QSlider::valueChanged, this, restyle);
   connect(hideSinks_, &QCheckBox::toggled, this, restyle);
-  connect(gridLines_, &QCheckBox::toggled, this, restyle);
+  connect(gridLines_, &QAction::toggled, this, restyle);
+  connect(patchLines_, &QAction::toggled, this, restyle);
+  connect(original_, &QAction::toggled, this, &AttentionPanel::showImage);
   connect(png, &QPushButton::clicked, this, &AttentionPanel::onExportPng);
   connect(json, &QPushButton::clicked, this, &AttentionPanel::onExportJson);
 }
 
-void AttentionPanel::setImage(const QImage& image) {
+void AttentionPanel::setImage(const QImage& image, const QImage& source) {
   image_ = image;
-  heatmap_->setImage(image);
+  source_ = image.isNull() ? QImage() : source;
+  original_->setEnabled(!source_.isNull());
+  showImage();
   for (HeatmapWidget* w : multipleWidgets_) w->setImage(image);
+}
+
+void AttentionPanel::showImage() {
+  if (original_->isChecked() && !source_.isNull()) {
+    heatmap_->setImage(source_);
+    heatmap_->setMapArea(ProcessedCrop(source_, image_.width(), image_.height()));
+  } else {
+    heatmap_->setImage(image_);
+  }
 }
 
 void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words) {
@@ -544,13 +579,14 @@ OverlayStyle AttentionPanel::currentStyle() const {
   style.opacity = opacity_->value() / 100.0;
   style.hide_sinks = hideSinks_->isChecked();
   style.grid_lines = gridLines_->isChecked();
+  style.patch_lines = patchLines_->isChecked();
   return style;
 }
 
 void AttentionPanel::refresh() {
   // Controls with nothing to control are off until there are maps (empty-state leftovers).
   for (QWidget* w : std::initializer_list<QWidget*>{layerBox_, headBox_, colormapBox_, opacity_, hideSinks_,
-                                                   gridLines_, png_, json_})
+                                                   viewButton_, png_, json_})
     w->setEnabled(!maps_.empty());
   if (maps_.empty()) cellInfo_->clear();
   else if (cellInfo_->text().isEmpty())

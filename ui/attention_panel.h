@@ -14,6 +14,7 @@
 #include "ui/heatmap.h"
 
 class QAbstractButton;
+class QAction;
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
@@ -33,8 +34,11 @@ class AttentionPanel : public QWidget {
 
   explicit AttentionPanel(QWidget* parent = nullptr);
 
-  // The image as the vision tower saw it (see ProcessedView).
-  void setImage(const QImage& image);
+  // The image as the vision tower saw it (see ProcessedView) and, when known, the picture it was
+  // made from (View ▸ Original picture shows that, the map over the crop the model saw).
+  void setImage(const QImage& image, const QImage& source = QImage());
+  QAction* originalAction() const { return original_; }
+  QAction* patchLinesAction() const { return patchLines_; }
   // A finished turn's maps and words; selects the first word.
   void setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words);
   // Streaming: shows the newest token's map live (chips come with setAttention).
@@ -101,8 +105,10 @@ class AttentionPanel : public QWidget {
   void onExportPng();
   void onExportJson();
   void refreshLookup();
+  void showImage();  // the processed image, or the original with the map over its crop
 
   QImage image_;
+  QImage source_;  // the picture image_ was made from (may be empty)
   std::vector<AttentionMap> maps_;
   std::vector<AttentionWord> words_;
   int selected_ = -1;
@@ -126,7 +132,10 @@ class AttentionPanel : public QWidget {
   QComboBox* colormapBox_ = nullptr;
   QSlider* opacity_ = nullptr;
   QCheckBox* hideSinks_ = nullptr;
-  QCheckBox* gridLines_ = nullptr;
+  QAction* gridLines_ = nullptr;
+  QAction* patchLines_ = nullptr;
+  QAction* original_ = nullptr;
+  QWidget* viewButton_ = nullptr;
   QPushButton* png_ = nullptr;
   QPushButton* json_ = nullptr;
   QWidget* multiples_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <algorithm>
 #include <cmath>
 
@@ -94,6 +95,11 @@ std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector
 
 QImage ProcessedView(const QImage& source, int resized_w, int resized_h) {
   if (source.isNull() || resized_w <= 0 || resized_h <= 0) return source;
+  return source.copy(ProcessedCrop(source, resized_w, resized_h));
+}
+
+QRect ProcessedCrop(const QImage& source, int resized_w, int resized_h) {
+  if (source.isNull() || resized_w <= 0 || resized_h <= 0) return source.rect();
   const double want = static_cast<double>(resized_w) / resized_h;
   const double have = static_cast<double>(source.width()) / source.height();
   QRect crop = source.rect();
@@ -104,7 +110,7 @@ QImage ProcessedView(const QImage& source, int resized_w, int resized_h) {
     const int h = static_cast<int>(std::lround(source.width() / want));
     crop = QRect(0, (source.height() - h) / 2, source.width(), h);
   }
-  return source.copy(crop);
+  return crop;
 }
 
 void PaintOverlay(QPainter& p, const QRectF& target, const QImage& image,
@@ -113,11 +119,15 @@ void PaintOverlay(QPainter& p, const QRectF& target, const QImage& image,
   p.save();
   p.setRenderHint(QPainter::SmoothPixmapTransform);
   p.drawImage(target, image);
+  p.restore();
+  PaintCells(p, target, map, grid_h, grid_w, style);
+}
+
+void PaintCells(QPainter& p, const QRectF& target, const std::vector<float>& map, int grid_h, int grid_w,
+                const OverlayStyle& style) {
   const size_t cells = static_cast<size_t>(std::max(grid_h, 0)) * std::max(grid_w, 0);
-  if (cells == 0 || map.size() != cells) {
-    p.restore();
-    return;
-  }
+  if (cells == 0 || map.size() != cells) return;
+  p.save();
   const std::vector<bool> sinks =
       style.hide_sinks ? FindSinks(map, style.sink_factor) : std::vector<bool>(cells, false);
   const std::vector<float> norm = NormalizeMap(map, sinks);
@@ -134,15 +144,24 @@ void PaintOverlay(QPainter& p, const QRectF& target, const QImage& image,
   p.setOpacity(std::clamp(style.opacity, 0.0, 1.0));
   p.drawImage(target, cellsImage);
   p.setOpacity(1.0);
-  if (style.grid_lines) {
-    p.setPen(QPen(QColor(255, 255, 255, 90), 0));
-    for (int x = 1; x < grid_w; ++x) {
-      const double px = target.left() + target.width() * static_cast<double>(x) / grid_w;
+  auto lines = [&](int nx, int ny, bool skip_even) {
+    for (int x = 1; x < nx; ++x) {
+      if (skip_even && x % 2 == 0) continue;
+      const double px = target.left() + target.width() * static_cast<double>(x) / nx;
       p.drawLine(QPointF(px, target.top()), QPointF(px, target.bottom()));
     }
-    for (int y = 1; y < grid_h; ++y) {
-      const double py = target.top() + target.height() * static_cast<double>(y) / grid_h;
+    for (int y = 1; y < ny; ++y) {
+      if (skip_even && y % 2 == 0) continue;
+      const double py = target.top() + target.height() * static_cast<double>(y) / ny;
       p.drawLine(QPointF(target.left(), py), QPointF(target.right(), py));
+    }
+  };
+  if (style.grid_lines) {
+    p.setPen(QPen(QColor(255, 255, 255, 90), 0));
+    lines(grid_w, grid_h, false);
+    if (style.patch_lines) {  // each token is 2×2 patches (the merger's spatial_merge_size)
+      p.setPen(QPen(QColor(255, 255, 255, 60), 0, Qt::DotLine));
+      lines(2 * grid_w, 2 * grid_h, true);
     }
   }
   p.restore();
@@ -183,6 +202,7 @@ void HeatmapWidget::setInteractive(bool on) {
 void HeatmapWidget::setImage(const QImage& image) {
   const bool sameSize = image.size() == image_.size();
   image_ = image;
+  mapArea_ = QRect();  // a new picture: the map covers it unless told otherwise
   display_ = image.width() > kDisplayMax || image.height() > kDisplayMax
                  ? image.scaled(kDisplayMax, kDisplayMax, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                  : image;
@@ -246,6 +266,19 @@ QRectF HeatmapWidget::fittedRect() const {
                 fitted);
 }
 
+void HeatmapWidget::setMapArea(const QRect& area) {
+  mapArea_ = area == image_.rect() ? QRect() : area;
+  update();
+}
+
+QRectF HeatmapWidget::mapRect() const {
+  const QRectF whole = imageRect();
+  if (mapArea_.isNull() || image_.isNull()) return whole;
+  const double sx = whole.width() / image_.width(), sy = whole.height() / image_.height();
+  return QRectF(whole.left() + mapArea_.left() * sx, whole.top() + mapArea_.top() * sy, mapArea_.width() * sx,
+                mapArea_.height() * sy);
+}
+
 QRectF HeatmapWidget::imageRect() const {
   const QRectF fit = fittedRect();
   const QPointF centre = fit.center() + pan_;
@@ -281,7 +314,7 @@ void HeatmapWidget::setMarkedCell(int cell) {
 
 int HeatmapWidget::cellAt(QPointF pos) const {
   if (grid_h_ <= 0 || grid_w_ <= 0 || image_.isNull()) return -1;
-  const QRectF r = imageRect();
+  const QRectF r = mapRect();
   if (!r.contains(pos)) return -1;
   const int col = std::clamp(static_cast<int>((pos.x() - r.left()) / r.width() * grid_w_), 0, grid_w_ - 1);
   const int row = std::clamp(static_cast<int>((pos.y() - r.top()) / r.height() * grid_h_), 0, grid_h_ - 1);
@@ -337,9 +370,21 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
   const int imageBottom = height() - caption - legend;
   p.save();
   p.setClipRect(QRect(0, 0, width(), std::max(0, imageBottom)));
-  PaintOverlay(p, imageRect(), display_, map_, grid_h_, grid_w_, style_);
+  const QRectF r = mapRect();
+  if (mapArea_.isNull()) {
+    PaintOverlay(p, r, display_, map_, grid_h_, grid_w_, style_);
+  } else {  // the whole picture, dimmed where the model did not look, the map over its crop
+    PaintOverlay(p, imageRect(), display_, {}, 0, 0, style_);
+    QPainterPath outside;
+    outside.addRect(imageRect());
+    QPainterPath inside;
+    inside.addRect(r);
+    p.fillPath(outside.subtracted(inside), QColor(0, 0, 0, 150));
+    PaintCells(p, r, map_, grid_h_, grid_w_, style_);
+    p.setPen(QPen(Qt::white, 1, Qt::DashLine));
+    p.drawRect(r);
+  }
   const int cell = interactive_ ? cellAt(lastHover_) : -1;
-  const QRectF r = imageRect();
   const double cw = grid_w_ > 0 ? r.width() / grid_w_ : 0.0, ch = grid_h_ > 0 ? r.height() / grid_h_ : 0.0;
   auto cellRect = [&](int c) { return QRectF(r.left() + (c % grid_w_) * cw, r.top() + (c / grid_w_) * ch, cw, ch); };
   p.setBrush(Qt::NoBrush);

@@ -37,6 +37,9 @@ struct OverlayStyle {
   Colormap colormap = Colormap::kInferno;
   double opacity = 0.55;   // 0 = image only, 1 = heatmap only
   bool grid_lines = true;
+  // With grid_lines: also the vision tower's 16-pixel patches, faint and dotted, so each token
+  // shows as the 2×2 patches its merger joined.
+  bool patch_lines = false;
   bool hide_sinks = false;
   float sink_factor = 5.0f;
 };
@@ -45,6 +48,9 @@ struct OverlayStyle {
 // ([grid_h*grid_w], row-major) over it. An empty map draws the image alone.
 void PaintOverlay(QPainter& painter, const QRectF& target, const QImage& image,
                   const std::vector<float>& map, int grid_h, int grid_w, const OverlayStyle& style);
+// The map's cells (and grid lines) alone, over whatever `target` already shows.
+void PaintCells(QPainter& painter, const QRectF& target, const std::vector<float>& map, int grid_h,
+                int grid_w, const OverlayStyle& style);
 
 // Draws `image` scaled to fit `size` (aspect kept, centred on a transparent background) with
 // `map` over it (PaintOverlay).
@@ -54,6 +60,8 @@ QImage RenderOverlay(const QImage& image, const std::vector<float>& map, int gri
 // The part of `source` the vision tower saw: a centred crop to the processed aspect ratio
 // (fast mode centre-crops; detail mode keeps the aspect, so the crop is a no-op there).
 QImage ProcessedView(const QImage& source, int resized_w, int resized_h);
+// The part of `source` ProcessedView keeps.
+QRect ProcessedCrop(const QImage& source, int resized_w, int resized_h);
 
 class HeatmapWidget : public QWidget {
   Q_OBJECT
@@ -77,6 +85,12 @@ class HeatmapWidget : public QWidget {
   void resetView();
   // Where the image is drawn now (zoom and pan applied), in widget coordinates.
   QRectF imageRect() const;
+  // The part of the image the map covers, in the image's pixels (the attention panel's
+  // "Original" view: the whole picture, the map over the crop the model saw, the rest dimmed).
+  // A null rectangle: the whole image.
+  void setMapArea(const QRect& area);
+  // Where the map is drawn now, in widget coordinates (imageRect() without a map area).
+  QRectF mapRect() const;
   // The grid cell under `pos` (widget coordinates) as row * grid_w + col, or -1.
   int cellAt(QPointF pos) const;
   // "row 3, col 5 · weight 0.0123 (4.1% of this map)" for the hovered cell, else empty.
@@ -129,6 +143,7 @@ class HeatmapWidget : public QWidget {
   bool dragging_ = false;
   bool moved_ = false;
   QPointF lastHover_{-1, -1};
+  QRect mapArea_;
   int marked_ = -1;
   QString hoverText_;
 };

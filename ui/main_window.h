@@ -196,7 +196,8 @@ class MainWindow : public QMainWindow {
   // Small copies of a saved turn's images for its bubble (files found by path or sha256).
   std::vector<QImage> thumbnailsOf(const ConversationTurn& turn) const;
   // What the vision tower saw of a saved image (for the attention view); null when gone.
-  QImage processedImageOf(const ImageInfo& info) const;
+  // The image as the model saw it; `source` (if given) gets the picture it was made from.
+  QImage processedImageOf(const ImageInfo& info, QImage* source = nullptr) const;
   void onTurnFinished(const TurnResult& result);
   void onError(const QString& during, const QString& message);
   void startTurn();

@@ -165,7 +165,7 @@ void MainWindow::showConversation(const Conversation& conversation) {
     } else {
       const QImage processed = ProcessedView(source, last->resized_w, last->resized_h);
       dropArea_->setImageInfo(*last, processed);
-      attention_->setImage(processed);
+      attention_->setImage(processed, source);
     }
   }
   if (!conversation.turns.empty()) {

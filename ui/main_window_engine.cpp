@@ -265,7 +265,7 @@ void MainWindow::onImageAttached(const ImageInfo& info) {
   const QImage processed = ProcessedView(incoming.preview, info.resized_w, info.resized_h);
   dropArea_->setImageInfo(info, processed, incoming.name);
   attention_->clear();
-  attention_->setImage(processed);
+  attention_->setImage(processed, incoming.preview);
   ++imageCount_;
   pendingImages_.push_back(info);
   pendingPreviews_.push_back(processed);

@@ -158,12 +158,13 @@ std::vector<QImage> MainWindow::thumbnailsOf(const ConversationTurn& turn) const
   return thumbs;
 }
 
-QImage MainWindow::processedImageOf(const ImageInfo& info) const {
+QImage MainWindow::processedImageOf(const ImageInfo& info, QImage* source) const {
   const QString path = store_->findImage(Q(info.path), Q(info.sha256));
   if (path.isEmpty()) return {};
   QString error;
-  const QImage source = LoadImagePreview(path, &error);
-  return source.isNull() ? QImage() : ProcessedView(source, info.resized_w, info.resized_h);
+  const QImage picture = LoadImagePreview(path, &error);
+  if (source) *source = picture;
+  return picture.isNull() ? QImage() : ProcessedView(picture, info.resized_w, info.resized_h);
 }
 
 void MainWindow::showMessageImage(int turn, int image) {
@@ -177,15 +178,16 @@ void MainWindow::showMessageImage(int turn, int image) {
   int index = 0;  // the image's index in the conversation (AttentionMap::image_index)
   for (int t = 0; t < std::min(turn, turns); ++t) index += static_cast<int>(current_.turns[static_cast<size_t>(t)].images.size());
   index += image;
+  QImage source;  // the picture as opened, for the panel's Original view (not kept for a live message)
   QImage processed = live && static_cast<size_t>(image) < sentPreviews_.size()
                          ? sentPreviews_[static_cast<size_t>(image)]
-                         : processedImageOf(info);
+                         : processedImageOf(info, &source);
   if (processed.isNull()) {
     dropArea_->showMessage(tr("The image %1 is no longer there.").arg(Q(info.path)));
     return;
   }
   attention_->clear();
-  attention_->setImage(processed);
+  attention_->setImage(processed, source);
   dropArea_->setImageInfo(info, processed);
   // Its maps: every image of the last answered message, else what the turn kept (its last image).
   std::vector<AttentionMap> maps;

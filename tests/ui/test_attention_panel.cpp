@@ -174,6 +174,48 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(layers->count(), 1 + kLayers);
   }
 
+  void originalPictureAndPatchesAreOffered() {
+    // The model saw the middle half of a 400×120 picture (the 200×120 TestImage's aspect).
+    QImage source(400, 120, QImage::Format_RGB32);
+    source.fill(QColor(200, 40, 40));
+    const QRect crop = ProcessedCrop(source, 200, 120);
+    QCOMPARE(crop, QRect(100, 0, 200, 120));
+    AttentionPanel panel;
+    panel.resize(600, 800);
+    panel.setImage(TestImage(), source);
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    HeatmapWidget* map = panel.heatmap();
+    const QImage processedShot = map->grab().toImage();
+    QCOMPARE(map->mapRect(), map->imageRect());
+    QVERIFY(panel.originalAction()->isEnabled());
+    panel.originalAction()->setChecked(true);
+    // The whole picture is drawn; the map covers its middle half, the cells follow it.
+    const QRectF whole = map->imageRect(), covered = map->mapRect();
+    QVERIFY(std::fabs(covered.width() - whole.width() / 2) < 1.0);
+    QVERIFY(std::fabs(covered.left() - (whole.left() + whole.width() / 4)) < 1.0);
+    QCOMPARE(map->cellAt(covered.topLeft() + QPointF(1, 1)), 0);
+    QCOMPARE(map->cellAt(QPointF(whole.left() + 2, whole.center().y())), -1);  // outside the crop
+    QVERIFY(map->grab().toImage() != processedShot);
+    // The export stays the model's view.
+    QCOMPARE(panel.renderOverlay(QSize(250, 150)), RenderOverlay(TestImage(), panel.currentMap(), kGridH, kGridW,
+                                                                 map->overlayStyle(), QSize(250, 150)));
+    panel.originalAction()->setChecked(false);
+    QCOMPARE(map->mapRect(), map->imageRect());
+    QCOMPARE(map->grab().toImage(), processedShot);  // control: back to the same picture
+    // Without a source picture there is nothing to show.
+    panel.setImage(TestImage());
+    QVERIFY(!panel.originalAction()->isEnabled());
+    // Patches: finer dotted lines inside each token change the drawing, and only with the grid.
+    const QImage tokens = panel.heatmap()->render(QSize(250, 150));
+    panel.patchLinesAction()->setChecked(true);
+    QVERIFY(panel.heatmap()->overlayStyle().patch_lines);
+    QVERIFY(panel.heatmap()->render(QSize(250, 150)) != tokens);
+    panel.patchLinesAction()->setChecked(false);
+    QCOMPARE(panel.heatmap()->render(QSize(250, 150)), tokens);
+  }
+
   void spansAndTheWholeAnswerAverageTheirTokens() {
     AttentionPanel panel;
     panel.resize(600, 800);
