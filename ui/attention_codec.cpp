@@ -103,6 +103,13 @@ AttentionMap Pooled(const AttentionMap& m, int p) {
   return out;
 }
 
+// The DeltaNet layers' hidden attention (AttentionMap::linear_*), floats per map: every value
+// head (heads) or each layer's mean over heads (layers).
+size_t LinearFloats(const AttentionMap& m, Detail d) {
+  const size_t per_layer = Cells(m) * (d == Detail::kHeads ? static_cast<size_t>(std::max(m.linear_heads, 0)) : 1);
+  return m.linear_weights.empty() ? 0 : m.linear_layers.size() * per_layer;
+}
+
 }  // namespace
 
 json EncodeAttention(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
@@ -151,11 +158,45 @@ json EncodeAttention(const std::vector<AttentionMap>& maps, const std::vector<At
                      {"image_index", m.image_index}, {"grid_h", m.grid_h}, {"grid_w", m.grid_w},
                      {"layers", m.layers}, {"n_heads", m.n_heads}});
   }
-  return {{"encoding", "f16-base64"},
-          {"detail", per_word ? "words" : DetailName(detail)},
-          {"pool", pool},
-          {"maps", std::move(items)},
-          {"data", data.toBase64().toStdString()}};
+  json out = {{"encoding", "f16-base64"},
+              {"detail", per_word ? "words" : DetailName(detail)},
+              {"pool", pool},
+              {"maps", std::move(items)},
+              {"data", data.toBase64().toStdString()}};
+  // The DeltaNet layers' hidden attention, in what the budget leaves: every head, else each
+  // layer's head mean, else none. Apart from "data" (its own field), so readers that predate it
+  // read the softmax maps as before.
+  if (per_word) return out;
+  const size_t used = static_cast<size_t>(data.size());
+  auto linear_bytes = [&](Detail d) {
+    size_t bytes = 0;
+    for (const AttentionMap& m : maps) bytes += 2 * LinearFloats(m, d);
+    return bytes;
+  };
+  if (linear_bytes(Detail::kHeads) == 0) return out;
+  Detail linear = Detail::kHeads;
+  if (used + linear_bytes(Detail::kHeads) > budget_bytes) linear = Detail::kLayers;
+  if (linear == Detail::kLayers && used + linear_bytes(Detail::kLayers) > budget_bytes) return out;
+  QByteArray linear_data;
+  json linear_maps = json::array();
+  for (const AttentionMap& m : maps) {
+    const size_t cells = Cells(m);
+    const bool has = LinearFloats(m, Detail::kHeads) > 0 &&
+                     m.linear_weights.size() == m.linear_layers.size() * static_cast<size_t>(m.linear_heads) * cells;
+    linear_maps.push_back({{"linear_layers", has ? m.linear_layers : std::vector<int>{}},
+                           {"linear_heads", has ? (linear == Detail::kHeads ? m.linear_heads : 1) : 0}});
+    if (!has) continue;
+    if (linear == Detail::kHeads) {
+      for (float v : m.linear_weights) AppendHalf(linear_data, v);
+    } else {
+      for (size_t l = 0; l < m.linear_layers.size(); ++l)
+        for (float v : m.SelectLinear(static_cast<int>(l), -1)) AppendHalf(linear_data, v);
+    }
+  }
+  out["linear_detail"] = DetailName(linear);
+  out["linear_maps"] = std::move(linear_maps);
+  out["linear_data"] = linear_data.toBase64().toStdString();
+  return out;
 }
 
 std::vector<AttentionMap> DecodeAttention(const json& j) {
@@ -205,6 +246,32 @@ std::vector<AttentionMap> DecodeAttention(const json& j) {
     }
     if (offset != static_cast<size_t>(data.size()))
       throw Error("attention: the data is longer than its maps need");
+    if (j.contains("linear_data")) {  // the DeltaNet layers' hidden attention (heads or layer means)
+      const QByteArray linear =
+          QByteArray::fromBase64(QByteArray::fromStdString(j.at("linear_data").get<std::string>()));
+      const json& items = j.at("linear_maps");
+      if (!items.is_array() || items.size() != maps.size())
+        throw Error("attention: 'linear_maps' does not have one entry per map");
+      size_t at = 0;
+      for (size_t i = 0; i < maps.size(); ++i) {
+        AttentionMap& m = maps[i];
+        m.linear_layers = items[i].at("linear_layers").get<std::vector<int>>();
+        m.linear_heads = items[i].at("linear_heads").get<int>();
+        if (m.linear_heads < 0) throw Error("attention: negative DeltaNet head count");
+        const size_t n = m.linear_layers.size() * static_cast<size_t>(m.linear_heads) * Cells(m);
+        if (at + 2 * n > static_cast<size_t>(linear.size()))
+          throw Error("attention: the DeltaNet data is shorter than its maps need");
+        m.linear_weights.resize(n);
+        for (size_t k = 0; k < n; ++k) m.linear_weights[k] = ReadHalf(linear.constData() + at + 2 * k);
+        at += 2 * n;
+        if (n == 0) {
+          m.linear_layers.clear();
+          m.linear_heads = 0;
+        }
+      }
+      if (at != static_cast<size_t>(linear.size()))
+        throw Error("attention: the DeltaNet data is longer than its maps need");
+    }
     return maps;
   } catch (const json::exception& e) {
     throw Error(std::string("attention: missing or mistyped field: ") + e.what());

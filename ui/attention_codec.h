@@ -18,6 +18,11 @@
 //        "token_text","image_index","grid_h","grid_w","layers","n_heads"}...],
 //        "data": "<base64 of little-endian float16>"} where each map's block is mean[cells]
 // then (detail "heads") weights[L*H*cells] or (detail "layers") [L*cells].
+// The DeltaNet layers' hidden attention (AttentionMap::linear_*), when captured and the turn is
+// not stored per word, takes what the budget leaves, in fields of its own that earlier readers
+// ignore: "linear_detail" ("heads": every value head; "layers": each layer's head mean, stored
+// as one head), "linear_maps": [{"linear_layers", "linear_heads"}] one per map, "linear_data":
+// base64 float16 [linear_layers][linear_heads][cells] per map.
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <vector>

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/engine/events_json.h"
+#include "core/util/error.h"
 #include "ui/attention_codec.h"
 #include "ui/attention_data.h"
 #include "ui/conversation_store.h"
@@ -306,6 +307,63 @@ class ConversationStoreTest : public QObject {
     const auto mean = glance::ui::DecodeAttention(glance::ui::EncodeAttention(maps, {}, 10));
     QVERIFY(mean[0].layers.empty());
     QCOMPARE(mean[0].Select(-1, -1), maps[0].mean);
+  }
+
+  void deltaNetMapsAreKeptInWhatTheBudgetLeaves() {
+    // Two tokens over a 4x4 grid: softmax 2 layers x 2 heads, hidden attention 3 layers x 4
+    // value heads (signed).
+    std::vector<AttentionMap> maps(2);
+    for (AttentionMap& m : maps) {
+      m.grid_h = m.grid_w = 4;
+      m.layers = {3, 7};
+      m.n_heads = 2;
+      for (int i = 0; i < 2 * 2 * 16; ++i) m.weights.push_back(static_cast<float>(i) / 64.0f);
+      m.mean = m.Select(-1, -1);
+      m.linear_layers = {0, 1, 2};
+      m.linear_heads = 4;
+      for (int i = 0; i < 3 * 4 * 16; ++i) m.linear_weights.push_back(static_cast<float>(i % 37) / 32.0f - 0.5f);
+    }
+    maps[1].step = 1;
+    const size_t softmax_heads = 2 * 2 * (16 + 2 * 2 * 16), linear_heads = 2 * 2 * 3 * 4 * 16;
+    // Room for everything: every head, exact here (the values fit float16).
+    auto all = glance::ui::DecodeAttention(glance::ui::EncodeAttention(maps, {}));
+    QCOMPARE(all[1].linear_layers, maps[1].linear_layers);
+    QCOMPARE(all[1].linear_heads, 4);
+    QVERIFY(all[1].linear_weights == maps[1].linear_weights);
+    QVERIFY(all[1].weights == maps[1].weights);  // the softmax maps as before
+    // Room for the softmax heads but not the hidden heads: each DeltaNet layer's head mean.
+    auto layers = glance::ui::DecodeAttention(glance::ui::EncodeAttention(maps, {}, softmax_heads + linear_heads - 2));
+    QCOMPARE(layers[0].n_heads, 2);
+    QCOMPARE(layers[0].linear_heads, 1);
+    QCOMPARE(layers[0].SelectLinear(2, 0), maps[0].SelectLinear(2, -1));
+    // No room left: the softmax maps alone, no DeltaNet entries.
+    auto none = glance::ui::DecodeAttention(glance::ui::EncodeAttention(maps, {}, softmax_heads));
+    QVERIFY(none[0].linear_layers.empty() && none[0].linear_weights.empty());
+    QCOMPARE(none[0].n_heads, 2);
+    // A reader that predates the fields (they removed) reads the softmax maps unchanged.
+    nlohmann::json doc = glance::ui::EncodeAttention(maps, {});
+    doc.erase("linear_data");
+    doc.erase("linear_maps");
+    doc.erase("linear_detail");
+    auto old = glance::ui::DecodeAttention(doc);
+    QVERIFY(old[1].weights == maps[1].weights && old[1].linear_weights.empty());
+    // A cut-off DeltaNet block is refused, not read short.
+    nlohmann::json cut = glance::ui::EncodeAttention(maps, {});
+    std::string data = cut["linear_data"].get<std::string>();
+    cut["linear_data"] = QByteArray::fromBase64(QByteArray::fromStdString(data)).left(100).toBase64().toStdString();
+    bool refused = false;
+    try {
+      glance::ui::DecodeAttention(cut);
+    } catch (const glance::Error& e) {
+      refused = std::string(e.what()).find("DeltaNet") != std::string::npos;
+    }
+    QVERIFY(refused);
+    // Through a saved conversation too.
+    ConversationStore store(Folder());
+    Conversation c = Sample();
+    c.turns[0].attention = maps;
+    QVERIFY(store.save(c));
+    QVERIFY(store.load(c.id)->turns[0].attention[1].linear_weights == maps[1].linear_weights);
   }
 
   void versionOneFilesStillOpen() {
