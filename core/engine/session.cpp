@@ -788,6 +788,24 @@ TurnResult Session::EditLastUserParts(const std::vector<MessagePart>& parts, con
   }
 }
 
+void Session::ChooseLastAnswer(const std::string& text, bool parse_tool_calls) {
+  auto& im = *impl_;
+  if (im.turns.empty() || !im.turns.back().complete || !im.after_user.valid)
+    throw Error("there is no answer to replace yet");
+  ChatTurn& turn = im.turns.back();
+  turn.answer = text;
+  turn.tool_calls.clear();
+  if (!im.tools.empty() && parse_tool_calls) {
+    const ParsedToolCalls calls = ParseToolCalls(text, im.tools);
+    if (calls.ok) {
+      turn.answer = calls.content;
+      turn.tool_calls = calls.calls;
+    }
+  }
+  // The cache after this answer: the render through the generation prompt, then the answer.
+  im.context_tokens = static_cast<int>(im.Stream(std::nullopt).size() + im.tok().Encode(text).size());
+}
+
 void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb) {
   auto& im = *impl_;
   if (saved.empty()) throw Error("the saved conversation has no messages");

@@ -6,7 +6,9 @@
 //     template's history form of the last answer, so the cache always equals what the chat
 //     template renders for the conversation;
 //   * Regenerate() restores the snapshot taken after the last user message;
-//   * EditLastUser() restores the snapshot taken before it.
+//   * EditLastUser() restores the snapshot taken before it;
+//   * ChooseLastAnswer() swaps the last answer's text (a kept alternative) with nothing to
+//     undo: the next Send appends whichever answer is the last turn's.
 //
 // Every turn's prompt is one PromptStream (prompt_stream.h): one render of the conversation
 // feeds the positions, the image rows and attention capture.
@@ -252,6 +254,14 @@ class Session {
   // images or pending ones) and answers it again.
   TurnResult EditLastUserParts(const std::vector<MessagePart>& parts, const GenerateOptions& options,
                                const StreamCallbacks& callbacks = {});
+  // Makes `text` the last turn's answer, as if it had been generated last: one of the answers
+  // Regenerate gave (the desktop app's ◀ 2/3 ▶). Nothing is processed now: the next Send
+  // continues from the snapshot after the last user message and appends this answer's history
+  // form, so its cache equals a session that was sent the same conversation. As Generate, the
+  // answer is kept in its history form when tools are set and `parse_tool_calls` is on.
+  // context_tokens() becomes the render's length with this answer (its text tokenized).
+  // Throws glance::Error when there is no answered last turn.
+  void ChooseLastAnswer(const std::string& text, bool parse_tool_calls = true);
   // Forgets the conversation (images, turns, state).
   void Reset();
 

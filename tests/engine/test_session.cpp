@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -536,4 +537,54 @@ TEST(Session, TeacherForcingReplaysAGeneratedAnswerExactly) {
   EXPECT_EQ(forced.turns().size(), 2u);
   EXPECT_THROW(forced.Regenerate(bad), Error);
   EXPECT_EQ(forced.turns().back().answer, b.text);
+}
+
+// Regenerate keeps alternatives in the desktop app; choosing an earlier one must leave the
+// session exactly as if that answer had been the one generated: the next turn's logits, tokens
+// and cache length equal a fresh session that was sent the same conversation.
+TEST(Session, ChosenAnswerContinuesExactlyLikeAFreshSession) {
+  auto e = DemoEngine();
+  EXPECT_THROW(Session(e).ChooseLastAnswer("nothing yet"), Error);
+  auto next_turn = [](Session& s, std::vector<float>& first_logits) {
+    StreamCallbacks cb;
+    cb.on_logits = [&](std::span<const float> l) {
+      if (first_logits.empty()) first_logits.assign(l.begin(), l.end());
+    };
+    return s.Send("Tell me more.", Greedy(8), cb);
+  };
+  GenerateOptions other = Greedy(16);
+  other.forced_tokens = e->tokenizer().Encode("A small red square, next to a blue circle.");
+
+  Session s(e);
+  const TurnResult first = s.Send("Hello there.", Greedy(8));
+  ASSERT_FALSE(first.tokens.empty());
+  const TurnResult second = s.Regenerate(other);  // an alternative
+  ASSERT_NE(first.text, second.text);
+  s.ChooseLastAnswer(first.text);  // back to the first answer
+  EXPECT_EQ(s.turns().back().answer, first.text);
+  EXPECT_TRUE(s.turns().back().complete);
+  // The meter's count: the render with this answer re-tokenized (a turn cut at max_tokens never
+  // fed its last token, so the live count may be one less).
+  EXPECT_LE(std::abs(s.context_tokens() - first.stats.context_tokens), 1);
+  std::vector<float> chosen_logits;
+  const TurnResult chosen = next_turn(s, chosen_logits);
+
+  Session fresh(e);  // sent [q1, first answer, q2] and nothing else
+  GenerateOptions replay = Greedy(8);
+  replay.forced_tokens = first.tokens;
+  fresh.Send("Hello there.", replay);
+  std::vector<float> fresh_logits;
+  const TurnResult expected = next_turn(fresh, fresh_logits);
+  ASSERT_FALSE(fresh_logits.empty());
+  EXPECT_EQ(chosen_logits, fresh_logits);
+  EXPECT_EQ(chosen.tokens, expected.tokens);
+  EXPECT_EQ(chosen.stats.context_tokens, expected.stats.context_tokens);
+
+  // Negative control: without the choice the session continues from the alternative.
+  Session kept(e);
+  kept.Send("Hello there.", replay);
+  kept.Regenerate(other);
+  std::vector<float> kept_logits;
+  next_turn(kept, kept_logits);
+  EXPECT_NE(kept_logits, fresh_logits);
 }
