@@ -133,6 +133,20 @@ ordered_json ToJson(const Conversation& c) {
     turn["words"] = Array(t.words);
     turn["attention"] = EncodeAttention(t.attention, t.words);
     turn["image_attention"] = ImageAttentionJson(t);
+    if (t.alternatives.size() > 1) {
+      ordered_json alts = ordered_json::array();
+      for (size_t k = 0; k < t.alternatives.size(); ++k) {
+        const AnswerAlternative a = static_cast<int>(k) == t.chosen ? CurrentAnswer(t) : t.alternatives[k];
+        ordered_json j;
+        j["answer"] = S(a.answer);
+        j["stop_reason"] = S(a.stop_reason);
+        j["model"] = S(a.model);
+        j["stats"] = glance::ToJson(a.stats);
+        alts.push_back(std::move(j));
+      }
+      turn["alternatives"] = std::move(alts);
+      turn["chosen"] = t.chosen;
+    }
     turns.push_back(std::move(turn));
   }
   // Header first, turns last: ConversationStore::list() stops reading at "turns".
@@ -190,12 +204,54 @@ Conversation ConversationFromJson(const json& doc) {
         if (!t.attention.empty())
           t.attention_by_image.push_back({t.attention.back().image_index, t.attention});
       }
+      if (jt.contains("alternatives") && jt["alternatives"].size() > 1) {
+        for (const json& ja : jt["alternatives"])
+          t.alternatives.push_back({Q(ja.at("answer").get<std::string>()), Q(ja.value("stop_reason", std::string())),
+                                    TurnStatsFromJson(ja.at("stats")), Q(ja.value("model", std::string())),
+                                    {}, {}, {}});
+        const int chosen = jt.value("chosen", 0);
+        if (chosen < 0 || static_cast<size_t>(chosen) >= t.alternatives.size())
+          throw Error("conversation turn " + std::to_string(index + 1) + " field 'chosen' is not one of its " +
+                      std::to_string(t.alternatives.size()) + " alternatives");
+        t.chosen = chosen;
+        t.alternatives[static_cast<size_t>(chosen)] = CurrentAnswer(t);  // the turn's own fields rule
+      }
       c.turns.push_back(std::move(t));
     }
     return c;
   } catch (const json::exception& e) {
     throw Error(std::string("conversation has a missing or mistyped field: ") + e.what());
   }
+}
+
+AnswerAlternative CurrentAnswer(const ConversationTurn& t) {
+  return {t.answer, t.stop_reason, t.stats, t.model, t.attention, t.words, t.attention_by_image};
+}
+
+void AddAlternative(ConversationTurn& t, AnswerAlternative next) {
+  if (t.alternatives.empty()) t.alternatives.push_back(CurrentAnswer(t));
+  else t.alternatives[static_cast<size_t>(std::clamp<int>(t.chosen, 0, static_cast<int>(t.alternatives.size()) - 1))] = CurrentAnswer(t);
+  t.alternatives.push_back(std::move(next));
+  t.chosen = -1;  // nothing to keep: the turn's fields are the old answer, already kept
+  ChooseAlternative(t, static_cast<int>(t.alternatives.size()) - 1);
+}
+
+bool ChooseAlternative(ConversationTurn& t, int k) {
+  if (t.alternatives.empty()) return false;
+  k = std::clamp<int>(k, 0, static_cast<int>(t.alternatives.size()) - 1);
+  if (k == t.chosen) return false;
+  if (t.chosen >= 0 && static_cast<size_t>(t.chosen) < t.alternatives.size())
+    t.alternatives[static_cast<size_t>(t.chosen)] = CurrentAnswer(t);
+  const AnswerAlternative& a = t.alternatives[static_cast<size_t>(k)];
+  t.answer = a.answer;
+  t.stop_reason = a.stop_reason;
+  t.stats = a.stats;
+  t.model = a.model;
+  t.attention = a.attention;
+  t.words = a.words;
+  t.attention_by_image = a.attention_by_image;
+  t.chosen = k;
+  return true;
 }
 
 std::vector<MessagePart> ImagesThenText(size_t images, const QString& text) {

@@ -11,6 +11,18 @@
 
 namespace glance::ui {
 
+// One answer a message has had (Regenerate keeps the earlier ones: ◀ 2/3 ▶).
+struct AnswerAlternative {
+  QString answer;
+  QString stop_reason;
+  TurnStats stats;
+  QString model;
+  // In memory only: the file keeps the maps of the answer shown (the turn's own fields).
+  std::vector<AttentionMap> attention;
+  std::vector<AttentionWord> words;
+  std::vector<ImageAttention> attention_by_image;
+};
+
 struct ConversationTurn {
   QString user_text;              // the message's text parts, joined
   std::vector<ImageInfo> images;  // images attached to this user message, in message order
@@ -27,7 +39,20 @@ struct ConversationTurn {
   // before version 3 (which kept only the last image's).
   std::vector<ImageAttention> attention_by_image;
   QString model;  // the model that answered (ModelInfo::name; its precision is in stats)
+  // Every answer this message has had, oldest first, when Regenerate gave more than one;
+  // alternatives[chosen] is the one shown and continued from (the fields above hold it).
+  // Empty: the one answer above.
+  std::vector<AnswerAlternative> alternatives;
+  int chosen = 0;
 };
+
+// The turn's answer as an alternative (its answer, stats, maps).
+AnswerAlternative CurrentAnswer(const ConversationTurn& turn);
+// Keeps the turn's answer and adds `next` as the newest, shown alternative (Regenerate).
+void AddAlternative(ConversationTurn& turn, AnswerAlternative next);
+// Shows alternative `k` (0-based, clamped): the turn's answer fields become that answer's.
+// False when there is no such other alternative.
+bool ChooseAlternative(ConversationTurn& turn, int k);
 
 struct Conversation {
   QString id;  // file stem in the store; assigned on first save
@@ -43,7 +68,10 @@ struct Conversation {
 // list). Attention maps are stored compactly (attention_codec.h); version 1 files (float
 // arrays) still read. Version 3 adds each turn's "parts" (the message's order: {"text": ...}
 // or {"image": k}, k indexing the turn's "images") and "image_attention" (the maps over the
-// message's other images, [{"image_index", "attention"}]). FromJson throws glance::Error naming the field when the document is not
+// message's other images, [{"image_index", "attention"}]). A turn with regenerated answers
+// adds "alternatives" ([{"answer", "stop_reason", "model", "stats"}], oldest first) and
+// "chosen" (the index of the turn's "answer" among them); a reader that predates them reads the
+// turn's chosen answer, so the version stays 3. FromJson throws glance::Error naming the field when the document is not
 // a conversation.
 nlohmann::ordered_json ToJson(const Conversation& conversation);
 Conversation ConversationFromJson(const nlohmann::json& doc);

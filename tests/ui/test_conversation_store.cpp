@@ -366,6 +366,64 @@ class ConversationStoreTest : public QObject {
     QVERIFY(store.load(c.id)->turns[0].attention[1].linear_weights == maps[1].linear_weights);
   }
 
+  void alternativesAreSavedAndOldFilesStillOpen() {
+    // Regenerate twice: three answers, the newest shown.
+    Conversation c = Sample();
+    ConversationTurn& t = c.turns[0];
+    const QString first = t.answer;
+    glance::ui::AnswerAlternative second{QStringLiteral("A dog."), QStringLiteral("eos"), t.stats, QStringLiteral("m2"), {}, {}, {}};
+    second.stats.generated_tokens = 3;
+    glance::ui::AnswerAlternative third{QStringLiteral("A bird."), QStringLiteral("max_tokens"), t.stats, QStringLiteral("m3"), {}, {}, {}};
+    glance::ui::AddAlternative(t, second);
+    glance::ui::AddAlternative(t, third);
+    QCOMPARE(t.alternatives.size(), size_t{3});
+    QCOMPARE(t.chosen, 2);
+    QCOMPARE(t.answer, QStringLiteral("A bird."));
+    QVERIFY(t.attention.empty());  // the new answer's (none), not the first one's maps
+    // Back to the first: its text, stats and maps.
+    QVERIFY(glance::ui::ChooseAlternative(t, 0));
+    QCOMPARE(t.answer, first);
+    QCOMPARE(t.attention.size(), Sample().turns[0].attention.size());
+    QVERIFY(!glance::ui::ChooseAlternative(t, 0));  // already shown
+    QVERIFY(glance::ui::ChooseAlternative(t, 1));
+    QCOMPARE(t.answer, QStringLiteral("A dog."));
+    QCOMPARE(t.stats.generated_tokens, 3);
+    QCOMPARE(t.model, QStringLiteral("m2"));
+    // Saved and reopened: the three answers, the one shown, its stats.
+    ConversationStore store(Folder());
+    QVERIFY(store.save(c));
+    const auto loaded = store.load(c.id);
+    QVERIFY(loaded);
+    const ConversationTurn& l = loaded->turns[0];
+    QCOMPARE(l.alternatives.size(), size_t{3});
+    QCOMPARE(l.chosen, 1);
+    QCOMPARE(l.answer, QStringLiteral("A dog."));
+    QCOMPARE(l.alternatives[0].answer, first);
+    QCOMPARE(l.alternatives[2].answer, QStringLiteral("A bird."));
+    QCOMPARE(l.alternatives[2].stop_reason, QStringLiteral("max_tokens"));
+    QCOMPARE(l.alternatives[0].stats.generated_tokens, Sample().turns[0].stats.generated_tokens);
+    // Still version 3: a reader that predates alternatives reads the shown answer.
+    nlohmann::json doc = nlohmann::json::parse(glance::ui::ToJson(*loaded).dump());
+    QCOMPARE(doc["version"].get<int>(), 3);
+    QCOMPARE(doc["turns"][0]["answer"].get<std::string>(), std::string("A dog."));
+    // A version 3 file without them opens with the one answer.
+    doc["turns"][0].erase("alternatives");
+    doc["turns"][0].erase("chosen");
+    const Conversation plain = glance::ui::ConversationFromJson(doc);
+    QVERIFY(plain.turns[0].alternatives.empty());
+    QCOMPARE(plain.turns[0].answer, QStringLiteral("A dog."));
+    // A chosen index that names no alternative is refused.
+    nlohmann::json bad = nlohmann::json::parse(glance::ui::ToJson(*loaded).dump());
+    bad["turns"][0]["chosen"] = 3;
+    bool refused = false;
+    try {
+      glance::ui::ConversationFromJson(bad);
+    } catch (const std::exception& e) {
+      refused = QString::fromUtf8(e.what()).contains(QStringLiteral("chosen"));
+    }
+    QVERIFY(refused);
+  }
+
   void versionOneFilesStillOpen() {
     // A conversation as Glance wrote it before: keys in alphabetical order, maps as floats.
     QVERIFY(QDir().mkpath(Folder()));
