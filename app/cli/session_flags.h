@@ -115,7 +115,8 @@ inline void ResolveSpeculative(GenerateOptions& o, const Engine& engine) {
     throw Error("--speculative mtp: " + engine.info().dir + " has no MTP layer (no mtp.* tensors; glance-cli info shows it)");
 }
 
-// Loads --model (or the bundled demo, saying so on stderr).
+// Loads --model (or the bundled demo, saying so on stderr; a weight cache that could not be
+// written is one warning line).
 inline std::shared_ptr<const Engine> LoadEngineFromFlags(const ArgParser& p) {
   const settings::Values values = SessionValues(p);
   const EngineOptions eo = settings::ToEngineOptions(values);
@@ -126,7 +127,11 @@ inline std::shared_ptr<const Engine> LoadEngineFromFlags(const ArgParser& p) {
                  "note: no --model given; using the bundled demo model (a tiny model trained on "
                  "pictures of coloured shapes; try glance-cli demo-scene) from %s\n", dir.c_str());
   }
-  return Engine::Load(dir, eo);
+  auto engine = Engine::Load(dir, eo);
+  // The weights could not be cached (a full disk): the model works, the next start is slower.
+  if (!engine->info().weight_cache_warning.empty())
+    std::fprintf(stderr, "warning: %s\n", engine->info().weight_cache_warning.c_str());
+  return engine;
 }
 
 }  // namespace glance::cli

@@ -141,6 +141,7 @@ std::shared_ptr<const Engine> Engine::Load(const std::string& model_dir, const E
   info.tokenizer_size = static_cast<int64_t>(e->tokenizer_->size());
   info.threads = e->pool_->threads();
   info.cpu_kernels = kernels::CpuFeaturesInUse();
+  if (cache) info.weight_cache_warning = cache->error();
   info.precision = precision.precision;
   info.precision_reason = precision.reason;
   info.default_sampling = SamplingFromGenerationConfig((dir / "generation_config.json").string());

@@ -52,6 +52,9 @@ struct ModelInfo {
   SamplingParams default_sampling;
   int threads = 1;
   std::string cpu_kernels;   // instruction sets the CPU kernels use ("Highway AVX2, x86 GEMV avx2")
+  // One line when the prepared weights could not be cached on disk (no space, an I/O error:
+  // WeightCache::error(), naming the file); the model loaded all the same. Empty otherwise.
+  std::string weight_cache_warning;
 };
 
 class Engine {

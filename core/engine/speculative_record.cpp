@@ -11,6 +11,7 @@
 #include "core/engine/engine.h"
 #include "core/lm/language_model.h"
 #include "core/model/weight_cache.h"
+#include "core/util/atomic_write.h"
 #include "core/util/error.h"
 #include "core/util/json_field.h"
 #include "core/util/sha256.h"
@@ -107,14 +108,15 @@ void SaveSpeculativeMeasurement(const std::string& path, const SpeculativeRecord
                      {"speedup", m.speedup}, {"acceptance", m.acceptance},
                      {"identical_output", m.identical_output}});
   fs::create_directories(fs::path(path).parent_path(), ec);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << nlohmann::json{{"format", kFormat}, {"records", records}}.dump(2) << "\n";
-    if (!f) throw Error("cannot write the speculative record " + tmp);
+  // Whole file or nothing, also across a crash or power cut (temporary, fsync, rename, fsync of
+  // the folder; issue 35): a reader finds the earlier record or the new one, never half of it.
+  const std::string folder = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
+  RemoveAtomicWriteLeftovers(folder);
+  try {
+    WriteFileAtomically(path, nlohmann::json{{"format", kFormat}, {"records", records}}.dump(2) + "\n");
+  } catch (const Error& e) {
+    throw Error(std::string("cannot write the speculative record: ") + e.what());
   }
-  fs::rename(tmp, path, ec);  // whole file or nothing: a reader never sees half of it
-  if (ec) throw Error("cannot write the speculative record " + path + ": " + ec.message());
 }
 
 SpeculativeAutoChoice ChooseSpeculativeAuto(const std::string& path, const SpeculativeRecordKey& key) {

@@ -40,7 +40,9 @@ struct SpeculativeMeasurement {
 std::string DefaultSpeculativeRecordPath();
 
 // Adds the measurement (replacing one with the same key and draft count). A missing or
-// unreadable file is started afresh. Throws glance::Error naming the path when it cannot write.
+// unreadable file is started afresh. Written whole (WriteFileAtomically: temporary, fsync,
+// rename, fsync of the folder), so a crash at any point leaves the earlier record or the new
+// one. Throws glance::Error naming the path when it cannot write; the earlier file is as it was.
 void SaveSpeculativeMeasurement(const std::string& path, const SpeculativeRecordKey& key,
                                 const SpeculativeMeasurement& m);
 

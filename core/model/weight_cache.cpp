@@ -8,9 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "core/model/safetensors.h"
+#include "core/util/atomic_write.h"
+#include "core/util/error.h"
 #include "core/util/sha256.h"
 #include "kernels/cpu/quant_formats.h"
 
@@ -19,8 +20,43 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'G', 'L', 'W', 'C', 'A', 'C', 'H', 'E'};
-constexpr uint32_t kVersion = 3;  // bump when a weight layout in quant_formats.h changes (2: Q4 panels, 3: Q8 panels)
+// Bump when a weight layout in quant_formats.h or this file's layout changes (2: Q4 panels,
+// 3: Q8 panels, 4: the footer).
+constexpr uint32_t kVersion = 4;
 constexpr uint64_t kAlign = 64;
+constexpr char kFooterMagic[8] = {'G', 'L', 'W', 'C', 'E', 'N', 'D', '1'};
+constexpr size_t kFooterBytes = 8 + 8 + 8 + 64;
+
+// The last kFooterBytes of a cache file: "GLWCEND1", the whole file's length (u64), the length
+// of the header and entry table (u64), their sha256 (64 hex digits). Written after every
+// payload byte.
+std::string Footer(const void* head, uint64_t head_bytes, uint64_t file_bytes) {
+  std::string f(kFooterMagic, 8);
+  f.append(reinterpret_cast<const char*>(&file_bytes), 8);
+  f.append(reinterpret_cast<const char*>(&head_bytes), 8);
+  Sha256 h;
+  h.Update(head, head_bytes);
+  f += h.HexDigest();
+  return f;
+}
+
+// Temporaries a killed writer left in the cache folder: this version's (atomic_write.h) and the
+// "<key>.bin.tmp<pid>" files earlier versions wrote, when that process is gone. They are as
+// large as the weights.
+void RemoveCacheLeftovers(const std::string& dir) {
+  RemoveAtomicWriteLeftovers(dir);
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const size_t mark = name.find(".bin.tmp");
+    if (mark != 64 || name.size() == mark + 8 || name.find_first_not_of("0123456789", mark + 8) != std::string::npos)
+      continue;
+    std::error_code pid_ec;
+    if (fs::exists(fs::path("/proc") / name.substr(mark + 8), pid_ec) || pid_ec) continue;
+    std::error_code rm_ec;
+    fs::remove(it->path(), rm_ec);
+  }
+}
 
 struct Mapping {
   void* addr = nullptr;
@@ -102,7 +138,15 @@ WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(
   ::close(fd);
   if (a == MAP_FAILED) return;
   m->addr = a;
-  Reader r{static_cast<const uint8_t*>(a), m->size};
+  // The footer is written last, after every payload byte: without it (a write that never
+  // finished, a file cut short or grown) the file is not read at all.
+  if (m->size < kFooterBytes + 16) return;
+  const size_t body = m->size - kFooterBytes;
+  const char* footer = static_cast<const char*>(a) + body;
+  uint64_t head_bytes = 0;
+  std::memcpy(&head_bytes, footer + 16, 8);
+  if (head_bytes > body || std::memcmp(footer, Footer(a, head_bytes, m->size).data(), kFooterBytes) != 0) return;
+  Reader r{static_cast<const uint8_t*>(a), static_cast<size_t>(head_bytes)};
   if (r.Str(8) != std::string(kMagic, 8) || r.Get<uint32_t>() != kVersion) return;
   const uint32_t count = r.Get<uint32_t>();
   if (r.Str(key.size()) != key || !r.ok) return;
@@ -123,12 +167,12 @@ WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(
     // below from overflowing (an 8-exabyte matrix must not wrap around to a 0-byte entry).
     uint64_t elements = 0;
     if (__builtin_mul_overflow(static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), &elements) ||
-        elements / 2 > m->size)
+        elements / 2 > body)
       return;
     const auto t = static_cast<kernels::WeightType>(type);
     const uint64_t want = kernels::WeightBytes(t, rows, cols), want_s = ScaleBytes(t, rows, cols);
-    if (want_s > want || sbytes != want_s || dbytes != want - want_s || doff > m->size || dbytes > m->size - doff ||
-        soff > m->size || sbytes > m->size - soff || doff % kAlign || soff % kAlign)
+    if (want_s > want || sbytes != want_s || dbytes != want - want_s || doff > body || dbytes > body - doff ||
+        soff > body || sbytes > body - soff || doff % kAlign || soff % kAlign)
       return;
     e.w.type = t;
     e.w.rows = rows;
@@ -138,7 +182,7 @@ WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(
     e.w.owner = m;
     entries.push_back(std::move(e));
   }
-  if (!r.ok) return;
+  if (!r.ok || r.pos != head_bytes) return;
   entries_ = std::move(entries);
   mapping_ = m;
 }
@@ -158,6 +202,7 @@ void WeightCache::Add(const std::string& name, const kernels::WeightRef& w) {
 
 bool WeightCache::Save() {
   if (added_.empty() || path_.empty()) return true;
+  error_.clear();
   // Everything (cached entries still valid plus new ones) goes into one fresh file.
   std::vector<Entry> all = entries_;
   for (const Entry& e : added_) all.push_back(e);
@@ -175,53 +220,48 @@ bool WeightCache::Save() {
     soff[i] = pos;
     pos = align(pos + slen[i]);
   }
+  std::string head;
+  head.reserve(header);
+  auto put = [&](const void* p, size_t n) { head.append(static_cast<const char*>(p), n); };
+  put(kMagic, 8);
+  const uint32_t count = static_cast<uint32_t>(all.size());
+  put(&kVersion, 4);
+  put(&count, 4);
+  put(key_.data(), key_.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Entry& e = all[i];
+    const uint16_t len = static_cast<uint16_t>(e.name.size());
+    const uint8_t type = static_cast<uint8_t>(e.w.type);
+    put(&len, 2);
+    put(e.name.data(), len);
+    put(&type, 1);
+    put(&e.w.rows, 8);
+    put(&e.w.cols, 8);
+    put(&doff[i], 8);
+    put(&dlen[i], 8);
+    put(&soff[i], 8);
+    put(&slen[i], 8);
+  }
+  const std::string footer = Footer(head.data(), head.size(), pos + kFooterBytes);
   std::error_code ec;
   fs::create_directories(fs::path(path_).parent_path(), ec);
-  const std::string tmp = path_ + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return false;
-    auto put = [&](const void* p, size_t n) { f.write(static_cast<const char*>(p), static_cast<std::streamsize>(n)); };
-    auto pad_to = [&](uint64_t target) {
-      static const char zeros[kAlign] = {};
-      const uint64_t cur = static_cast<uint64_t>(f.tellp());
-      if (target > cur) put(zeros, target - cur);
-    };
-    put(kMagic, 8);
-    const uint32_t count = static_cast<uint32_t>(all.size());
-    put(&kVersion, 4);
-    put(&count, 4);
-    put(key_.data(), key_.size());
+  RemoveCacheLeftovers(fs::path(path_).parent_path().string());
+  try {
+    // Temporary file, fsync, rename, fsync of the folder (atomic_write.h), in pieces: the file
+    // is as large as the prepared weights and is never held in memory twice.
+    AtomicFileWriter f(path_);
+    f.Write(head);
     for (size_t i = 0; i < all.size(); ++i) {
-      const Entry& e = all[i];
-      const uint16_t len = static_cast<uint16_t>(e.name.size());
-      const uint8_t type = static_cast<uint8_t>(e.w.type);
-      put(&len, 2);
-      put(e.name.data(), len);
-      put(&type, 1);
-      put(&e.w.rows, 8);
-      put(&e.w.cols, 8);
-      put(&doff[i], 8);
-      put(&dlen[i], 8);
-      put(&soff[i], 8);
-      put(&slen[i], 8);
+      f.PadTo(doff[i]);
+      f.Write(all[i].w.data, dlen[i]);
+      f.PadTo(soff[i]);
+      if (slen[i]) f.Write(all[i].w.scales, slen[i]);
     }
-    for (size_t i = 0; i < all.size(); ++i) {
-      pad_to(doff[i]);
-      put(all[i].w.data, dlen[i]);
-      pad_to(soff[i]);
-      if (slen[i]) put(all[i].w.scales, slen[i]);
-    }
-    pad_to(pos);
-    f.flush();
-    if (!f) {
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, path_, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
+    f.PadTo(pos);
+    f.Write(footer);
+    f.Commit();
+  } catch (const Error& e) {
+    error_ = std::string("weight cache: ") + e.what() + "; the weights will be prepared again next time";
     return false;
   }
   added_.clear();

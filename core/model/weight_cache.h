@@ -5,9 +5,15 @@
 //   precision and this cache's format version — a changed checkpoint gets a new file.
 //   Layout: "GLWCACHE" magic, u32 version, u32 count, the key (64 hex chars), then per entry
 //   {u16 name length, name, u8 type, i64 rows, i64 cols, u64 data offset, u64 data bytes,
-//   u64 scales offset, u64 scales bytes}; payloads 64-byte aligned; little-endian.
-// Written once, atomically (temp file + rename). A missing, truncated, corrupt or mismatched
-// file is ignored (and rewritten); it never makes loading fail.
+//   u64 scales offset, u64 scales bytes}; payloads 64-byte aligned; then an 88-byte footer:
+//   "GLWCEND1", u64 file length, u64 length of the header and entry table, their sha256 (64
+//   hex digits); little-endian.
+// Written once, atomically, in pieces (AtomicFileWriter, core/util/atomic_write.h: temporary
+// file, fsync, rename, fsync of the folder; issue 35), so a crash or power cut at any point
+// leaves the earlier file or the new one, whole. A missing, truncated, grown, unfinished (no
+// footer), corrupt or mismatched file is ignored (and rewritten); it never makes loading fail.
+// The payload is not hashed (reading gigabytes at every start would undo the cache): damage
+// to the weights' bytes themselves, on a disk that lies, is not detected.
 //
 // Thread contract: Find/Add from the loading thread only; returned refs keep the mapping alive.
 #include <memory>
@@ -41,16 +47,19 @@ class WeightCache {
                                          int64_t rows, int64_t cols) const;
   // Records a freshly prepared matrix for Save.
   void Add(const std::string& name, const kernels::WeightRef& w);
-  // Writes the file when anything was added; returns false (and leaves no partial file) on
-  // any I/O failure — a cache that cannot be written only costs time.
+  // Writes the file when anything was added; returns false (and leaves no partial file, the
+  // earlier file as it was) on any I/O failure, with error() saying why in one line naming the
+  // file — a cache that cannot be written only costs time. Removes temporaries killed writers
+  // left in the folder first.
   bool Save();
+  const std::string& error() const { return error_; }
 
  private:
   struct Entry {
     std::string name;
     kernels::WeightRef w;
   };
-  std::string path_, key_;
+  std::string path_, key_, error_;
   std::shared_ptr<const void> mapping_;
   std::vector<Entry> entries_;  // mapped from the file
   std::vector<Entry> added_;

@@ -1,9 +1,11 @@
 #include "core/util/atomic_write.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -20,14 +22,14 @@ namespace {
 
 constexpr char kTempMark[] = ".glance-tmp-";
 
-// Every byte of `bytes` to `fd`; errno on failure (a short write counts as ENOSPC).
-int WriteAll(int fd, const std::string& bytes) {
+// Every byte of [data, data + n) to `fd`; errno on failure (a short write counts as ENOSPC).
+int WriteAll(int fd, const char* data, size_t n) {
   size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : ENOSPC;
-    done += static_cast<size_t>(n);
+  while (done < n) {
+    const ssize_t w = ::write(fd, data + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return w < 0 ? errno : ENOSPC;
+    done += static_cast<size_t>(w);
   }
   return 0;
 }
@@ -40,36 +42,78 @@ bool IsAtomicWriteLeftover(const std::string& name) {
          name.size() == mark + std::strlen(kTempMark) + 6;
 }
 
-void WriteFileAtomically(const std::string& path, const std::string& bytes) {
-  const fs::path target(path);
+AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+  const fs::path target(path_);
   const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string tmp = (folder / ("." + target.filename().string() + kTempMark + "XXXXXX")).string();
-  std::vector<char> name(tmp.begin(), tmp.end());
+  const std::string pattern = (folder / ("." + target.filename().string() + kTempMark + "XXXXXX")).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
-  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0) throw Error(path + ": cannot write: " + std::strerror(errno));
-  tmp = name.data();
-  // mkstemp makes the file 0600; a caption is as readable as any file the user makes.
+  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd_ < 0) throw Error(path_ + ": cannot write: " + std::strerror(errno));
+  tmp_ = name.data();
+  // Held until the rename: RemoveAtomicWriteLeftovers leaves a temporary alone while it is locked.
+  ::flock(fd_, LOCK_EX | LOCK_NB);
+  // mkstemp makes the file 0600; the new file is as readable as any file the user makes, and a
+  // replaced one keeps its mode.
   struct stat old;
   mode_t mode = 0644;
-  if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+  if (::stat(path_.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
     mode = old.st_mode & 07777;
   } else {
     const mode_t mask = ::umask(0);
     ::umask(mask);
     mode &= ~mask;
   }
-  int err = WriteAll(fd, bytes);
-  if (err == 0 && ::fchmod(fd, mode) != 0) err = errno;
-  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  mode_ = mode;
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (done_) return;
+  if (fd_ >= 0) ::close(fd_);
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void AtomicFileWriter::Fail(int err) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+  done_ = true;
+  throw Error(path_ + ": writing failed: " + std::strerror(err) + " (the file is as it was)");
+}
+
+void AtomicFileWriter::Write(const void* data, size_t n) {
+  if (done_) throw Error(path_ + ": written after it was committed");
+  if (const int err = WriteAll(fd_, static_cast<const char*>(data), n); err != 0) Fail(err);
+  size_ += n;
+}
+
+void AtomicFileWriter::PadTo(uint64_t offset) {
+  static const char zeros[4096] = {};
+  while (size_ < offset) Write(zeros, static_cast<size_t>(std::min<uint64_t>(offset - size_, sizeof zeros)));
+}
+
+void AtomicFileWriter::Commit() {
+  if (done_) throw Error(path_ + ": committed twice");
+  int err = 0;
+  if (::fchmod(fd_, static_cast<mode_t>(mode_)) != 0) err = errno;
+  if (err == 0 && ::fsync(fd_) != 0) err = errno;
+  // The length on disk is what was written: nothing lost between the writes and the sync.
+  struct stat st;
+  if (err == 0 && (::fstat(fd_, &st) != 0 || static_cast<uint64_t>(st.st_size) != size_)) err = EIO;
+  const int fd = fd_;
+  fd_ = -1;
   if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-  if (err != 0) {
-    ::unlink(tmp.c_str());
-    throw Error(path + ": writing failed: " + std::strerror(err) + " (the file is as it was)");
-  }
-  if (!SyncParentFolder(path))
-    throw Error(path + ": written, but its folder could not be synced to disk: " + std::strerror(errno));
+  if (err == 0 && ::rename(tmp_.c_str(), path_.c_str()) != 0) err = errno;
+  if (err != 0) Fail(err);
+  done_ = true;
+  if (!SyncParentFolder(path_))
+    throw Error(path_ + ": written, but its folder could not be synced to disk: " + std::strerror(errno));
+}
+
+void WriteFileAtomically(const std::string& path, const std::string& bytes) {
+  AtomicFileWriter w(path);
+  w.Write(bytes);
+  w.Commit();
 }
 
 int RemoveAtomicWriteLeftovers(const std::string& dir) {
@@ -78,6 +122,12 @@ int RemoveAtomicWriteLeftovers(const std::string& dir) {
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
     if (!IsAtomicWriteLeftover(it->path().filename().string()) || !it->is_regular_file(type_ec)) continue;
+    // A temporary another living writer holds its lock on is being written, not left over.
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) continue;
+    const bool in_use = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+    ::close(fd);
+    if (in_use) continue;
     std::error_code rm_ec;
     if (fs::remove(it->path(), rm_ec)) ++removed;
   }

@@ -34,9 +34,10 @@ struct Child {
 };
 
 // PROGRAM ARGS..., with these environment variables (the shim when any are given); its stderr
-// goes to ERR_PATH.
+// goes to ERR_PATH (and its stdout to OUT_PATH when given).
 inline Child RunChild(const std::string& program, const std::vector<std::string>& args,
-                      const std::filesystem::path& err_path, const std::map<std::string, std::string>& env) {
+                      const std::filesystem::path& err_path, const std::map<std::string, std::string>& env,
+                      const std::filesystem::path& out_path = {}) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(program.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -50,6 +51,7 @@ inline Child RunChild(const std::string& program, const std::vector<std::string>
     for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
     const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 2);
+    if (!out_path.empty()) ::dup2(::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
     ::execv(program.c_str(), argv.data());
     ::_exit(127);
   }

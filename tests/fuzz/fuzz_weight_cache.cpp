@@ -1,13 +1,35 @@
 // Weight cache file reader (core/model/weight_cache.h): a cache file from disk, possibly damaged.
-// Every entry it accepts must lie inside the file.
+// Every entry it accepts must lie inside the file. The footer (a sha256 of the entry table) is
+// made to match the mutated bytes first, or no mutation of the table would ever be read.
+#include <cstring>
+#include <string>
+
 #include "core/model/weight_cache.h"
 #include "core/util/error.h"
+#include "core/util/sha256.h"
 #include "kernels/cpu/quant_formats.h"
 #include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The key "k" is what the seeds were written with; the reader compares it with the file's.
-  glance::fuzz::WriteScratch("k.bin", glance::fuzz::AsText(data, size));
+  std::string bytes = glance::fuzz::AsText(data, size);
+  // The footer weight_cache.cpp checks: "GLWCEND1", file length, table length, sha256 (hex).
+  constexpr size_t kFooter = 88;
+  if (bytes.size() >= kFooter + 16) {
+    const size_t body = bytes.size() - kFooter;
+    uint64_t head = 0;
+    std::memcpy(&head, bytes.data() + body + 16, 8);
+    head = head % (body + 1);
+    const uint64_t total = bytes.size();
+    glance::Sha256 h;
+    h.Update(bytes.data(), head);
+    std::string footer = "GLWCEND1";
+    footer.append(reinterpret_cast<const char*>(&total), 8);
+    footer.append(reinterpret_cast<const char*>(&head), 8);
+    footer += h.HexDigest();
+    bytes.replace(body, kFooter, footer);
+  }
+  glance::fuzz::WriteScratch("k.bin", bytes);
   try {
     glance::WeightCache cache(glance::fuzz::ScratchDir().string(), "k");
     if (cache.loaded()) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the small hand-made seed inputs under tests/fuzz/seeds/<harness>/ (committed; rerun
 after changing a format). Larger seeds come straight from tests/data at run time (run.sh)."""
-import json, os, struct, zlib
+import hashlib, json, os, struct, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data", "tiny-a")
@@ -71,9 +71,9 @@ put("chat_template", "tiny_a", template + "\0Describe the picture. <think>x</thi
 put("chat_template", "tiny_a_empty", template + "\0")
 
 # Weight cache: one F32 4x4 entry under the key "k" (the format weight_cache.cpp reads; its
-# kVersion, 3 since Q4 and Q8 matrices are stored in row panels, must match or every seed is refused
-# at the header).
-WEIGHT_CACHE_VERSION = 3
+# kVersion, 4 since the footer, must match or every seed is refused at the header). The footer:
+# "GLWCEND1", the file's length, the length of the header and entry table and their sha256 (hex).
+WEIGHT_CACHE_VERSION = 4
 def cache(entries):
     out = b"GLWCACHE" + struct.pack("<II", WEIGHT_CACHE_VERSION, len(entries)) + b"k"
     head = []
@@ -83,8 +83,11 @@ def cache(entries):
         pos += dbytes + (-dbytes % 64) + sbytes + (-sbytes % 64)
     for name, wtype, rows, cols, doff, dbytes, soff, sbytes in head:
         out += struct.pack("<H", len(name)) + name.encode() + struct.pack("<BqqQQQQ", wtype, rows, cols, doff, dbytes, soff, sbytes)
+    table = out
     out += b"\0" * (512 - len(out))
-    return out + b"\x11" * (pos - 512)
+    out += b"\x11" * (pos - 512)
+    return (out + b"GLWCEND1" + struct.pack("<QQ", len(out) + 88, len(table)) +
+            hashlib.sha256(table).hexdigest().encode())
 
 put("weight_cache", "f32.bin", cache([("m.weight", 0, 4, 4, 64, 0)]))
 put("weight_cache", "q8.bin", cache([("m.weight", 3, 4, 32, 4 * 32, 4 * 4)]))

@@ -13,19 +13,21 @@
 #include <vector>
 
 #include "core/model/weight_cache.h"
+#include "core/util/sha256.h"
 #include "kernels/cpu/matmul.h"
 #include "tests/model/temp_dir.h"
 
 namespace glance {
 namespace {
 
-// One-entry cache file in the format weight_cache.cpp reads: magic, version 3, count, key, then
-// per entry name, type, rows, cols, data offset/bytes, scale offset/bytes; data after, 64-aligned.
+// One-entry cache file in the format weight_cache.cpp reads: magic, version 4, count, key, then
+// per entry name, type, rows, cols, data offset/bytes, scale offset/bytes; data after, 64-aligned;
+// the footer ("GLWCEND1", file length, table length, the table's sha256) last.
 void WriteCache(const std::string& path, const std::string& key, kernels::WeightType type, int64_t rows,
                 int64_t cols, uint64_t dbytes, uint64_t sbytes) {
   std::string out("GLWCACHE", 8);
   auto put = [&](const auto& v) { out.append(reinterpret_cast<const char*>(&v), sizeof(v)); };
-  put(uint32_t{3});  // version (weight_cache.cpp kVersion)
+  put(uint32_t{4});  // version (weight_cache.cpp kVersion)
   put(uint32_t{1});  // count
   out += key;
   const std::string name = "m.weight";
@@ -39,7 +41,14 @@ void WriteCache(const std::string& path, const std::string& key, kernels::Weight
   put(dbytes);
   put(data_at);
   put(sbytes);
+  const uint64_t table = out.size();
+  Sha256 h;
+  h.Update(out.data(), table);
   out.resize(data_at + 64, '\0');
+  out += "GLWCEND1";
+  put(uint64_t{out.size() + 8 + 8 + 64});
+  put(table);
+  out += h.HexDigest();
   std::ofstream(path, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
 }
 
