@@ -26,6 +26,26 @@ bool IsWs(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool IsDigit(uint8_t c) { return c >= '0' && c <= '9'; }
 bool IsHex(uint8_t c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
+int HexValue(uint8_t c) { return IsDigit(c) ? c - '0' : (c | 0x20) - 'a' + 10; }
+
+// A constrained string's counters in JsonFrame::b.
+uint32_t Count(const JsonFrame& f) { return static_cast<uint32_t>(f.b); }
+uint32_t Pending(const JsonFrame& f) { return static_cast<uint32_t>(f.b >> 32); }
+void SetCounters(JsonFrame& f, uint32_t count, uint32_t pending) { f.b = (uint64_t{pending} << 32) | count; }
+
+// The code points a UTF-8 sequence can still become: `v` the bits read so far, `cls` the class
+// of the next byte (JsonAutomaton::Utf8Class); contiguous, since only the next byte's range
+// depends on the class.
+std::pair<uint32_t, uint32_t> CompletionRange(uint32_t v, int cls) {
+  static constexpr int kLeft[8] = {0, 1, 2, 3, 2, 2, 3, 3};
+  static constexpr uint8_t kMin[8] = {0, 0x80, 0x80, 0x80, 0xA0, 0x80, 0x90, 0x80};
+  static constexpr uint8_t kMax[8] = {0, 0xBF, 0xBF, 0xBF, 0xBF, 0x9F, 0xBF, 0x8F};
+  const int rest = 6 * (kLeft[cls] - 1);
+  const uint32_t lo = ((v << 6) | (kMin[cls] & 0x3Fu)) << rest;
+  const uint32_t hi = ((((v << 6) | (kMax[cls] & 0x3Fu)) << rest)) | ((1u << rest) - 1);
+  return {lo, hi};
+}
+
 bool IsContainer(Kind k) {
   return k == Kind::kObject || k == Kind::kAnyObject || k == Kind::kArray || k == Kind::kAnyArray;
 }
@@ -230,6 +250,7 @@ class Runner {
           f.phase = kStrBody;
           return Emit(st);
         case kStrBody: {
+          if (n.string_rule >= 0) return ConstrainedBody(st, c);
           if (c == '"') {
             st.pop_back();
             return Emit(st);
@@ -248,6 +269,7 @@ class Runner {
           return Emit(st);
         }
         case kStrUtf8: {
+          if (n.string_rule >= 0) return ConstrainedUtf8(st, c);
           const int cls = JsonAutomaton::Utf8Next(static_cast<int>(f.a), c);
           if (cls < 0) return;
           f.a = static_cast<uint32_t>(cls);
@@ -255,6 +277,7 @@ class Runner {
           return Emit(st);
         }
         case kStrEsc:
+          if (n.string_rule >= 0) return ConstrainedEscape(st, c);
           if (c == 'u') {
             f.phase = kStrHex;
             f.pos = 4;
@@ -264,6 +287,7 @@ class Runner {
           f.phase = kStrBody;
           return Emit(st);
         case kStrHex:
+          if (n.string_rule >= 0) return ConstrainedHex(st, c);
           if (!IsHex(c)) return;
           if (--f.pos == 0) f.phase = kStrBody;
           return Emit(st);
@@ -347,6 +371,96 @@ class Runner {
   }
 
  private:
+  // A string with a pattern/format/length rule: the decoded code points walk the rule's DFA, a
+  // code point counted when it begins (its first byte, or the backslash of an escape); a byte is
+  // taken only when some code point it can begin or continue leads to a live (state, count).
+  // Escapes: \" \\ \/ \b \f \n \r \t and \uXXXX of a non-surrogate (the DFA has no surrogates),
+  // so every code point can be written and liveness over the DFA alone is exact.
+  const StringRule& Rule(const JsonFrame& f) const {
+    return g_.string_rules[static_cast<size_t>(g_.nodes[static_cast<size_t>(f.node)].string_rule)];
+  }
+
+  // One whole code point `cp` (already counted in f).
+  void Complete(std::vector<JsonFrame>& st, uint32_t cp) {
+    JsonFrame& f = st.back();
+    const StringRule& r = Rule(f);
+    const int32_t t = r.dfa.Next(static_cast<int32_t>(f.dfa), cp);
+    if (t < 0 || !r.Live(t, Count(f))) return;
+    f.dfa = static_cast<uint32_t>(t);
+    f.phase = kStrBody;
+    f.a = 0;
+    SetCounters(f, Count(f), 0);
+    Emit(st);
+  }
+
+  void ConstrainedBody(std::vector<JsonFrame>& st, uint8_t c) {
+    JsonFrame& f = st.back();
+    const StringRule& r = Rule(f);
+    if (c == '"') {
+      if (!r.CanClose(static_cast<int32_t>(f.dfa), Count(f))) return;
+      st.pop_back();
+      return Emit(st);
+    }
+    if (c < 0x20) return;
+    const uint32_t count = r.Bump(Count(f));
+    if (count == UINT32_MAX) return;
+    if (c == '\\') {
+      if (!r.AnyLiveIn(static_cast<int32_t>(f.dfa), 0, 0xFFFF, count)) return;
+      f.phase = kStrEsc;
+      SetCounters(f, count, 0);
+      return Emit(st);
+    }
+    const int cls = JsonAutomaton::Utf8Next(0, c);
+    if (cls < 0) return;
+    SetCounters(f, count, 0);
+    if (cls == 0) return Complete(st, c);
+    const uint32_t v = c >= 0xF0 ? c & 0x07u : c >= 0xE0 ? c & 0x0Fu : c & 0x1Fu;
+    const auto [lo, hi] = CompletionRange(v, cls);
+    if (!r.AnyLiveIn(static_cast<int32_t>(f.dfa), lo, hi, count)) return;
+    f.phase = kStrUtf8;
+    f.a = static_cast<uint32_t>(cls);
+    SetCounters(f, count, v);
+    Emit(st);
+  }
+
+  void ConstrainedUtf8(std::vector<JsonFrame>& st, uint8_t c) {
+    JsonFrame& f = st.back();
+    const int cls = JsonAutomaton::Utf8Next(static_cast<int>(f.a), c);
+    if (cls < 0) return;
+    const uint32_t v = (Pending(f) << 6) | (c & 0x3Fu);
+    if (cls == 0) return Complete(st, v);
+    const auto [lo, hi] = CompletionRange(v, cls);
+    if (!Rule(f).AnyLiveIn(static_cast<int32_t>(f.dfa), lo, hi, Count(f))) return;
+    f.a = static_cast<uint32_t>(cls);
+    SetCounters(f, Count(f), v);
+    Emit(st);
+  }
+
+  void ConstrainedEscape(std::vector<JsonFrame>& st, uint8_t c) {
+    JsonFrame& f = st.back();
+    if (c == 'u') {
+      f.phase = kStrHex;
+      f.pos = 4;
+      return Emit(st);  // the backslash checked [0, FFFF]
+    }
+    static const char kFrom[] = "\"\\/bfnrt";
+    static const uint8_t kTo[] = {'"', '\\', '/', '\b', '\f', '\n', '\r', '\t'};
+    const char* at = c ? std::strchr(kFrom, c) : nullptr;
+    if (!at) return;
+    Complete(st, kTo[at - kFrom]);
+  }
+
+  void ConstrainedHex(std::vector<JsonFrame>& st, uint8_t c) {
+    JsonFrame& f = st.back();
+    if (!IsHex(c)) return;
+    const uint32_t v = (Pending(f) << 4) | static_cast<uint32_t>(HexValue(c));
+    if (--f.pos == 0) return Complete(st, v);
+    const int shift = 4 * f.pos;
+    if (!Rule(f).AnyLiveIn(static_cast<int32_t>(f.dfa), v << shift, (v << shift) | ((1u << shift) - 1), Count(f))) return;
+    SetCounters(f, Count(f), v);
+    Emit(st);
+  }
+
   const JsonGrammar& g_;
   JsonState& out_;
 };
@@ -401,9 +515,15 @@ bool JsonAutomaton::CanEnd(const JsonState& s) const {
   return false;
 }
 
-bool JsonAutomaton::InStringBody(const JsonState& s, int& utf8_class) const {
+bool JsonAutomaton::InStringBody(const JsonState& s, int& utf8_class, size_t room) const {
   if (s.ends.size() != 1 || s.frames.empty()) return false;
   const JsonFrame& f = s.frames.back();
+  const GrammarNode& n = grammar_->nodes[static_cast<size_t>(f.node)];
+  if (n.kind == Kind::kString && n.string_rule >= 0 && (f.phase == kStrBody || f.phase == kStrUtf8)) {
+    const StringRule& r = grammar_->string_rules[static_cast<size_t>(n.string_rule)];
+    if (!r.universal[f.dfa]) return false;
+    if (r.has_max() && r.max_length - Count(f) < room) return false;
+  }
   if (f.phase == kStrBody) {
     utf8_class = 0;
     return true;

@@ -28,8 +28,9 @@ struct JsonFrame {
   uint8_t ws = 0;      // whitespace bytes in the current gap
   uint16_t pos = 0;    // literal / key position, digits, hex digits or UTF-8 bytes left
   uint32_t a = 0;      // property index, item count, literal range start, UTF-8 bounds
-  uint32_t unused = 0;
-  uint64_t b = 0;      // key candidates (one bit per property), literal range end
+  uint32_t dfa = 0;    // a constrained string: its rule's DFA state before the pending code point
+  uint64_t b = 0;      // key candidates (one bit per property), literal range end; a constrained
+                       // string: code points begun (low 32 bits), the pending one's bits (high)
   bool operator==(const JsonFrame&) const = default;
 };
 
@@ -55,10 +56,12 @@ class JsonAutomaton {
   void Step(const JsonState& in, uint8_t byte, JsonState& out) const;
   // Whether the bytes read so far are a whole document (the answer may end here).
   bool CanEnd(const JsonState& s) const;
-  // Whether `s` is exactly one stack inside a string's characters (not in an escape), and
-  // which UTF-8 class its next byte is in (json_token_mask.h's fast path): 0 none pending,
-  // else Utf8Class below.
-  bool InStringBody(const JsonState& s, int& utf8_class) const;
+  // Whether `s` is exactly one stack inside a string's characters (not in an escape) where
+  // every plain string token of at most `room` bytes is allowed, and which UTF-8 class its next
+  // byte is in (json_token_mask.h's fast path): 0 none pending, else Utf8Class below. A string
+  // with a pattern/format/length rule qualifies only in a DFA state every continuation of which
+  // matches, with `room` code points left under maxLength.
+  bool InStringBody(const JsonState& s, int& utf8_class, size_t room) const;
 
   // Steps every byte of `text` from `s`; false (and `s` dead) when a byte is refused.
   bool Feed(JsonState& s, std::string_view text) const;

@@ -6,11 +6,12 @@
 // (platform.openai.com/docs/guides/structured-outputs, "Supported schemas"): type object,
 // array, string, number, integer, boolean, null (or a list of them), enum, const, properties,
 // required, additionalProperties false, items, minItems, maxItems, anyOf, $ref to "#",
-// "#/$defs/NAME" or "#/definitions/NAME"; minimum/maximum (and the exclusive forms) on integers
+// "#/$defs/NAME" or "#/definitions/NAME"; on strings pattern, format (the formats of
+// json_string_rule.h's FormatDfa), minLength and maxLength (json_string_rule.h); minimum/maximum (and the exclusive forms) on integers
 // only where every integer the grammar writes meets them (zod's .int() safe-integer bounds);
 // annotations (title, description, $comment, examples, default, $schema, $id) are read and ignored. Every other keyword is refused with an error
 // naming it and where it is: the grammar must accept exactly documents the schema accepts, so a
-// keyword it cannot enforce (pattern, format, minLength, minimum, oneOf, ...) is an error, never
+// keyword it cannot enforce (a regex feature or format it lacks, minimum, oneOf, ...) is an error, never
 // silently dropped.
 //
 // The documents it generates are a subset of those the schema accepts, chosen so that every
@@ -32,6 +33,8 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
+
+#include "core/text/json_string_rule.h"
 
 namespace glance::text {
 
@@ -66,11 +69,13 @@ struct GrammarNode {
   uint32_t max_items = UINT32_MAX;      // kArray
   std::vector<std::string> literals;    // kLiterals: compact JSON texts, sorted, distinct
   std::vector<int32_t> alternatives;    // kAnyOf
+  int32_t string_rule = -1;             // kString: index into JsonGrammar::string_rules, -1 any string
 };
 
 struct JsonGrammar {
   std::vector<GrammarNode> nodes;
   int32_t root = 0;
+  std::vector<StringRule> string_rules;  // pattern/format/minLength/maxLength of kString nodes
   // Fixed nodes every grammar has (any JSON value is kAnyValue's alternatives).
   static constexpr int32_t kAnyValue = 0, kAnyObjectNode = 1, kAnyArrayNode = 2, kStringNode = 3,
                            kNumberNode = 4, kTrueFalseNull = 5;

@@ -26,7 +26,7 @@ const std::set<std::string> kKnown = {"type", "properties", "required", "additio
                                       "minItems", "maxItems", "enum", "const", "anyOf", "$ref", "$defs",
                                       "definitions", "title", "description", "$comment", "examples",
                                       "default", "$schema", "$id", "minimum", "maximum", "exclusiveMinimum",
-                                      "exclusiveMaximum"};
+                                      "exclusiveMaximum", "pattern", "format", "minLength", "maxLength"};
 const std::set<std::string> kAnnotations = {"title", "description", "$comment", "examples", "default", "$schema",
                                             "$id", "$defs", "definitions"};
 
@@ -142,7 +142,8 @@ class Compiler {
     for (auto it = s.begin(); it != s.end(); ++it)
       if (!kKnown.count(it.key()))
         Fail(path, "keyword '" + it.key() + "' is not supported (supported: type, properties, required, "
-                   "additionalProperties false, items, minItems, maxItems, enum, const, anyOf, $ref, $defs)");
+                   "additionalProperties false, items, minItems, maxItems, enum, const, anyOf, $ref, $defs, "
+                   "pattern, format, minLength, maxLength)");
     if ((s.contains("$defs") || s.contains("definitions")) && depth > 0)
       Fail(path, "$defs are only read at the schema's root");
     std::vector<std::string> constraining;
@@ -188,6 +189,7 @@ class Compiler {
       // No type: what the keywords imply, else any value.
       if (s.contains("properties") || s.contains("required") || s.contains("additionalProperties")) types = {"object"};
       else if (s.contains("items") || s.contains("minItems") || s.contains("maxItems")) types = {"array"};
+      else if (s.contains("pattern") || s.contains("format") || s.contains("minLength") || s.contains("maxLength")) types = {"string"};
       else return JsonGrammar::kAnyValue;
     }
     if (types.size() == 1) return Typed(s, path, types[0], depth);
@@ -200,7 +202,8 @@ class Compiler {
 
   int32_t Literals(const json& s, const std::string& path, const std::vector<std::string>& types) {
     if (s.contains("enum") && s.contains("const")) Fail(path, "'enum' together with 'const' is not supported");
-    for (const char* k : {"properties", "required", "additionalProperties", "items", "minItems", "maxItems"})
+    for (const char* k : {"properties", "required", "additionalProperties", "items", "minItems", "maxItems", "pattern",
+                          "format", "minLength", "maxLength"})
       if (s.contains(k)) Fail(path, std::string("'") + (s.contains("enum") ? "enum" : "const") + "' together with '" + k + "' is not supported");
     std::vector<json> values;
     if (s.contains("const")) {
@@ -249,8 +252,56 @@ class Compiler {
     return static_cast<uint32_t>(v.get<int64_t>());
   }
 
+  // pattern, format, minLength, maxLength (json_string_rule.h); none: the plain string node.
+  int32_t String(const json& s, const std::string& path) {
+    if (!s.contains("pattern") && !s.contains("format") && !s.contains("minLength") && !s.contains("maxLength"))
+      return JsonGrammar::kStringNode;
+    StringRule rule;
+    uint32_t max = UINT32_MAX;
+    for (const char* key : {"minLength", "maxLength"}) {
+      if (!s.contains(key)) continue;
+      const json& v = s.at(key);
+      if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > static_cast<int64_t>(kMaxStringLength))
+        Fail(path + "/" + key, "keyword '" + std::string(key) + "' must be an integer in 0.." + std::to_string(kMaxStringLength) +
+                                   " (found " + Shown(v) + ")");
+      (std::string(key) == "minLength" ? rule.min_length : max) = static_cast<uint32_t>(v.get<int64_t>());
+    }
+    bool have_dfa = false;
+    if (s.contains("format")) {
+      const json& v = s.at("format");
+      std::string supported;
+      for (const std::string& f : SupportedFormats()) supported += (supported.empty() ? "" : ", ") + f;
+      if (!v.is_string() || !FormatDfa(v.get<std::string>(), rule.dfa, max))
+        Fail(path + "/format", "keyword 'format' " + Shown(v) + " is not supported (supported: " + supported + ")");
+      have_dfa = true;
+    }
+    if (s.contains("pattern")) {
+      const json& v = s.at("pattern");
+      if (!v.is_string()) Fail(path + "/pattern", "keyword 'pattern' must be a string");
+      try {
+        CodePointDfa d = CompilePattern(v.get<std::string>());
+        rule.dfa = have_dfa ? IntersectDfa(rule.dfa, d) : std::move(d);
+      } catch (const PatternError& e) {
+        Fail(path + "/pattern", "keyword 'pattern' " + Shown(v) + " is not supported: it has " + e.what);
+      }
+      have_dfa = true;
+    }
+    if (!have_dfa) rule.dfa = CompilePattern("");
+    rule.max_length = max;
+    if (rule.has_max() && rule.min_length > rule.max_length) Fail(path, "minLength is larger than maxLength");
+    try {
+      FinishStringRule(rule);
+    } catch (const PatternError& e) {
+      Fail(path, "keyword '" + std::string(s.contains("maxLength") ? "maxLength" : "minLength") + "' is not supported here: " + e.what);
+    }
+    const int32_t id = NewNode(Kind::kString, path);
+    g_.nodes[static_cast<size_t>(id)].string_rule = static_cast<int32_t>(g_.string_rules.size());
+    g_.string_rules.push_back(std::move(rule));
+    return id;
+  }
+
   int32_t Typed(const json& s, const std::string& path, const std::string& type, int depth) {
-    if (type == "string") return JsonGrammar::kStringNode;
+    if (type == "string") return String(s, path);
     if (type == "number") return JsonGrammar::kNumberNode;
     if (type == "integer") return NewNode(Kind::kInteger, path);
     if (type == "boolean" || type == "null") {
@@ -376,6 +427,9 @@ class Compiler {
             ok = false;
             for (int32_t a : n.alternatives) ok = ok || sat[static_cast<size_t>(a)];
             break;
+          case Kind::kString:
+            ok = n.string_rule < 0 || g_.string_rules[static_cast<size_t>(n.string_rule)].Live(0, 0);
+            break;
           default:
             break;
         }
@@ -383,7 +437,7 @@ class Compiler {
       }
     }
     if (!sat[static_cast<size_t>(root_slot_)])
-      throw Error("JSON schema: it accepts no finite document (a required property or item refers back to itself with no way out)");
+      throw Error("JSON schema: it accepts no finite document (a required property or item refers back to itself with no way out, or a required string that no string meets: its pattern, format, minLength and maxLength together)");
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
       GrammarNode& n = g_.nodes[i];
       if (n.kind == Kind::kObject)

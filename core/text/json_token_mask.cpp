@@ -66,7 +66,7 @@ void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
     return;
   }
   int cls = 0;
-  if (automaton_->InStringBody(s, cls)) {
+  if (automaton_->InStringBody(s, cls, vocab_->all().max_depth())) {
     bits = vocab_->plain(cls);
     Walk(vocab_->quoted(), s, bits);
   } else {
