@@ -13,10 +13,11 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPoint>
 #include <QToolButton>
 #include <QPushButton>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSettings>
 #include <QScrollArea>
 #include <QSlider>
@@ -26,6 +27,7 @@
 #include <sstream>
 
 #include "core/engine/attention_csv.h"
+#include "ui/atomic_save.h"
 #include "ui/attention_data.h"
 
 namespace glance::ui {
@@ -137,6 +139,9 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   colormapBox_ = new QComboBox(this);
   colormapBox_->addItem(tr("Inferno"), static_cast<int>(Colormap::kInferno));
   colormapBox_->addItem(tr("Viridis"), static_cast<int>(Colormap::kViridis));
+  colormapBox_->addItem(tr("Cividis (colour-blind safe)"), static_cast<int>(Colormap::kCividis));
+  colormapBox_->addItem(tr("Magma"), static_cast<int>(Colormap::kMagma));
+  colormapBox_->addItem(tr("Greys"), static_cast<int>(Colormap::kGreys));
   selectors->addWidget(layerBox_, 1);
   selectors->addWidget(headBox_, 1);
   selectors->addWidget(colormapBox_, 1);
@@ -387,25 +392,62 @@ QImage AttentionPanel::renderOverlay(QSize size) const {
                        currentStyle(), size);
 }
 
+QImage AttentionPanel::renderExport() const {
+  const QImage overlay = renderOverlay();
+  // Under the picture: what it shows (word, grid, layer, head), the model, and the colour legend
+  // with the weights at its ends — a PNG that explains itself away from the app.
+  const QFont font = this->font();
+  const QFontMetrics fm(font);
+  const int em = fm.height(), pad = em / 2;
+  const QString what = caption_->text();
+  const QString who = model_.isEmpty() ? QString() : tr("%1, %2 weights").arg(model_, precision_);
+  const int footer = pad + em * (who.isEmpty() ? 1 : 2) + pad + em + em + pad;
+  QImage out(overlay.width(), overlay.height() + footer, QImage::Format_ARGB32);
+  out.fill(Qt::white);
+  QPainter p(&out);
+  p.drawImage(0, 0, overlay);
+  p.setFont(font);
+  p.setPen(Qt::black);
+  int y = overlay.height() + pad;
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(what, Qt::ElideRight, out.width() - 2 * pad));
+  y += em;
+  if (!who.isEmpty()) {
+    p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, who);
+    y += em;
+  }
+  y += pad;
+  const auto& lut = ColormapLut(currentStyle().colormap);
+  const QRect bar(pad, y, out.width() - 2 * pad, em);
+  for (int x = 0; x < bar.width(); ++x)
+    p.fillRect(QRect(bar.left() + x, bar.top(), 1, bar.height()),
+               QColor(lut[static_cast<size_t>(x * 255 / std::max(1, bar.width() - 1))]));
+  const auto [lo, hi] = heatmap_->legendRange();
+  y += em;
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, QString::number(lo, 'g', 3));
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignHCenter | Qt::AlignVCenter, tr("attention weight"));
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignRight | Qt::AlignVCenter, QString::number(hi, 'g', 3));
+  p.end();
+  out.setText(QStringLiteral("Description"), who.isEmpty() ? what : what + QStringLiteral(" \u00B7 ") + who);
+  out.setText(QStringLiteral("Software"), QStringLiteral("Glance"));
+  return out;
+}
+
 bool AttentionPanel::exportPng(const QString& path) const {
-  return renderOverlay().save(path, "PNG");
+  // Encoded first, then written whole (ui/atomic_save.h).
+  QByteArray png;
+  QBuffer buffer(&png);
+  return buffer.open(QIODevice::WriteOnly) && renderExport().save(&buffer, "PNG") && SaveFileAtomically(path, png);
 }
 
 bool AttentionPanel::exportJson(const QString& path) const {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return false;
-  file.write(AttentionToJson(maps_, words_, model_, precision_));
-  return file.commit();
+  return SaveFileAtomically(path, AttentionToJson(maps_, words_, model_, precision_));
 }
 
 bool AttentionPanel::exportCsv(const QString& path) const {
   std::ostringstream csv;
   WriteAttentionCsv(csv, AttentionExport{model_.toStdString(), precision_.toStdString(), maps_, words_});
-  const std::string bytes = csv.str();
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return false;
-  file.write(bytes.data(), static_cast<qint64>(bytes.size()));
-  return file.commit();
+  return SaveFileAtomically(path, QByteArray::fromStdString(csv.str()));
 }
 
 void AttentionPanel::setModelDescription(const QString& model, const QString& precision) {

@@ -65,6 +65,9 @@ class AttentionPanel : public QWidget {
   std::vector<float> currentMap() const;
   // The overlay as drawn, at `size` (default: the image's own size, at least 448 px wide).
   QImage renderOverlay(QSize size = {}) const;
+  // The PNG export: the overlay, then what it shows (word, grid, layer, head), the model and
+  // the colour legend with its range; the same text in the PNG's Description.
+  QImage renderExport() const;
   bool exportPng(const QString& path) const;
   bool exportJson(const QString& path) const;
   // The same maps as CSV, one row per cell (core/engine/attention_csv.h).

@@ -48,7 +48,27 @@ const std::array<QRgb, 256>& ColormapLut(Colormap map) {
                                                          {0.50, 33, 145, 140},
                                                          {0.75, 94, 201, 98},
                                                          {1.00, 253, 231, 37}});
-  return map == Colormap::kViridis ? viridis : inferno;
+  // cividis: made for colour-vision deficiency (Nuñez, Anderton & Renslow 2018, PLOS ONE
+  // 13(7): e0199239); the same in every common form of colour blindness.
+  static const std::array<QRgb, 256> cividis = BuildLut({{0.00, 0, 32, 77},
+                                                         {0.25, 65, 77, 107},
+                                                         {0.50, 124, 123, 120},
+                                                         {0.75, 188, 175, 111},
+                                                         {1.00, 255, 234, 70}});
+  static const std::array<QRgb, 256> magma = BuildLut({{0.00, 0, 0, 4},
+                                                       {0.25, 81, 18, 124},
+                                                       {0.50, 183, 55, 121},
+                                                       {0.75, 252, 137, 97},
+                                                       {1.00, 252, 253, 191}});
+  static const std::array<QRgb, 256> greys = BuildLut({{0.00, 0, 0, 0}, {1.00, 255, 255, 255}});
+  switch (map) {
+    case Colormap::kViridis: return viridis;
+    case Colormap::kCividis: return cividis;
+    case Colormap::kMagma: return magma;
+    case Colormap::kGreys: return greys;
+    case Colormap::kInferno: break;
+  }
+  return inferno;
 }
 
 std::vector<bool> FindSinks(const std::vector<float>& map, float k) {

@@ -16,10 +16,11 @@ class QPainter;
 
 namespace glance::ui {
 
-enum class Colormap { kInferno, kViridis };
+enum class Colormap { kInferno, kViridis, kCividis, kMagma, kGreys };
 
 // 256 colours sampled from piecewise-linear anchors that follow the shape of matplotlib's
-// inferno / viridis (dark → bright, monotonic lightness), so low weight reads as "dark".
+// inferno / viridis / cividis / magma, and greys (dark → bright, monotonic lightness), so low
+// weight reads as "dark".
 const std::array<QRgb, 256>& ColormapLut(Colormap map);
 
 // Cells whose weight exceeds `k` × the median are "attention sinks" (a token that soaks up

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QComboBox>
 #include <QLabel>
+#include <QPainter>
+#include <QSet>
 #include <QTest>
 #include <cmath>
 
@@ -326,6 +328,20 @@ class TestAttentionPanel : public QObject {
     QVERIFY(FindSinks(std::vector<float>(kCells, 0.1f), 5.0f) == std::vector<bool>(kCells, false));
   }
 
+  void everyColourMapRunsFromDarkToBright() {
+    // Sequential maps: relative luminance rises along each, so more weight always reads brighter.
+    for (Colormap map : {Colormap::kInferno, Colormap::kViridis, Colormap::kCividis, Colormap::kMagma, Colormap::kGreys}) {
+      const auto& lut = ColormapLut(map);
+      double last = -1.0;
+      for (QRgb c : lut) {
+        const double y = 0.2126 * qRed(c) + 0.7152 * qGreen(c) + 0.0722 * qBlue(c);
+        QVERIFY2(y >= last - 0.5, qPrintable(QStringLiteral("map %1").arg(static_cast<int>(map))));
+        last = y;
+      }
+    }
+    QVERIFY(ColormapLut(Colormap::kCividis)[0] != ColormapLut(Colormap::kViridis)[0]);  // distinct maps
+  }
+
   void exportsPngAndJson() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -334,10 +350,33 @@ class TestAttentionPanel : public QObject {
     panel.setAttention(maps_, words_);
     panel.selectWord(1);
     const QString png = dir.filePath(QStringLiteral("a.png"));
+    panel.setModelDescription(QStringLiteral("demo"), QStringLiteral("q8"));
+    panel.setLayerHead(1, 0);
     QVERIFY(panel.exportPng(png));
     QImage loaded(png);
-    QCOMPARE(loaded.convertToFormat(QImage::Format_ARGB32),
-             panel.renderOverlay().convertToFormat(QImage::Format_ARGB32));
+    // The overlay on top, then a footer that says what it is: word, layer, head, model, legend.
+    const QImage drawn = panel.renderOverlay();
+    QImage overlay(drawn.size(), QImage::Format_ARGB32);  // as exported: over white
+    overlay.fill(Qt::white);
+    {
+      QPainter onWhite(&overlay);
+      onWhite.drawImage(0, 0, drawn);
+    }
+    QVERIFY(loaded.height() > overlay.height());
+    QCOMPARE(loaded.convertToFormat(QImage::Format_ARGB32).copy(0, 0, overlay.width(), overlay.height()), overlay);
+    const QString description = loaded.text(QStringLiteral("Description"));
+    QVERIFY2(description.contains(QStringLiteral("cats")) && description.contains(QStringLiteral("Layer 7")) &&
+                 description.contains(QStringLiteral("Head 0")) && description.contains(QStringLiteral("demo")),
+             qPrintable(description));
+    // The legend runs from the colour map's darkest to its brightest.
+    const QImage footer = loaded.convertToFormat(QImage::Format_ARGB32).copy(0, overlay.height(), loaded.width(),
+                                                                            loaded.height() - overlay.height());
+    QSet<QRgb> colours;
+    for (int x = 0; x < footer.width(); ++x)
+      for (int y = 0; y < footer.height(); ++y) colours.insert(footer.pixel(x, y) & 0xFFFFFF);
+    QVERIFY(colours.contains(ColormapLut(Colormap::kInferno)[0] & 0xFFFFFF));
+    QVERIFY(colours.contains(ColormapLut(Colormap::kInferno)[255] & 0xFFFFFF));
+    panel.setLayerHead(-1, -1);
 
     const QString json = dir.filePath(QStringLiteral("a.json"));
     QVERIFY(panel.exportJson(json));
