@@ -91,6 +91,10 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
                         tr("Start a new conversation"));
   copyAnswer_ = MakeAction(this, tr("Cop&y last answer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                            tr("Copy the last answer as Markdown"));
+  previousAnswer_ = MakeAction(this, tr("&Previous answer"), QKeySequence(Qt::ALT | Qt::Key_Left),
+                               tr("Show the last message's previous answer (Regenerate keeps them)"));
+  nextAnswer_ = MakeAction(this, tr("Ne&xt answer"), QKeySequence(Qt::ALT | Qt::Key_Right),
+                           tr("Show the last message's next answer"));
   auto* buttons = new QHBoxLayout;
   hint_ = new QLabel(this);
   hint_->setForegroundRole(QPalette::PlaceholderText);
@@ -121,6 +125,8 @@ ChatView::ChatView(QWidget* parent) : QWidget(parent) {
   connect(regenerate_, &QAction::triggered, this, &ChatView::onRegenerate);
   connect(edit_, &QAction::triggered, this, &ChatView::onEdit);
   connect(newChat_, &QAction::triggered, this, &ChatView::onNewChat);
+  connect(previousAnswer_, &QAction::triggered, this, [this] { stepAlternative(-1); });
+  connect(nextAnswer_, &QAction::triggered, this, [this] { stepAlternative(+1); });
   connect(copyAnswer_, &QAction::triggered, this, [this] {
     const int i = lastIndex(false);
     if (i >= 0) activateLink(CopyAnswerUrl(i));
@@ -142,6 +148,7 @@ bool ChatView::eventFilter(QObject* watched, QEvent* event) {
     }
     if (key->key() == Qt::Key_Escape && editing_ && !busy_) {  // cancel an edit
       editing_ = false;
+      editTurn_ = -1;
       input_->clear();
       updateActions();
       return true;
@@ -156,12 +163,99 @@ void ChatView::submit(const QString& text) {
 }
 
 void ChatView::addExchange(const QString& user, const QString& answer, const TurnStats& stats,
-                           const QString& stop_reason, const std::vector<QImage>& images) {
+                           const QString& stop_reason, const std::vector<QImage>& images, int chosen,
+                           int alternatives) {
+  const int previous = lastIndex(false);
+  if (previous >= 0) markDirty(static_cast<size_t>(previous));  // no longer the last: no ◀ ▶
   markDirty(messages_.size());
   messages_.push_back({true, user, {}, false, images, {}});
-  messages_.push_back({false, answer, {}, true, {}, {}});
+  messages_.push_back({false, answer, {}, true, {}, {}, chosen, alternatives});
   finishAnswer(stats, stop_reason);
   updateActions();
+}
+
+void ChatView::setLastAnswerAlternatives(int chosen, int alternatives) {
+  const int i = lastIndex(false);
+  if (i < 0) return;
+  messages_[static_cast<size_t>(i)].alt = chosen;
+  messages_[static_cast<size_t>(i)].alts = alternatives;
+  markDirty(static_cast<size_t>(i));
+  render();
+  updateActions();
+}
+
+void ChatView::showLastAnswer(const QString& text, const TurnStats& stats, const QString& stop_reason, int chosen,
+                              int alternatives) {
+  const int i = lastIndex(false);
+  if (i < 0) return;
+  Message& m = messages_[static_cast<size_t>(i)];
+  m.text = text;
+  m.alt = chosen;
+  m.alts = alternatives;
+  m.streaming = true;  // finishAnswer writes its stats line
+  messages_.resize(static_cast<size_t>(i) + 1);
+  finishAnswer(stats, stop_reason);
+  updateActions();
+}
+
+int ChatView::lastAnswerAlternative() const {
+  const int i = lastIndex(false);
+  return i < 0 ? 0 : messages_[static_cast<size_t>(i)].alt;
+}
+
+int ChatView::lastAnswerAlternatives() const {
+  const int i = lastIndex(false);
+  return i < 0 ? 0 : messages_[static_cast<size_t>(i)].alts;
+}
+
+void ChatView::stepAlternative(int delta) {
+  const int i = lastIndex(false);
+  if (busy_ || i < 0 || i < lastIndex(true)) return;
+  const Message& m = messages_[static_cast<size_t>(i)];
+  const int k = m.alt + delta;
+  if (m.alts < 2 || k < 0 || k >= m.alts) return;
+  Q_EMIT alternativeRequested(k);
+}
+
+int ChatView::turnOf(size_t message) const {
+  int turn = -1;
+  for (size_t i = 0; i <= message && i < messages_.size(); ++i) turn += messages_[i].user ? 1 : 0;
+  return turn;
+}
+
+int ChatView::userIndex(int turn) const {
+  int seen = -1;
+  for (size_t i = 0; i < messages_.size(); ++i)
+    if (messages_[i].user && ++seen == turn) return static_cast<int>(i);
+  return -1;
+}
+
+bool ChatView::handleChatLink(const QUrl& url) {
+  if (url.scheme().toLower() != QStringLiteral("glance")) return false;
+  const QStringList parts = url.path().split(QLatin1Char('/'));
+  const QString& what = parts.value(0);
+  if (what != QStringLiteral("alt") && what != QStringLiteral("edit") && what != QStringLiteral("fork")) return false;
+  bool ok = false;
+  const int message = parts.value(1).toInt(&ok);
+  if (!ok || message < 0 || static_cast<size_t>(message) >= messages_.size()) return true;
+  if (busy_) {
+    flash(tr("Wait for the answer (or Stop it) first."));
+    return true;
+  }
+  if (what == QStringLiteral("alt")) {
+    bool okIndex = false;
+    const int k = parts.value(2).toInt(&okIndex);
+    const Message& m = messages_[static_cast<size_t>(message)];
+    if (okIndex && message == lastIndex(false) && message > lastIndex(true) && k >= 0 && k < m.alts && k != m.alt)
+      Q_EMIT alternativeRequested(k);
+  } else if (readOnly_) {
+    flash(readOnlyReason_);
+  } else if (what == QStringLiteral("edit")) {
+    if (messages_[static_cast<size_t>(message)].user) startEdit(turnOf(static_cast<size_t>(message)));
+  } else {
+    Q_EMIT forkRequested(turnOf(static_cast<size_t>(message)));
+  }
+  return true;
 }
 
 void ChatView::setLastUserImages(const std::vector<QImage>& images) {
@@ -175,6 +269,7 @@ void ChatView::setLastUserImages(const std::vector<QImage>& images) {
 QTextBrowser* ChatView::transcript() const { return transcript_; }
 
 void ChatView::activateLink(const QUrl& url) {
+  if (handleChatLink(url)) return;
   const TranscriptLink link = ParseTranscriptLink(url);
   const auto message = static_cast<size_t>(link.message);
   switch (link.kind) {
@@ -229,20 +324,35 @@ void ChatView::onSend() {
   input_->clear();
   if (editing_) {
     editing_ = false;
-    const int user = lastIndex(true);
-    if (user >= 0) {
-      messages_.resize(static_cast<size_t>(user) + 1);  // drop the old answer
-      messages_.back().text = text;
-      markDirty(static_cast<size_t>(user));
+    const int turn = editTurn_;
+    editTurn_ = -1;
+    if (turn >= 0 && turn < turnOf(messages_.size() - 1)) {  // an earlier message: the window decides
+      updateActions();
+      Q_EMIT editMessageRequested(turn, text);
+      return;
     }
-    scheduleRender();
-    Q_EMIT editResendRequested(text);
+    resendLastEdited(text);
     return;
   }
+  const int previous = lastIndex(false);
+  if (previous >= 0) markDirty(static_cast<size_t>(previous));  // no longer the last: no ◀ ▶
   markDirty(messages_.size());
   messages_.push_back({true, text, {}, false, {}, {}});
   scheduleRender();
   Q_EMIT sendRequested(text);
+}
+
+void ChatView::resendLastEdited(const QString& text) {
+  editing_ = false;
+  editTurn_ = -1;
+  const int user = lastIndex(true);
+  if (user >= 0) {
+    messages_.resize(static_cast<size_t>(user) + 1);  // drop the old answer
+    messages_.back().text = text;
+    markDirty(static_cast<size_t>(user));
+  }
+  scheduleRender();
+  Q_EMIT editResendRequested(text);
 }
 
 void ChatView::onRegenerate() {
@@ -254,9 +364,15 @@ void ChatView::onRegenerate() {
 }
 
 void ChatView::onEdit() {
-  if (busy_ || readOnly_ || lastIndex(true) < 0) return;
+  if (lastIndex(true) >= 0) startEdit(turnOf(static_cast<size_t>(lastIndex(true))));
+}
+
+void ChatView::startEdit(int turn) {
+  const int index = userIndex(turn);
+  if (busy_ || readOnly_ || index < 0) return;
   editing_ = true;
-  input_->setPlainText(lastUserMessage());
+  editTurn_ = turn;
+  input_->setPlainText(messages_[static_cast<size_t>(index)].text);
   input_->setFocus();
   input_->moveCursor(QTextCursor::End);
   updateActions();
@@ -329,6 +445,7 @@ void ChatView::clear() {
   messages_.clear();
   markDirty(0);
   editing_ = false;
+  editTurn_ = -1;
   render();
   updateActions();
 }
@@ -404,6 +521,19 @@ void ChatView::render() {
 void ChatView::renderMessage(QTextCursor& cursor, size_t index) {
   Message& m = messages_[index];
   const QPalette& pal = palette();
+  // A link to one of the chat's own actions (alt/edit/fork: handleChatLink).
+  const auto ActionLink = [&pal](const QString& path, const QString& tip) {
+    QUrl url;
+    url.setScheme(QStringLiteral("glance"));
+    url.setPath(path);
+    QTextCharFormat link;
+    link.setAnchor(true);
+    link.setAnchorHref(url.toString());
+    link.setForeground(pal.color(QPalette::Link));
+    link.setFontUnderline(true);
+    link.setToolTip(tip);
+    return link;
+  };
   const int em = fontMetrics().height();
   QTextCharFormat plain;
   plain.setForeground(pal.color(QPalette::Text));
@@ -431,6 +561,9 @@ void ChatView::renderMessage(QTextCursor& cursor, size_t index) {
     }
     cursor.insertBlock(QTextBlockFormat(), plain);
     InsertPlainText(cursor, m.text, plain);
+    cursor.insertBlock(QTextBlockFormat(), note);
+    cursor.insertText(tr("Edit"), ActionLink(QStringLiteral("edit/%1").arg(index),
+                                             tr("Edit this message and send it again")));
     cursor.movePosition(QTextCursor::End);  // out of the bubble
   } else {
     cursor.insertText(tr("Glance"), header);
@@ -455,6 +588,26 @@ void ChatView::renderMessage(QTextCursor& cursor, size_t index) {
         link.setToolTip(tr("Copy this answer (Markdown)"));
         if (!m.stats.isEmpty()) cursor.insertText(QStringLiteral("   "), note);
         cursor.insertText(tr("Copy"), link);
+        cursor.insertText(QStringLiteral("   "), note);
+        cursor.insertText(tr("Fork"), ActionLink(QStringLiteral("fork/%1").arg(index),
+                                                 tr("Fork: a new chat with the messages up to this answer")));
+        if (m.alts > 1) {
+          const bool last = static_cast<int>(index) == lastIndex(false) && static_cast<int>(index) > lastIndex(true);
+          cursor.insertText(QStringLiteral("   "), note);
+          if (last && m.alt > 0)
+            cursor.insertText(QStringLiteral("\u25C0"), ActionLink(QStringLiteral("alt/%1/%2").arg(index).arg(m.alt - 1),
+                                                                  tr("Previous answer (%1 of %2)").arg(m.alt).arg(m.alts)));
+          else if (last)
+            cursor.insertText(QStringLiteral("\u25C1"), note);  // no earlier one
+          cursor.insertText(last ? QStringLiteral(" %1/%2 ").arg(m.alt + 1).arg(m.alts)
+                                 : tr("answer %1 of %2").arg(m.alt + 1).arg(m.alts),
+                            note);
+          if (last && m.alt + 1 < m.alts)
+            cursor.insertText(QStringLiteral("\u25B6"), ActionLink(QStringLiteral("alt/%1/%2").arg(index).arg(m.alt + 1),
+                                                                  tr("Next answer (%1 of %2)").arg(m.alt + 2).arg(m.alts)));
+          else if (last)
+            cursor.insertText(QStringLiteral("\u25B7"), note);  // no later one
+        }
       }
     }
   }
@@ -469,7 +622,20 @@ void ChatView::updateActions() {
   edit_->setEnabled(!busy_ && !readOnly_ && hasUser);
   newChat_->setEnabled(!busy_);
   copyAnswer_->setEnabled(lastIndex(false) >= 0);
+  const int answer = lastIndex(false);
+  const bool switchable = !busy_ && answer >= 0 && answer > lastIndex(true) &&
+                          messages_[static_cast<size_t>(answer)].alts > 1;
+  previousAnswer_->setEnabled(switchable && messages_[static_cast<size_t>(answer)].alt > 0);
+  nextAnswer_->setEnabled(switchable &&
+                          messages_[static_cast<size_t>(answer)].alt + 1 < messages_[static_cast<size_t>(answer)].alts);
   if (flashing_) return;
+  const int lastTurn = lastIndex(true) < 0 ? -1 : turnOf(static_cast<size_t>(lastIndex(true)));
+  if (editing_ && editTurn_ >= 0 && editTurn_ < lastTurn) {
+    const int later = lastTurn - editTurn_;
+    hint_->setText(tr("Editing message %1 \u2014 Enter resends it (the %n later message(s) go), Esc cancels", "", later)
+                       .arg(editTurn_ + 1));
+    return;
+  }
   hint_->setText(editing_    ? tr("Editing the last message \u2014 Enter resends, Esc cancels")
                  : readOnly_ ? readOnlyReason_
                              : QString());

@@ -1,7 +1,8 @@
 #pragma once
 // The chat: the user's messages shown exactly as typed (with their images as thumbnails),
 // answers rendered as Markdown while they stream (safely: transcript_document.h), a stats line
-// and a Copy link under each answer, a Copy code link under each code block, and the input box
+// and Copy and Fork links under each answer (◀ 2/3 ▶ under the last one when Regenerate kept
+// earlier answers), an Edit link in each user message, a Copy code link under each code block, and the input box
 // (Enter sends, Shift+Enter adds a line). Send, Stop, Regenerate,
 // Edit-and-resend and New chat are QActions with shortcuts (Ctrl+Return, Esc, Ctrl+R,
 // Ctrl+E, Ctrl+N) so the window can also put them in its menus.
@@ -53,8 +54,26 @@ class ChatView : public QWidget {
 
   // Shows a saved question (with its images' thumbnails) and answer (no signals: nothing is
   // asked of the engine).
+  // `chosen` of `alternatives` (0-based; alternatives < 2: the one answer) is the answer shown.
   void addExchange(const QString& user, const QString& answer, const TurnStats& stats,
-                   const QString& stop_reason, const std::vector<QImage>& images = {});
+                   const QString& stop_reason, const std::vector<QImage>& images = {},
+                   int chosen = 0, int alternatives = 0);
+  // The last answer is alternative `chosen` of `alternatives` (after a Regenerate).
+  void setLastAnswerAlternatives(int chosen, int alternatives);
+  // Shows another alternative as the last answer: its text, stats and ◀ k/n ▶.
+  void showLastAnswer(const QString& text, const TurnStats& stats, const QString& stop_reason,
+                      int chosen, int alternatives);
+  // Starts editing user message `turn` (0-based): its text goes in the message box; Enter
+  // resends it (editResendRequested for the last message, editMessageRequested for an earlier
+  // one), Esc cancels.
+  void startEdit(int turn);
+  int editingTurn() const { return editing_ ? editTurn_ : -1; }
+  // Replaces the last user message with `text`, drops its answer and asks for the edit
+  // (editResendRequested), as Enter does while editing the last message.
+  void resendLastEdited(const QString& text);
+  // Which of its alternatives the last answer shows (0-based) and how many it has (0: one).
+  int lastAnswerAlternative() const;
+  int lastAnswerAlternatives() const;
   // The thumbnails shown in the last user message's bubble.
   void setLastUserImages(const std::vector<QImage>& images);
 
@@ -80,6 +99,8 @@ class ChatView : public QWidget {
   QAction* editAction() const { return edit_; }
   QAction* newChatAction() const { return newChat_; }
   QAction* copyAnswerAction() const { return copyAnswer_; }
+  QAction* previousAnswerAction() const { return previousAnswer_; }
+  QAction* nextAnswerAction() const { return nextAnswer_; }
 
  Q_SIGNALS:
   void sendRequested(const QString& text);
@@ -87,6 +108,13 @@ class ChatView : public QWidget {
   void regenerateRequested();
   void editResendRequested(const QString& text);
   void newChatRequested();
+  // ◀ / ▶ (or Alt+Left / Alt+Right): show the last message's alternative `index` (0-based).
+  void alternativeRequested(int index);
+  // Enter while editing an earlier user message: replace message `turn` (0-based) with `text`
+  // (the window decides what happens to the later messages).
+  void editMessageRequested(int turn, const QString& text);
+  // "Fork" under the answer of message `turn` (0-based): a new chat with the messages up to it.
+  void forkRequested(int turn);
   // Ctrl+V in the message box with an image (or image files) on the clipboard: the text box
   // does not take it, the window attaches it.
   void imagePasteRequested();
@@ -106,6 +134,7 @@ class ChatView : public QWidget {
     bool streaming = false;
     std::vector<QImage> images;  // a user message's images, as thumbnails
     QStringList code;            // an answer's code blocks (filled when rendered)
+    int alt = 0, alts = 0;       // an answer: alternative `alt` of `alts` (alts < 2: the one)
   };
 
   void onSend();
@@ -119,11 +148,16 @@ class ChatView : public QWidget {
   void flash(const QString& text);  // a short note where the hint goes
   void updateActions();
   int lastIndex(bool user) const;
+  int turnOf(size_t message) const;  // the user message's (or its answer's) turn, 0-based
+  int userIndex(int turn) const;     // the message index of user message `turn`, -1 if none
+  void stepAlternative(int delta);
+  bool handleChatLink(const QUrl& url);  // alt/edit/fork links; false for other links
 
   std::vector<Message> messages_;
   ContextMeter* contextMeter_ = nullptr;
   bool busy_ = false;
   bool editing_ = false;
+  int editTurn_ = -1;  // the user message being edited (0-based turn)
   bool readOnly_ = false;
   QString readOnlyReason_;  // the input holds the last user message for Edit-and-resend
   // What the transcript shows: messages before dirtyFrom_ are rendered and unchanged, each
@@ -144,6 +178,8 @@ class ChatView : public QWidget {
   QAction* edit_ = nullptr;
   QAction* newChat_ = nullptr;
   QAction* copyAnswer_ = nullptr;
+  QAction* previousAnswer_ = nullptr;
+  QAction* nextAnswer_ = nullptr;
 };
 
 }  // namespace glance::ui

@@ -131,6 +131,16 @@ void EngineWorker::editLast(const QString& text, const GenerateOptions& options)
   });
 }
 
+void EngineWorker::chooseAnswer(const QString& text) {
+  if (!session_) return;
+  try {
+    session_->ChooseLastAnswer(text.toStdString());
+    Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("choose"), QString::fromUtf8(e.what()));
+  }
+}
+
 void EngineWorker::continueConversation(const SavedConversation& turns) {
   if (!session_) {
     Q_EMIT error(QStringLiteral("continue"), tr("No model is loaded."));

@@ -54,6 +54,9 @@ class EngineWorker : public QObject {
   void send(const QString& text, const glance::GenerateOptions& options);
   void regenerate(const glance::GenerateOptions& options);
   void editLast(const QString& text, const glance::GenerateOptions& options);
+  // Makes `text` the last answer (a kept alternative: Session::ChooseLastAnswer), then
+  // contextUsage(); a problem: error("choose", why).
+  void chooseAnswer(const QString& text);
   void reset();
   void setSystemPrompt(const QString& text);
   // For images attached from now on.
@@ -101,7 +104,7 @@ class EngineWorker : public QObject {
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
   // A failed command; `during` says which ("load", "image", "remove-image", "generate",
-  // "continue", "settings", "server", "folder").
+  // "continue", "settings", "server", "folder", "choose").
   void error(const QString& during, const QString& message);
 
  private:

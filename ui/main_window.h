@@ -94,6 +94,25 @@ class MainWindow : public QMainWindow {
   // model switch. Read-only only when one of its images can no longer be found.
   bool openConversation(const QString& id);
   bool exportConversation(const QString& path, bool markdown);
+  // ◀ 2/3 ▶: shows answer `index` (0-based) of the last message's alternatives (Regenerate
+  // keeps the earlier answers) and makes it the one the conversation continues from
+  // (Session::ChooseLastAnswer; exact, nothing is processed again). Saved at once. False when
+  // busy or there is no such other answer.
+  bool chooseAnswer(int index);
+  // "Fork": saves a new conversation with the messages up to and including message `turn`
+  // (0-based) and their answers, titled "… (fork)", and opens it, ready to continue (the next
+  // message re-reads it in the engine). This conversation is left unchanged. Returns the new
+  // conversation's id; empty when busy, out of range or the save failed (the notice says why).
+  QString forkConversation(int turn);
+  // Editing a message before the last: its later messages and answers would go. Ask (the
+  // default: "Edit in a fork" keeps this chat as it is, "Edit here" drops them), or decide.
+  enum class EditEarlier { kAsk, kDropLater, kFork };
+  void setEditEarlierPolicy(EditEarlier policy) { editEarlier_ = policy; }
+  // Replaces user message `turn` (0-based) with `text` and answers it again. The last message:
+  // Session::EditLastUser (its snapshot). An earlier one (EditEarlier): the chat — or its fork
+  // — is cut after that message and re-read in the engine up to it (Session::Continue), then
+  // edited as the last. False when busy, read-only, out of range or cancelled.
+  bool editMessage(int turn, const QString& text);
   const Conversation& currentConversation() const { return current_; }
   bool isReadOnly() const { return readOnly_; }
   QString noticeText() const;
@@ -136,6 +155,7 @@ class MainWindow : public QMainWindow {
   void requestSend(const QString& text, const glance::GenerateOptions& options);
   void requestRegenerate(const glance::GenerateOptions& options);
   void requestEdit(const QString& text, const glance::GenerateOptions& options);
+  void requestChooseAnswer(const QString& text);
   void requestReset();
   void requestContinue(const glance::SavedConversation& turns);
   void requestStartServer(int port);
@@ -271,6 +291,7 @@ class MainWindow : public QMainWindow {
   std::function<void()> afterContinue_;      // the command waiting for the continuation
   bool regenerating_ = false;                // afterContinue_ is a Regenerate
   bool confirmDetail_ = true;
+  EditEarlier editEarlier_ = EditEarlier::kAsk;
   double visionSecondsPerToken_ = 0.0;       // measured on this machine (0: not yet)
   double prefillTokensPerSecond_ = 0.0;
   QString loadingDir_;

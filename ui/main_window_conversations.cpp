@@ -8,7 +8,10 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalBlocker>
+#include <QStatusBar>
 
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
@@ -137,7 +140,8 @@ bool MainWindow::openConversation(const QString& id) {
 void MainWindow::showConversation(const Conversation& conversation) {
   chat_->clear();
   for (const ConversationTurn& turn : conversation.turns)
-    chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason, thumbnailsOf(turn));
+    chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason, thumbnailsOf(turn), turn.chosen,
+                       static_cast<int>(turn.alternatives.size()));
   timing_->clear();
   for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
   attention_->clear();
@@ -208,10 +212,16 @@ void MainWindow::recordTurn(const TurnResult& result) {
   const bool replace = replaceLastTurn_ && !current_.turns.empty();
   turn.images = replace ? current_.turns.back().images : std::move(pendingImages_);  // an edit keeps its images
   turn.parts = ImagesThenText(turn.images.size(), turn.user_text);  // as the app sends a message
-  if (replace)
-    current_.turns.back() = std::move(turn);
-  else
+  if (replace && regenerating_) {
+    // Regenerate keeps the earlier answers: ◀ 2/3 ▶ under the last one.
+    ConversationTurn& last = current_.turns.back();
+    AddAlternative(last, CurrentAnswer(turn));
+    chat_->setLastAnswerAlternatives(last.chosen, static_cast<int>(last.alternatives.size()));
+  } else if (replace) {
+    current_.turns.back() = std::move(turn);  // an edited message: a new exchange
+  } else {
     current_.turns.push_back(std::move(turn));
+  }
   pendingImages_.clear();
   pendingPreviews_.clear();
   sentThumbs_.clear();
@@ -228,6 +238,103 @@ void MainWindow::recordTurn(const TurnResult& result) {
   }
   sidebar_->refresh();
   sidebar_->setCurrentId(current_.id);
+}
+
+bool MainWindow::chooseAnswer(int index) {
+  if (chat_->isBusy() || readOnly_ || current_.turns.empty()) return false;
+  ConversationTurn& turn = current_.turns.back();
+  if (!ChooseAlternative(turn, index)) return false;
+  const int count = static_cast<int>(turn.alternatives.size());
+  chat_->showLastAnswer(turn.answer, turn.stats, turn.stop_reason, turn.chosen, count);
+  // The engine's session continues from it (a saved chat not yet re-read takes it from current_).
+  if (!needsContinue_) Q_EMIT requestChooseAnswer(turn.answer);
+  // Its maps, when this session made them (a reopened chat keeps the shown answer's only).
+  lastImageMaps_ = turn.attention_by_image;
+  lastWords_ = turn.words;
+  const int image = imageCount_ - 1 - static_cast<int>(pendingImages_.size());
+  std::vector<AttentionMap> maps;
+  for (const AttentionMap& m : turn.attention)
+    if (m.image_index == image) maps.push_back(m);
+  const bool allMaps = maps.size() == turn.attention.size();
+  attention_->setAttention(std::move(maps), allMaps ? turn.words : std::vector<AttentionWord>{});
+  statusBar()->showMessage(tr("Answer %1 of %2: the conversation continues from it.").arg(turn.chosen + 1).arg(count),
+                           5000);
+  updateContextMeter();
+  QString error;
+  if (!store_->save(current_, &error))
+    showKeyedNotice(QStringLiteral("save"), tr("The conversation could not be saved: %1").arg(error),
+                    static_cast<int>(NoticeBar::Kind::kError));
+  return true;
+}
+
+QString MainWindow::forkConversation(int turn) {
+  if (chat_->isBusy()) {
+    showKeyedNotice(QStringLiteral("wait-answer"), tr("Wait for the answer (or Stop it) before forking."),
+                    static_cast<int>(NoticeBar::Kind::kInfo));
+    return {};
+  }
+  if (turn < 0 || turn >= static_cast<int>(current_.turns.size())) return {};
+  Conversation fork = current_;
+  fork.turns.resize(static_cast<size_t>(turn) + 1);
+  fork.id.clear();
+  fork.created = QDateTime();
+  const QString title = current_.title.isEmpty()
+                            ? AutoTitle(current_.turns.front().user_text, current_.turns.front().answer)
+                            : current_.title;
+  fork.title = tr("%1 (fork)").arg(title);
+  QString error;
+  if (!store_->save(fork, &error)) {
+    showKeyedNotice(QStringLiteral("save"), tr("The fork could not be saved: %1").arg(error),
+                    static_cast<int>(NoticeBar::Kind::kError));
+    return {};
+  }
+  sidebar_->refresh();
+  if (!openConversation(fork.id)) return {};
+  statusBar()->showMessage(tr("Forked: \u201C%1\u201D, %n message(s). The original is unchanged.", "", turn + 1)
+                               .arg(fork.title),
+                           8000);
+  return fork.id;
+}
+
+bool MainWindow::editMessage(int turn, const QString& text) {
+  const int last = static_cast<int>(current_.turns.size()) - 1;
+  if (chat_->isBusy() || readOnly_ || turn < 0 || turn > last || text.trimmed().isEmpty()) return false;
+  if (turn < last) {
+    EditEarlier choice = editEarlier_;
+    if (choice == EditEarlier::kAsk) {
+      QMessageBox box(QMessageBox::Question, tr("Edit an earlier message"),
+                      tr("Message %1 has %n later message(s) and answer(s) after it. Sending the edit "
+                         "answers it again and drops them.", "", last - turn).arg(turn + 1),
+                      QMessageBox::NoButton, this);
+      QPushButton* fork = box.addButton(tr("Edit in a &fork"), QMessageBox::AcceptRole);
+      fork->setToolTip(tr("A new chat with the messages up to this one; this chat stays as it is"));
+      QPushButton* here = box.addButton(tr("Edit &here, drop them"), QMessageBox::DestructiveRole);
+      box.addButton(QMessageBox::Cancel);
+      box.setDefaultButton(fork);
+      box.exec();
+      if (box.clickedButton() == fork) choice = EditEarlier::kFork;
+      else if (box.clickedButton() == here) choice = EditEarlier::kDropLater;
+      else {
+        chat_->input()->setPlainText(text);  // nothing lost
+        return false;
+      }
+    }
+    if (choice == EditEarlier::kFork) {
+      if (forkConversation(turn).isEmpty()) return false;
+    } else {
+      // Cut after the message; the engine holds more than that, so it re-reads the rest.
+      current_.turns.resize(static_cast<size_t>(turn) + 1);
+      needsContinue_ = true;
+      showConversation(current_);
+      QString error;
+      if (!store_->save(current_, &error))
+        showKeyedNotice(QStringLiteral("save"), tr("The conversation could not be saved: %1").arg(error),
+                        static_cast<int>(NoticeBar::Kind::kError));
+    }
+  }
+  if (readOnly_) return false;  // the fork's images could not be found
+  chat_->resendLastEdited(text);  // editResendRequested: continued first when needed
+  return true;
 }
 
 bool MainWindow::exportConversation(const QString& path, bool markdown) {

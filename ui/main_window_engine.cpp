@@ -48,6 +48,7 @@ void MainWindow::connectWorker() {
   connect(this, &MainWindow::requestSend, worker_, &EngineWorker::send);
   connect(this, &MainWindow::requestRegenerate, worker_, &EngineWorker::regenerate);
   connect(this, &MainWindow::requestEdit, worker_, &EngineWorker::editLast);
+  connect(this, &MainWindow::requestChooseAnswer, worker_, &EngineWorker::chooseAnswer);
   connect(this, &MainWindow::requestReset, worker_, &EngineWorker::reset);
   connect(this, &MainWindow::requestImageMode, worker_, &EngineWorker::setImageMode);
   connect(this, &MainWindow::requestSystemPrompt, worker_, &EngineWorker::setSystemPrompt);
@@ -115,6 +116,9 @@ void MainWindow::connectWorker() {
     startTurn();
     whenContinued([this, text] { Q_EMIT requestEdit(text, options_); });
   });
+  connect(chat_, &ChatView::alternativeRequested, this, &MainWindow::chooseAnswer);
+  connect(chat_, &ChatView::editMessageRequested, this, &MainWindow::editMessage);
+  connect(chat_, &ChatView::forkRequested, this, &MainWindow::forkConversation);
   connect(chat_, &ChatView::stopRequested, this, [this] { worker_->stop(); });
   connect(chat_, &ChatView::imagePasteRequested, this, [this] {
     if (prepareChatForImage()) dropArea_->pasteFromClipboard();
@@ -427,6 +431,9 @@ void MainWindow::onError(const QString& during, const QString& message) {
                       static_cast<int>(NoticeBar::Kind::kError), tr("Load the &demo model"),
                       [this] { loadDefaultModel(); });
     }
+  } else if (during == QStringLiteral("choose")) {
+    showKeyedNotice(QStringLiteral("choose"), tr("Could not switch answers: %1").arg(message),
+                    static_cast<int>(NoticeBar::Kind::kError));
   } else if (during == QStringLiteral("settings")) {
     showKeyedNotice(QStringLiteral("settings"), message, static_cast<int>(NoticeBar::Kind::kWarning));
   } else if (during == QStringLiteral("server")) {

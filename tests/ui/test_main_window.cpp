@@ -2,13 +2,25 @@
 // dropping the demo image streams a caption, Stop halts a generation within a token, and the
 // window closes cleanly while generating.
 #include <QDropEvent>
+#include <QPlainTextEdit>
+#include <functional>
+#include <memory>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QUrl>
 
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTextDocument>
+
+#include "core/engine/engine.h"
+#include "core/engine/session.h"
+#include "core/settings/registry.h"
 #include "ui/attention_panel.h"
+#include "ui/conversation_store.h"
+#include "ui/settings_store.h"
 #include "ui/chat_view.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
@@ -16,6 +28,7 @@
 #include "ui/timing_panel.h"
 
 using glance::TurnResult;
+using glance::ui::Conversation;
 using glance::ui::MainWindow;
 
 namespace {
@@ -36,6 +49,67 @@ void DropFile(QWidget* target, const QString& path) {
 
 TurnResult LastResult(const QSignalSpy& spy) {
   return qvariant_cast<TurnResult>(spy.last().at(0));
+}
+
+// Waits for the window's next answer; the result.
+TurnResult Answer(MainWindow& window, const std::function<void()>& ask) {
+  QSignalSpy done(&window, &MainWindow::turnCompleted);
+  QSignalSpy failed(&window, &MainWindow::failed);
+  ask();
+  [&] { QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs); }();
+  if (!failed.isEmpty()) qWarning() << failed.first().at(0).toString();
+  return done.isEmpty() ? TurnResult{} : LastResult(done);
+}
+
+void LoadDemo(MainWindow& window) {
+  QSignalSpy ready(&window, &MainWindow::modelReady);
+  window.loadDefaultModel();
+  QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+  window.newChat();
+}
+
+// A session on the same model and settings as the window, sent `turns` (question, the exact
+// answer tokens the window's session generated) as a user would have: a fresh conversation.
+std::unique_ptr<glance::Session> FreshSession(MainWindow& window,
+                                              const std::vector<std::pair<QString, TurnResult>>& turns) {
+  static std::shared_ptr<const glance::Engine> engine = glance::Engine::Load(
+      glance::DefaultDemoModelDir(), glance::settings::ToEngineOptions(window.settings()->values()));
+  auto s = std::make_unique<glance::Session>(engine);
+  s->SetSystemPrompt(window.currentConversation().system_prompt.toStdString());
+  for (const auto& [question, answer] : turns) {
+    glance::GenerateOptions o = window.generateOptions();
+    o.forced_tokens = answer.tokens;
+    o.max_new_tokens = static_cast<int>(answer.tokens.size()) + 1;
+    s->Send(question.toStdString(), o);
+  }
+  return s;
+}
+
+// The first answer token's log-probabilities: equal only for the same cache.
+std::vector<float> FirstLogprobs(const TurnResult& r) {
+  std::vector<float> out;
+  if (r.logprobs.empty()) return out;
+  out.push_back(r.logprobs[0].chosen.logprob);
+  for (const auto& t : r.logprobs[0].top) out.push_back(t.logprob);
+  return out;
+}
+
+glance::GenerateOptions Sampled() {
+  glance::GenerateOptions o;
+  o.max_new_tokens = 8;
+  glance::SamplingParams p;
+  p.greedy = false;
+  p.temperature = 1.5f;
+  o.sampling = p;  // no seed: every Regenerate draws a new answer
+  o.enable_thinking = false;
+  o.top_logprobs = 5;
+  return o;
+}
+
+glance::GenerateOptions GreedyOptions() {
+  glance::GenerateOptions o = Sampled();
+  o.sampling = glance::SamplingParams::Greedy();
+  return o;
 }
 
 }  // namespace
@@ -117,6 +191,165 @@ class TestMainWindow : public QObject {
     timer.start();
     window.reset();  // stop + quit + wait
     QVERIFY2(timer.elapsed() < 5000, "closing waited for the whole generation");
+  }
+
+  // Regenerate keeps the alternatives (◀ 3/3 ▶); choosing the first makes the next message
+  // continue from it exactly: the follow-up equals a fresh session sent [q1, answer 1, q2].
+  void regenerateKeepsAlternativesAndTheChosenOneContinues() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));  // the Alt+Left shortcut needs it
+    LoadDemo(window);
+    window.generateOptions() = Sampled();
+    glance::ui::ChatView* chat = window.chat();
+    const QString q1 = QStringLiteral("Name a shape."), q2 = QStringLiteral("And its colour?");
+    std::vector<TurnResult> answers;
+    answers.push_back(Answer(window, [&] { chat->submit(q1); }));
+    QCOMPARE(chat->lastAnswerAlternatives(), 0);  // one answer: no ◀ ▶
+    QVERIFY(!chat->previousAnswerAction()->isEnabled());
+    for (int i = 0; i < 2; ++i) answers.push_back(Answer(window, [&] { chat->regenerateAction()->trigger(); }));
+    for (const TurnResult& r : answers) QVERIFY(!r.tokens.empty());
+    if (answers[0].tokens == answers[2].tokens) QSKIP("the sampled demo model gave the same answer twice");
+    QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    const auto& turn = window.currentConversation().turns[0];
+    QCOMPARE(turn.alternatives.size(), size_t{3});
+    QCOMPARE(turn.chosen, 2);
+    QCOMPARE(chat->lastAnswerAlternatives(), 3);
+    QCOMPARE(chat->lastAnswerAlternative(), 2);
+    QCOMPARE(chat->lastAnswer(), QString::fromStdString(answers[2].text));
+    QVERIFY(chat->transcript()->toPlainText().contains(QStringLiteral(" 3/3 ")));
+    // Keyboard: Alt+Left shows answer 2, its text and its stats line.
+    QVERIFY(chat->previousAnswerAction()->isEnabled());
+    QVERIFY(!chat->nextAnswerAction()->isEnabled());
+    QTest::keyClick(&window, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(chat->lastAnswerAlternative(), 1);
+    QCOMPARE(chat->lastAnswer(), QString::fromStdString(answers[1].text));
+    QCOMPARE(window.currentConversation().turns[0].stats.generated_tokens, answers[1].stats.generated_tokens);
+    // The ◀ link (as a click or Enter on it): answer 1.
+    QUrl previous;
+    previous.setScheme(QStringLiteral("glance"));
+    previous.setPath(QStringLiteral("alt/1/0"));
+    chat->activateLink(previous);
+    QCOMPARE(chat->lastAnswerAlternative(), 0);
+    QCOMPARE(chat->lastAnswer(), QString::fromStdString(answers[0].text));
+    QVERIFY(chat->transcript()->toPlainText().contains(QStringLiteral(" 1/3 ")));
+    // Saved at once: the three answers, the first shown.
+    {
+      const auto saved = store.load(window.currentConversation().id);
+      QVERIFY(saved);
+      QCOMPARE(saved->turns[0].alternatives.size(), size_t{3});
+      QCOMPARE(saved->turns[0].chosen, 0);
+      QCOMPARE(saved->turns[0].answer, QString::fromStdString(answers[0].text));
+    }
+    // The follow-up, greedy: as a fresh session sent [q1, answer 1, q2].
+    window.generateOptions() = GreedyOptions();
+    const TurnResult follow = Answer(window, [&] { chat->submit(q2); });
+    auto fresh = FreshSession(window, {{q1, answers[0]}});
+    const TurnResult expected = fresh->Send(q2.toStdString(), window.generateOptions());
+    QCOMPARE(follow.text, expected.text);
+    QCOMPARE(follow.stats.context_tokens, expected.stats.context_tokens);
+    QVERIFY(!FirstLogprobs(follow).empty());
+    QVERIFY(FirstLogprobs(follow) == FirstLogprobs(expected));
+    // Negative control: the answer that was shown before the switch gives another first step.
+    auto other = FreshSession(window, {{q1, answers[2]}});
+    QVERIFY(FirstLogprobs(other->Send(q2.toStdString(), window.generateOptions())) != FirstLogprobs(follow));
+    // The earlier message keeps its answers (shown as "answer 1 of 3", no arrows now).
+    QCOMPARE(chat->lastAnswerAlternatives(), 0);
+    QVERIFY(chat->transcript()->toPlainText().contains(QStringLiteral("answer 1 of 3")));
+    // Reopened: the alternatives are there.
+    const QString id = window.currentConversation().id;
+    window.newChat();
+    QVERIFY(window.openConversation(id));
+    QCOMPARE(window.currentConversation().turns[0].alternatives.size(), size_t{3});
+    QVERIFY(chat->transcript()->toPlainText().contains(QStringLiteral("answer 1 of 3")));
+  }
+
+  // Editing message 1 of 3 drops messages 2 and 3 and answers the edit as a fresh session
+  // would; "Edit in a fork" leaves the original as it was.
+  void editingAnEarlierMessageDropsTheLaterOnes() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    LoadDemo(window);
+    window.generateOptions() = GreedyOptions();
+    glance::ui::ChatView* chat = window.chat();
+    const QStringList qs = {QStringLiteral("One?"), QStringLiteral("Two?"), QStringLiteral("Three?")};
+    std::vector<TurnResult> answers;
+    for (const QString& q : qs) answers.push_back(Answer(window, [&] { chat->submit(q); }));
+    QCOMPARE(window.currentConversation().turns.size(), size_t{3});
+    const QString original = window.currentConversation().id;
+
+    // In a fork: the original keeps its three messages.
+    window.setEditEarlierPolicy(MainWindow::EditEarlier::kFork);
+    TurnResult forked = Answer(window, [&] { QVERIFY(window.editMessage(1, QStringLiteral("Two, edited?"))); });
+    QVERIFY(window.currentConversation().id != original);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+    QCOMPARE(window.currentConversation().turns[1].user_text, QStringLiteral("Two, edited?"));
+    QCOMPARE(store.load(original)->turns.size(), size_t{3});
+    QCOMPARE(store.load(original)->turns[1].user_text, qs[1]);
+    auto freshFork = FreshSession(window, {{qs[0], answers[0]}});
+    QVERIFY(FirstLogprobs(forked) == FirstLogprobs(freshFork->Send("Two, edited?", window.generateOptions())));
+
+    // Here: messages 2 and 3 go, in the window, the chat and the saved file.
+    QVERIFY(window.openConversation(original));
+    window.setEditEarlierPolicy(MainWindow::EditEarlier::kDropLater);
+    // Through the chat: the Edit link of message 1, the new text, Enter.
+    QUrl edit;
+    edit.setScheme(QStringLiteral("glance"));
+    edit.setPath(QStringLiteral("edit/0"));
+    chat->activateLink(edit);
+    QCOMPARE(chat->editingTurn(), 0);
+    QCOMPARE(chat->input()->toPlainText(), qs[0]);
+    chat->input()->setPlainText(QStringLiteral("One, edited?"));
+    const TurnResult edited = Answer(window, [&] { chat->sendAction()->trigger(); });
+    QCOMPARE(window.currentConversation().id, original);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    QCOMPARE(window.currentConversation().turns[0].user_text, QStringLiteral("One, edited?"));
+    QCOMPARE(chat->messageCount(), 2);
+    QCOMPARE(chat->lastUserMessage(), QStringLiteral("One, edited?"));
+    QCOMPARE(store.load(original)->turns.size(), size_t{1});
+    auto fresh = FreshSession(window, {});
+    const TurnResult expected = fresh->Send("One, edited?", window.generateOptions());
+    QCOMPARE(edited.text, expected.text);
+    QVERIFY(FirstLogprobs(edited) == FirstLogprobs(expected));
+    // Negative control: the unedited question starts differently.
+    QVERIFY(FirstLogprobs(FreshSession(window, {})->Send(qs[0].toStdString(), window.generateOptions())) !=
+            FirstLogprobs(edited));
+  }
+
+  // Fork at message 2 of 3: a new saved chat with messages 1 and 2, opened and ready; the
+  // original is unchanged; the fork continues exactly (re-read by Session::Continue).
+  void forkKeepsTheMessagesUpToIt() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    LoadDemo(window);
+    window.generateOptions() = GreedyOptions();
+    glance::ui::ChatView* chat = window.chat();
+    const QStringList qs = {QStringLiteral("One?"), QStringLiteral("Two?"), QStringLiteral("Three?")};
+    std::vector<TurnResult> answers;
+    for (const QString& q : qs) answers.push_back(Answer(window, [&] { chat->submit(q); }));
+    const Conversation before = window.currentConversation();
+    QUrl fork;
+    fork.setScheme(QStringLiteral("glance"));
+    fork.setPath(QStringLiteral("fork/3"));  // the answer of message 2
+    chat->activateLink(fork);
+    const QString id = window.currentConversation().id;
+    QVERIFY(!id.isEmpty() && id != before.id);
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+    QCOMPARE(window.currentConversation().title, before.title + QStringLiteral(" (fork)"));
+    QCOMPARE(chat->messageCount(), 4);
+    QCOMPARE(store.load(id)->turns.size(), size_t{2});
+    QCOMPARE(store.load(before.id)->turns.size(), size_t{3});
+    QCOMPARE(store.load(before.id)->turns[2].answer, before.turns[2].answer);
+    // Continue the fork: as a fresh session sent [q1, a1, q2, a2, q].
+    const TurnResult next = Answer(window, [&] { chat->submit(QStringLiteral("Four?")); });
+    QCOMPARE(window.currentConversation().turns.size(), size_t{3});
+    auto fresh = FreshSession(window, {{qs[0], answers[0]}, {qs[1], answers[1]}});
+    QVERIFY(FirstLogprobs(next) == FirstLogprobs(fresh->Send("Four?", window.generateOptions())));
+    QCOMPARE(store.load(before.id)->turns.size(), size_t{3});
   }
 };
 
