@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QActionGroup>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
@@ -179,6 +180,24 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   original_->setCheckable(true);
   original_->setToolTip(tr("The whole picture as it was opened: the part the model saw (after "
                            "resizing and cropping) carries the map, the rest is dimmed"));
+  viewMenu->addSeparator();
+  auto* scales = new QActionGroup(viewMenu);
+  const std::pair<Scaling, QString> scaleItems[] = {
+      {Scaling::kMinMax, tr("Scale: each map's lowest to highest")},
+      {Scaling::kPercentile, tr("Scale: clip to the 2nd\u201398th percentile")},
+      {Scaling::kLog, tr("Scale: logarithmic (small weights visible)")}};
+  for (const auto& [scaling, label] : scaleItems) {
+    QAction* a = viewMenu->addAction(label);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(scaling));
+    a->setChecked(scaling == Scaling::kMinMax);
+    scales->addAction(a);
+  }
+  scales_ = scales;
+  sameScale_ = viewMenu->addAction(tr("Same scale for every word"));
+  sameScale_->setCheckable(true);
+  sameScale_->setToolTip(tr("One colour range for the whole answer, so words compare by brightness; "
+                            "otherwise each word's map spans every colour"));
   viewMenu->setToolTipsVisible(true);
   view->setMenu(viewMenu);
   viewButton_ = view;
@@ -238,6 +257,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(hideSinks_, &QCheckBox::toggled, this, restyle);
   connect(gridLines_, &QAction::toggled, this, restyle);
   connect(patchLines_, &QAction::toggled, this, restyle);
+  connect(scales_, &QActionGroup::triggered, this, restyle);
+  connect(sameScale_, &QAction::toggled, this, restyle);
   connect(original_, &QAction::toggled, this, &AttentionPanel::showImage);
   connect(png, &QPushButton::clicked, this, &AttentionPanel::onExportPng);
   connect(json, &QPushButton::clicked, this, &AttentionPanel::onExportJson);
@@ -249,6 +270,11 @@ void AttentionPanel::setImage(const QImage& image, const QImage& source) {
   original_->setEnabled(!source_.isNull());
   showImage();
   for (HeatmapWidget* w : multipleWidgets_) w->setImage(image);
+}
+
+void AttentionPanel::setScaling(Scaling scaling) {
+  for (QAction* a : scales_->actions())
+    if (a->data().toInt() == static_cast<int>(scaling)) a->trigger();
 }
 
 void AttentionPanel::showImage() {
@@ -622,6 +648,25 @@ OverlayStyle AttentionPanel::currentStyle() const {
   style.hide_sinks = hideSinks_->isChecked();
   style.grid_lines = gridLines_->isChecked();
   style.patch_lines = patchLines_->isChecked();
+  if (const QAction* scale = scales_->checkedAction()) style.scaling = static_cast<Scaling>(scale->data().toInt());
+  if (sameScale_->isChecked() && !live_ && wordCount() > 0) {
+    // Global normalisation: the range over every word's map under this layer/head choice.
+    const MapAggregate choice = currentAggregate();
+    std::vector<float> all;
+    for (const AttentionWord& w : words_) {
+      const std::vector<float> map = WordMap(maps_, w, choice);
+      const std::vector<bool> sinks = style.hide_sinks ? FindSinks(map, style.sink_factor) : std::vector<bool>(map.size(), false);
+      for (size_t i = 0; i < map.size(); ++i)
+        if (!sinks[i]) all.push_back(map[i]);
+    }
+    if (!all.empty()) {
+      OverlayStyle plain = style;  // the range of all of them taken together, as of one map
+      const auto [lo, hi] = DisplayRange(all, {}, plain);
+      style.fixed_range = true;
+      style.range_lo = lo;
+      style.range_hi = hi;
+    }
+  }
   return style;
 }
 

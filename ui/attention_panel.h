@@ -15,6 +15,7 @@
 
 class QAbstractButton;
 class QAction;
+class QActionGroup;
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
@@ -39,6 +40,8 @@ class AttentionPanel : public QWidget {
   void setImage(const QImage& image, const QImage& source = QImage());
   QAction* originalAction() const { return original_; }
   QAction* patchLinesAction() const { return patchLines_; }
+  QAction* sameScaleAction() const { return sameScale_; }
+  void setScaling(Scaling scaling);
   // A finished turn's maps and words; selects the first word.
   void setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words);
   // Streaming: shows the newest token's map live (chips come with setAttention).
@@ -137,6 +140,8 @@ class AttentionPanel : public QWidget {
   QCheckBox* hideSinks_ = nullptr;
   QAction* gridLines_ = nullptr;
   QAction* patchLines_ = nullptr;
+  QActionGroup* scales_ = nullptr;
+  QAction* sameScale_ = nullptr;
   QAction* original_ = nullptr;
   QWidget* viewButton_ = nullptr;
   QPushButton* png_ = nullptr;

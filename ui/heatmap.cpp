@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/engine/attention_aggregate.h"
+
 namespace glance::ui {
 namespace {
 
@@ -113,6 +115,25 @@ std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector
   return out;
 }
 
+std::pair<float, float> DisplayRange(const std::vector<float>& map, const std::vector<bool>& sinks,
+                                     const OverlayStyle& style) {
+  if (style.fixed_range) return {style.range_lo, style.range_hi};
+  if (style.scaling != Scaling::kPercentile) return MapRange(map, sinks);
+  std::vector<float> kept;
+  for (size_t i = 0; i < map.size(); ++i)
+    if (i >= sinks.size() || !sinks[i]) kept.push_back(map[i]);
+  return {Percentile(kept, kClipPercentLow), Percentile(kept, kClipPercentHigh)};
+}
+
+std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks,
+                                const OverlayStyle& style) {
+  const auto [lo, hi] = DisplayRange(map, sinks, style);
+  std::vector<float> out = ScaleForDisplay(map, lo, hi, style.scaling == Scaling::kLog);
+  for (size_t i = 0; i < out.size() && i < sinks.size(); ++i)
+    if (sinks[i]) out[i] = 0.0f;
+  return out;
+}
+
 QImage ProcessedView(const QImage& source, int resized_w, int resized_h) {
   if (source.isNull() || resized_w <= 0 || resized_h <= 0) return source;
   return source.copy(ProcessedCrop(source, resized_w, resized_h));
@@ -150,7 +171,7 @@ void PaintCells(QPainter& p, const QRectF& target, const std::vector<float>& map
   p.save();
   const std::vector<bool> sinks =
       style.hide_sinks ? FindSinks(map, style.sink_factor) : std::vector<bool>(cells, false);
-  const std::vector<float> norm = NormalizeMap(map, sinks);
+  const std::vector<float> norm = NormalizeMap(map, sinks, style);
   const auto& lut = ColormapLut(style.colormap);
   // Paint the grid as a grid_w × grid_h image and scale it: cells stay exact rectangles.
   QImage cellsImage(grid_w, grid_h, QImage::Format_ARGB32);
@@ -344,7 +365,7 @@ int HeatmapWidget::cellAt(QPointF pos) const {
 std::pair<float, float> HeatmapWidget::legendRange() const {
   const std::vector<bool> sinks =
       style_.hide_sinks ? FindSinks(map_, style_.sink_factor) : std::vector<bool>(map_.size(), false);
-  return MapRange(map_, sinks);
+  return DisplayRange(map_, sinks, style_);
 }
 
 void HeatmapWidget::updateHover(QPointF pos) {
@@ -378,8 +399,11 @@ void HeatmapWidget::paintLegend(QPainter& p, const QRect& area) const {
   const QRect labels(bar.left(), bar.bottom() + 1, bar.width(), area.bottom() - bar.bottom());
   p.setPen(palette().color(QPalette::WindowText));
   p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(static_cast<double>(lo), 'g', 3));
-  p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop,
-             style_.hide_sinks ? tr("attention weight (sinks grey)") : tr("attention weight"));
+  QString what = style_.scaling == Scaling::kLog ? tr("attention weight, log scale") : tr("attention weight");
+  if (style_.scaling == Scaling::kPercentile && !style_.fixed_range) what = tr("attention weight, 2nd\u201398th pct");
+  if (style_.fixed_range) what += tr(", same for every word");
+  if (style_.hide_sinks) what += tr(" (sinks grey)");
+  p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, what);
   p.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(static_cast<double>(hi), 'g', 3));
 }
 

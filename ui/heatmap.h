@@ -34,6 +34,22 @@ std::pair<float, float> MapRange(const std::vector<float>& map, const std::vecto
 // 0, so the colour range is spent on the rest of the image. A flat map becomes all zeros.
 std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks);
 
+// How weights become colours (issue 36 item 2).
+enum class Scaling {
+  kMinMax,      // the map's own smallest to largest weight
+  kPercentile,  // the 2nd to 98th percentile: a few extreme cells no longer flatten the rest
+  kLog,         // min–max, then log(1 + 1000x) / log(1001): small weights become visible
+};
+inline constexpr double kClipPercentLow = 2.0, kClipPercentHigh = 98.0;
+
+struct OverlayStyle;
+// The weights at the colour map's two ends for `map` under `style` (its fixed range when set).
+std::pair<float, float> DisplayRange(const std::vector<float>& map, const std::vector<bool>& sinks,
+                                     const OverlayStyle& style);
+// [0,1] per cell for colouring under `style` (core's ScaleForDisplay over DisplayRange); sinks 0.
+std::vector<float> NormalizeMap(const std::vector<float>& map, const std::vector<bool>& sinks,
+                                const OverlayStyle& style);
+
 struct OverlayStyle {
   Colormap colormap = Colormap::kInferno;
   double opacity = 0.55;   // 0 = image only, 1 = heatmap only
@@ -43,6 +59,11 @@ struct OverlayStyle {
   bool patch_lines = false;
   bool hide_sinks = false;
   float sink_factor = 5.0f;
+  Scaling scaling = Scaling::kMinMax;
+  // Global normalisation: one range for every map (e.g. every word of the answer), so colours
+  // compare across maps; otherwise each map spans the whole colour map.
+  bool fixed_range = false;
+  float range_lo = 0.0f, range_hi = 0.0f;
 };
 
 // Draws `image` into `target` (any rectangle: the caller keeps the aspect) with `map`

@@ -328,6 +328,54 @@ class TestAttentionPanel : public QObject {
     QVERIFY(FindSinks(std::vector<float>(kCells, 0.1f), 5.0f) == std::vector<bool>(kCells, false));
   }
 
+  void scalingsAndOneScaleForEveryWord() {
+    // 100 cells: one outlier at 1.0, the rest 0.000..0.098.
+    std::vector<float> map(100);
+    for (int i = 0; i < 99; ++i) map[static_cast<size_t>(i)] = 0.001f * static_cast<float>(i);
+    map[99] = 1.0f;
+    OverlayStyle style;
+    const std::vector<bool> none(100, false);
+    const auto minmax = NormalizeMap(map, none, style);
+    QVERIFY(std::fabs(minmax[98] - 0.098f) < 1e-6f);  // the outlier flattens the rest
+    style.scaling = Scaling::kPercentile;
+    const auto clipped = NormalizeMap(map, none, style);
+    QCOMPARE(clipped[99], 1.0f);
+    QVERIFY(clipped[98] > 0.99f);   // the 98th percentile is ~0.097: the rest spread over the colours
+    QVERIFY(clipped[50] > 0.45f);
+    style.scaling = Scaling::kLog;
+    const auto logged = NormalizeMap(map, none, style);
+    QVERIFY(std::fabs(logged[1] - static_cast<float>(std::log(2.0) / std::log(1001.0))) < 1e-3f);
+    QVERIFY(logged[1] > 10.0f * minmax[1]);  // small weights become visible
+    QCOMPARE(logged[99], 1.0f);
+    style.scaling = Scaling::kMinMax;
+    style.fixed_range = true;
+    style.range_lo = 0.0f;
+    style.range_hi = 2.0f;
+    QCOMPARE(NormalizeMap(map, none, style)[99], 0.5f);
+
+    // The panel: one range for every word when asked, each word its own otherwise.
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.setLayerHead(0, 0);
+    std::vector<std::pair<float, float>> own, shared;
+    for (int w = 0; w < 3; ++w) {
+      panel.selectWord(w);
+      own.push_back(panel.heatmap()->legendRange());
+    }
+    panel.sameScaleAction()->setChecked(true);
+    for (int w = 0; w < 3; ++w) {
+      panel.selectWord(w);
+      shared.push_back(panel.heatmap()->legendRange());
+    }
+    QVERIFY(shared[0] == shared[1] && shared[1] == shared[2]);
+    QVERIFY(own[0] != own[1]);  // " cats" averages two tokens: a lower peak than "A"
+    QCOMPARE(shared[0].second, std::max({own[0].second, own[1].second, own[2].second}));
+    panel.sameScaleAction()->setChecked(false);
+    panel.setScaling(Scaling::kLog);
+    QCOMPARE(panel.heatmap()->overlayStyle().scaling, Scaling::kLog);
+  }
+
   void everyColourMapRunsFromDarkToBright() {
     // Sequential maps: relative luminance rises along each, so more weight always reads brighter.
     for (Colormap map : {Colormap::kInferno, Colormap::kViridis, Colormap::kCividis, Colormap::kMagma, Colormap::kGreys}) {
