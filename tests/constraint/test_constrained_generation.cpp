@@ -1,6 +1,6 @@
 // Constrained decoding through a real Session (core/engine/session.h, json_constraint.h,
 // logprobs.h) on random-weight models, whose answers are anything but JSON on their own:
-//   * answers sampled at temperature 1 under 24 schemas (tests/constraint/schemas.json) are
+//   * answers sampled at temperature 1 under 31 schemas (tests/constraint/schemas.json) are
 //     written to a file and judged by an independent validator, ajv (validate_with_ajv.mjs),
 //     with two negative controls the validator must catch: unconstrained answers, and answers
 //     constrained only to "any JSON object";
@@ -94,12 +94,24 @@ std::string RunNode(const std::string& cmd) {
   return output;
 }
 
-constexpr int kAnswersPerSchema = 21;  // x 24 schemas = 504 answers
+constexpr int kAnswersPerSchema = 17;  // x 31 schemas = 527 answers
+
+// The schema without its string rules (pattern, format, minLength, maxLength): the control that
+// shows ajv enforces them.
+nlohmann::ordered_json WithoutStringRules(nlohmann::ordered_json s) {
+  if (s.is_object()) {
+    for (const char* k : {"pattern", "format", "minLength", "maxLength"}) s.erase(k);
+    for (auto& [key, v] : s.items()) v = WithoutStringRules(v);
+  } else if (s.is_array()) {
+    for (auto& v : s) v = WithoutStringRules(v);
+  }
+  return s;
+}
 
 TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) {
   const std::string node_dir = GLANCE_CONSTRAINT_NODE_DIR;
-  if (!fs::exists(node_dir + "/node_modules/ajv/package.json"))
-    GTEST_FAIL() << "ajv is not installed in " << node_dir << " (ctest runs constraint_npm_setup first)";
+  if (!fs::exists(node_dir + "/node_modules/ajv/package.json") || !fs::exists(node_dir + "/node_modules/ajv-formats/package.json"))
+    GTEST_FAIL() << "ajv and ajv-formats are not installed in " << node_dir << " (ctest runs constraint_npm_setup first)";
   const auto engine = TinyA();
   JsonConstraintCache cache(engine->tokenizer());
   const std::vector<std::string> schemas = SchemaTexts();
@@ -110,7 +122,7 @@ TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) 
     samples << json{{"schema", schema}, {"kind", kind}, {"text", text}}.dump(-1, ' ', false, json::error_handler_t::replace)
             << "\n";
   };
-  int answers = 0, tokens = 0, whole_objects = 0;
+  int answers = 0, tokens = 0, whole_objects = 0, ruled = 0, whole_unruled = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (size_t i = 0; i < schemas.size(); ++i) {
     const auto spec = cache.ForSchemaText(schemas[i], "schemas.json #" + std::to_string(i));
@@ -124,6 +136,22 @@ TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) 
       write(i, "constrained", r.text);
       ++answers;
       tokens += static_cast<int>(r.tokens.size());
+    }
+    // Control: the schema without its string rules; the first of three answers that ends.
+    const auto ordered = nlohmann::ordered_json::parse(schemas[i]);
+    if (WithoutStringRules(ordered) != ordered) {
+      ++ruled;
+      const auto unruled = cache.ForSchemaText(WithoutStringRules(ordered).dump(), "without string rules");
+      for (uint64_t attempt = 0; attempt < 3; ++attempt) {
+        Session u(engine);
+        GenerateOptions o = Sampled(300 * i + attempt, 800);
+        o.constraint = unruled;
+        const TurnResult r = u.Send("Answer in JSON.", o);
+        if (r.stop_reason != "eos") continue;
+        write(i, "without_string_rules", r.text);
+        ++whole_unruled;
+        break;
+      }
     }
     // Controls: the same model without the schema's mask.
     Session plain(engine);
@@ -154,7 +182,7 @@ TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) 
     int valid = 0, invalid = 0;
     if (std::sscanf(line.c_str(), "ajv %63s valid %d invalid %d", kind, &valid, &invalid) == 3) tally[kind] = {valid, invalid};
   }
-  ASSERT_EQ(tally.size(), 3u) << out;
+  ASSERT_EQ(tally.size(), 4u) << out;
   EXPECT_EQ(tally["constrained"].first, answers);
   EXPECT_EQ(tally["constrained"].second, 0);
   EXPECT_GE(answers, 500);
@@ -164,6 +192,11 @@ TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) 
   EXPECT_GE(whole_objects, 8);
   EXPECT_EQ(tally["json_object"].first + tally["json_object"].second, whole_objects);
   EXPECT_GE(tally["json_object"].second, whole_objects / 2);
+  // ... and the string rules: answers to the schemas without them break them (ajv-formats on).
+  EXPECT_GE(ruled, 7);
+  EXPECT_GE(whole_unruled, ruled / 2);
+  EXPECT_EQ(tally["without_string_rules"].first, 0);
+  EXPECT_EQ(tally["without_string_rules"].second, whole_unruled);
 }
 
 TEST(ConstrainedGeneration, SpeculativeDecodingKeepsGreedyAnswersAndSampledOnesWhole) {

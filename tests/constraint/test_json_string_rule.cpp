@@ -236,5 +236,27 @@ TEST(JsonStringRule, UnsupportedFeaturesAreNamed) {
   EXPECT_THROW(CompileJsonSchema(json{{"enum", json::array({"a"})}, {"pattern", "a"}}), Error);
 }
 
+TEST(JsonStringRule, PlainStringFastPathOnlyWhereEveryContinuationIsAllowed) {
+  // json_token_mask.h answers plain string tokens from precomputed sets only where any of them
+  // fits: a pattern's match behind, and room for `room` more code points under maxLength.
+  int cls = 0;
+  const JsonAutomaton p = StringSchema({{"pattern", "^[a-z]+\\d{2}"}});
+  JsonState s = p.Start();
+  ASSERT_TRUE(p.Feed(s, "\"abc1"));
+  EXPECT_FALSE(p.InStringBody(s, cls, 16));
+  ASSERT_TRUE(p.Feed(s, "2"));
+  EXPECT_TRUE(p.InStringBody(s, cls, 16));
+  const JsonAutomaton m = StringSchema({{"maxLength", 20}});
+  s = m.Start();
+  ASSERT_TRUE(m.Feed(s, "\"abcd"));
+  EXPECT_TRUE(m.InStringBody(s, cls, 16));
+  ASSERT_TRUE(m.Feed(s, "e"));
+  EXPECT_FALSE(m.InStringBody(s, cls, 16));
+  const JsonAutomaton f = StringSchema({{"format", "date"}});
+  s = f.Start();
+  ASSERT_TRUE(f.Feed(s, "\"2024-01-3"));
+  EXPECT_FALSE(f.InStringBody(s, cls, 1));
+}
+
 }  // namespace
 }  // namespace glance::text

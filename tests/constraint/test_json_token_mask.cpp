@@ -36,6 +36,15 @@ const std::vector<Doc>& Docs() {
       {R"({"anyOf":[{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false},
                    {"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}]})",
        R"({"a": "caf\u00e9 \"q\" x", "b": 7})"},
+      // String rules (pattern, format, lengths): the trie walked with the rule's DFA and counter,
+      // and the plain-string sets once a pattern's match is behind (any continuation matches)
+      // with room left under maxLength.
+      {R"({"type":"object","properties":{"d":{"type":"string","format":"date"},"e":{"type":"string","format":"email"},
+          "n":{"type":"string","minLength":2,"maxLength":5},"p":{"type":"string","pattern":"^[a-z]+\\d{2}"},
+          "u":{"type":"string","maxLength":40},"m":{"type":"string","minLength":3},"t":{"type":"string","format":"date-time"}},
+          "required":["d","e","n","p","u","m","t"],"additionalProperties":false})",
+       "{\"d\": \"2024-02-29\", \"e\": \"a.b@x-y.org\", \"n\": \"\\u00e9\xF0\x9F\x98\x80x\", \"p\": \"abc12 tail \\\"q\\\" \xC3\xA9\", "
+       "\"u\": \"some text \xC3\xA9 that is long enough\", \"m\": \"a\\nbcdef\", \"t\": \"2024-01-31T23:59:59.5+01:00\"}"},
   };
   return docs;
 }

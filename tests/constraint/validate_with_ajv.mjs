@@ -1,12 +1,15 @@
 // Validates sampled answers against their schemas with ajv (an independent JSON Schema
-// validator): node validate_with_ajv.mjs SCHEMAS.json SAMPLES.jsonl
+// validator, with ajv-formats for `format`; patterns compiled with the u flag, ajv's default):
+// node validate_with_ajv.mjs SCHEMAS.json SAMPLES.jsonl
 // Each sample line: {"schema": index into SCHEMAS, "kind": "constrained"|..., "text": answer}.
 // Prints the first failures of each kind, then "ajv KIND valid N invalid M" per kind.
 import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import fs from "node:fs";
 
 const schemas = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const ajv = new Ajv2020({ strict: false, allErrors: false });
+addFormats(ajv);  // "full" mode: date checks the days of the month (and leap years), time the ranges
 const validators = schemas.map((s) => ajv.compile(s));
 const lines = fs.readFileSync(process.argv[3], "utf8").split("\n").filter((l) => l.length > 0);
 const tally = {};
