@@ -205,7 +205,8 @@ void MainWindow::buildMenus() {
 
   QMenu* chat = menuBar()->addMenu(tr("&Chat"));
   chat->addActions({chat_->sendAction(), chat_->stopAction(), chat_->regenerateAction(),
-                    chat_->editAction(), chat_->newChatAction(), chat_->copyAnswerAction()});
+                    chat_->editAction(), chat_->newChatAction(), chat_->copyAnswerAction(),
+                    chat_->previousAnswerAction(), chat_->nextAnswerAction()});
   chat->addSeparator();
   buildImageMenu(chat);
   captionAction_ = chat->addAction(tr("&Caption dropped images"));
