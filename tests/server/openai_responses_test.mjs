@@ -75,7 +75,7 @@ const doc = JSON.parse(j.output_text);
 check(JSON.stringify(Object.keys(doc)) === '["shape","n"]' && ["circle", "star"].includes(doc.shape) && Number.isInteger(doc.n),
       "json_schema document " + j.output_text);
 check(j.text.format.type === "json_schema", "text.format echoed");
-await refused({ model, input: "x", text: { format: { type: "json_schema", name: "s", schema: { type: "string", format: "date" } } } },
+await refused({ model, input: "x", text: { format: { type: "json_schema", name: "s", schema: { type: "string", format: "uri" } } } },
               400, "format", "an unsupported schema keyword");
 await refused({ model, input: "x", tools: [{ type: "web_search_preview" }] }, 400, "not supported (function)",
               "a tool type other than function");

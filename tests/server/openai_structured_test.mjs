@@ -75,15 +75,37 @@ for (const seed of [1, 2, 3]) {
   check(finished >= 1, "no json_object answer finished within 600 tokens in 6 tries");
 }
 
-// A schema keyword the grammar cannot enforce is a 400 naming it.
+// String rules: a pattern and a format are enforced (checked here with the JS RegExp and Date).
+{
+  const ruled = {
+    type: "object",
+    properties: { code: { type: "string", pattern: "^[A-Z]{2}-\\d{2}$" }, day: { type: "string", format: "date" },
+                  note: { type: "string", maxLength: 6 } },
+    required: ["code", "day", "note"],
+    additionalProperties: false,
+  };
+  const r = await client.chat.completions.create({
+    model: "glance", messages, max_tokens: 200, temperature: 1, seed: 9,
+    response_format: { type: "json_schema", json_schema: { name: "ruled", strict: true, schema: ruled } },
+  });
+  check(r.choices[0].finish_reason === "stop", "pattern answer finish_reason " + r.choices[0].finish_reason);
+  const o = JSON.parse(r.choices[0].message.content);
+  check(/^[A-Z]{2}-\d{2}$/u.test(o.code), "pattern not met: " + o.code);
+  const d = new Date(o.day + "T00:00:00Z");
+  check(/^\d{4}-\d{2}-\d{2}$/.test(o.day) && !isNaN(d) && d.toISOString().slice(0, 10) === o.day, "not a date: " + o.day);
+  check([...o.note].length <= 6, "maxLength not met: " + o.note);
+}
+
+// A schema keyword or regex feature the grammar cannot enforce is a 400 naming it.
 try {
   await client.chat.completions.create({
     model: "glance", messages, max_tokens: 10,
-    response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "string", pattern: "^a" } } },
+    response_format: { type: "json_schema", json_schema: { name: "x", schema: { type: "string", pattern: "^(?=a)" } } },
   });
-  check(false, "a schema with 'pattern' was accepted");
+  check(false, "a pattern with a lookahead was accepted");
 } catch (e) {
-  check(e.status === 400 && String(e.message).includes("pattern"), "pattern refused with " + e.status + " " + e.message);
+  check(e.status === 400 && String(e.message).includes("pattern") && String(e.message).includes("lookahead"),
+        "lookahead refused with " + e.status + " " + e.message);
 }
 
 // logprobs: one entry per generated token, the top alternatives most likely first.

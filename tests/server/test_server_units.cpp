@@ -526,7 +526,7 @@ TEST(ServerRequest, ResponseFormatAndLogprobsAreReadOrRefusedByName) {
   EXPECT_EQ(ParseChatRequest(with(R"("logprobs":true)"), {}).top_logprobs, 0);
   EXPECT_EQ(ParseChatRequest(with(R"("logprobs":true,"top_logprobs":20)"), {}).top_logprobs, 20);
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"a"}}})", "response_format.json_schema.schema"},
+      {R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"(a)\\1"}}})", "response_format.json_schema.schema"},
       {R"("response_format":{"type":"json_schema","json_schema":{"name":"x"}})", "response_format.json_schema.schema"},
       {R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{},"extra":1}})", "response_format.json_schema.extra"},
       {R"("response_format":{"type":"xml"})", "response_format.type"},
@@ -549,6 +549,10 @@ TEST(ServerRequest, ResponseFormatAndLogprobsAreReadOrRefusedByName) {
     message = e.what();
   }
   EXPECT_NE(message.find("'pattern'"), std::string::npos) << message;
+  EXPECT_NE(message.find("backreference"), std::string::npos) << message;
+  // A pattern the grammar enforces is taken (issue 29: string rules).
+  EXPECT_EQ(ParseChatRequest(with(R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"string","pattern":"^2","format":"date"}}})"), {}).format,
+            ChatRequest::Format::kJsonSchema);
 }
 
 // POST /v1/responses requests become chat requests (issue 29): input forms, instructions,
@@ -584,7 +588,7 @@ TEST(ServerResponses, RequestsBecomeChatRequestsOrAreRefusedByName) {
       {R"({"input":[{"role":"user","content":[{"type":"input_file","file_id":"f"}]}]})", 400, "input[0].content[0].type"},
       {R"({"input":[{"type":"function_call_output","call_id":"c","output":"x"}]})", 400, "input[0]"},
       {R"({"input":[{"type":"computer_call"}]})", 400, "input[0].type"},
-      {R"({"input":"x","text":{"format":{"type":"json_schema","name":"s","schema":{"type":"string","pattern":"a"}}}})", 400, "text.format.schema"},
+      {R"({"input":"x","text":{"format":{"type":"json_schema","name":"s","schema":{"type":"string","pattern":"(a)\\1"}}}})", 400, "text.format.schema"},
       {R"({"input":"x","max_output_tokens":0})", 400, "max_output_tokens"},
   };
   for (const auto& [body, status, param] : bad) {
