@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -24,6 +25,8 @@
 #include "core/lm/language_model.h"
 #include "core/model/random_model.h"
 #include "core/text/json_automaton.h"
+#include "core/text/json_grammar.h"
+#include "core/text/json_string_rule.h"
 #include "core/text/tokenizer.h"
 #include "tests/model/temp_dir.h"
 
@@ -197,6 +200,85 @@ TEST(ConstrainedSampling, AjvFindsEverySampledAnswerValidAndCatchesTheControls) 
   EXPECT_GE(whole_unruled, ruled / 2);
   EXPECT_EQ(tally["without_string_rules"].first, 0);
   EXPECT_EQ(tally["without_string_rules"].second, whole_unruled);
+}
+
+// Random strings of each string rule (a walk over its DFA through live states, every code point
+// of a chosen range equally likely, so non-ASCII and control characters come too), written as
+// JSON by the automaton's own check and validated by ajv; the control validates each rule's
+// strings against the next rule's schema.
+std::string Utf8(uint32_t cp) {
+  std::string o;
+  if (cp < 0x80) o += static_cast<char>(cp);
+  else if (cp < 0x800) o += static_cast<char>(0xC0 | (cp >> 6)), o += static_cast<char>(0x80 | (cp & 0x3F));
+  else if (cp < 0x10000)
+    o += static_cast<char>(0xE0 | (cp >> 12)), o += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), o += static_cast<char>(0x80 | (cp & 0x3F));
+  else
+    o += static_cast<char>(0xF0 | (cp >> 18)), o += static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
+        o += static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), o += static_cast<char>(0x80 | (cp & 0x3F));
+  return o;
+}
+
+std::string RandomString(const text::StringRule& r, std::mt19937& rng) {
+  std::string out;
+  int32_t s = 0;
+  uint32_t count = 0;
+  while (true) {
+    if (r.CanClose(s, count) && rng() % 4 == 0) return out;
+    const uint32_t next = r.Bump(count);
+    std::vector<const text::CodePointDfa::Range*> live;
+    if (next != UINT32_MAX)
+      for (uint32_t k = r.dfa.begin[static_cast<size_t>(s)]; k < r.dfa.begin[static_cast<size_t>(s) + 1]; ++k)
+        if (r.Live(r.dfa.ranges[k].next, next)) live.push_back(&r.dfa.ranges[k]);
+    if (live.empty()) return out;  // CanClose holds here (the state is live)
+    const auto* pick = live[rng() % live.size()];
+    const uint32_t cp = pick->lo + static_cast<uint32_t>(rng() % (pick->hi - pick->lo + 1));
+    out += Utf8(cp);
+    s = pick->next;
+    count = next;
+  }
+}
+
+TEST(ConstrainedSampling, RandomStringsOfEveryStringRuleAreValidForAjv) {
+  const std::string node_dir = GLANCE_CONSTRAINT_NODE_DIR;
+  if (!fs::exists(node_dir + "/node_modules/ajv-formats/package.json"))
+    GTEST_FAIL() << "ajv-formats is not installed in " << node_dir << " (ctest runs constraint_npm_setup first)";
+  json schemas = json::array();
+  for (const std::string& f : text::SupportedFormats()) schemas.push_back({{"type", "string"}, {"format", f}});
+  for (const char* p : {"^[^\\x00-\\x7F]{1,4}$", "^\\d{2}(?:\\.\\d+)?$", "^(?:[A-Z][a-z]*|_)+$", "x.y|^\\s+$", "^[^a-z]*$",
+                        "^\\w+@\\w+$", "(?<y>19|20)\\d\\d$"})
+    schemas.push_back({{"type", "string"}, {"pattern", p}, {"maxLength", 12}});
+  schemas.push_back({{"type", "string"}, {"minLength", 3}, {"maxLength", 5}});
+  const std::string schemas_path = node_dir + "/rule_schemas.json", samples_path = node_dir + "/rule_samples.jsonl";
+  std::ofstream(schemas_path) << schemas.dump();
+  std::ofstream samples(samples_path, std::ios::trunc);
+  std::mt19937 rng(29);
+  int walks = 0;
+  for (size_t i = 0; i < schemas.size(); ++i) {
+    const auto grammar = text::CompileJsonSchema(schemas[i]);
+    ASSERT_EQ(grammar->string_rules.size(), 1u);
+    const text::JsonAutomaton a(grammar);
+    for (int k = 0; k < 60; ++k) {
+      const std::string doc = json(RandomString(grammar->string_rules[0], rng)).dump();
+      ASSERT_TRUE(a.Accepts(doc)) << schemas[i].dump() << " " << doc;
+      samples << json{{"schema", i}, {"kind", "walk"}, {"text", doc}}.dump() << "\n";
+      samples << json{{"schema", (i + 1) % schemas.size()}, {"kind", "next_rule"}, {"text", doc}}.dump() << "\n";
+      ++walks;
+    }
+  }
+  samples.close();
+  const std::string out = RunNode("cd '" + node_dir + "' && node validate_with_ajv.mjs '" + schemas_path + "' '" + samples_path + "' 2>&1");
+  std::printf("%s", out.c_str());
+  std::map<std::string, std::pair<int, int>> tally;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    char kind[64];
+    int valid = 0, invalid = 0;
+    if (std::sscanf(line.c_str(), "ajv %63s valid %d invalid %d", kind, &valid, &invalid) == 3) tally[kind] = {valid, invalid};
+  }
+  ASSERT_EQ(tally.size(), 2u) << out;
+  EXPECT_EQ(tally["walk"].first, walks);
+  EXPECT_EQ(tally["walk"].second, 0);
+  EXPECT_GE(tally["next_rule"].second, walks * 9 / 10);  // the control: another rule's strings fail
 }
 
 TEST(ConstrainedGeneration, SpeculativeDecodingKeepsGreedyAnswersAndSampledOnesWhole) {
