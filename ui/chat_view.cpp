@@ -631,9 +631,7 @@ void ChatView::updateActions() {
   if (flashing_) return;
   const int lastTurn = lastIndex(true) < 0 ? -1 : turnOf(static_cast<size_t>(lastIndex(true)));
   if (editing_ && editTurn_ >= 0 && editTurn_ < lastTurn) {
-    const int later = lastTurn - editTurn_;
-    hint_->setText(tr("Editing message %1 \u2014 Enter resends it (the %n later message(s) go), Esc cancels", "", later)
-                       .arg(editTurn_ + 1));
+    hint_->setText(tr("Editing message %1 \u2014 Enter resends it, Esc cancels").arg(editTurn_ + 1));
     return;
   }
   hint_->setText(editing_    ? tr("Editing the last message \u2014 Enter resends, Esc cancels")

@@ -281,7 +281,8 @@ QString MainWindow::forkConversation(int turn) {
   const QString title = current_.title.isEmpty()
                             ? AutoTitle(current_.turns.front().user_text, current_.turns.front().answer)
                             : current_.title;
-  fork.title = tr("%1 (fork)").arg(title);
+  const QString suffix = tr(" (fork)");
+  fork.title = title.endsWith(suffix) ? title : title + suffix;  // a fork of a fork: still "… (fork)"
   QString error;
   if (!store_->save(fork, &error)) {
     showKeyedNotice(QStringLiteral("save"), tr("The fork could not be saved: %1").arg(error),
@@ -290,9 +291,7 @@ QString MainWindow::forkConversation(int turn) {
   }
   sidebar_->refresh();
   if (!openConversation(fork.id)) return {};
-  statusBar()->showMessage(tr("Forked: \u201C%1\u201D, %n message(s). The original is unchanged.", "", turn + 1)
-                               .arg(fork.title),
-                           8000);
+  statusBar()->showMessage(tr("Forked into \u201C%1\u201D; the original is unchanged.").arg(fork.title), 8000);
   return fork.id;
 }
 
@@ -303,8 +302,11 @@ bool MainWindow::editMessage(int turn, const QString& text) {
     EditEarlier choice = editEarlier_;
     if (choice == EditEarlier::kAsk) {
       QMessageBox box(QMessageBox::Question, tr("Edit an earlier message"),
-                      tr("Message %1 has %n later message(s) and answer(s) after it. Sending the edit "
-                         "answers it again and drops them.", "", last - turn).arg(turn + 1),
+                      last - turn == 1
+                          ? tr("Message %1 is answered again. The message after it and its answer would go.")
+                                .arg(turn + 1)
+                          : tr("Message %1 is answered again. The %2 messages after it and their answers "
+                               "would go.").arg(turn + 1).arg(last - turn),
                       QMessageBox::NoButton, this);
       QPushButton* fork = box.addButton(tr("Edit in a &fork"), QMessageBox::AcceptRole);
       fork->setToolTip(tr("A new chat with the messages up to this one; this chat stays as it is"));

@@ -350,6 +350,13 @@ class TestMainWindow : public QObject {
     auto fresh = FreshSession(window, {{qs[0], answers[0]}, {qs[1], answers[1]}});
     QVERIFY(FirstLogprobs(next) == FirstLogprobs(fresh->Send("Four?", window.generateOptions())));
     QCOMPARE(store.load(before.id)->turns.size(), size_t{3});
+    // A fork of the fork: turn 1 only, still "… (fork)", not "(fork) (fork)".
+    const QString again = window.forkConversation(0);
+    QVERIFY(!again.isEmpty() && again != id);
+    QCOMPARE(window.currentConversation().title, before.title + QStringLiteral(" (fork)"));
+    QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    QCOMPARE(store.load(id)->turns.size(), size_t{3});  // the first fork as it was
+    QVERIFY(window.forkConversation(5).isEmpty());      // no such message
   }
 };
 
