@@ -7,58 +7,21 @@
 
 namespace glance::ui {
 
-namespace {
-
-// The mean of `one(map)` over the maps whose step lies in the word's [first_step, last_step].
-template <typename OneMap>
-std::vector<float> MeanOverWord(const std::vector<AttentionMap>& maps, const AttentionWord& word, OneMap one_map) {
-  std::vector<float> sum;
-  int count = 0;
-  for (const AttentionMap& m : maps) {
-    if (m.step < word.first_step || m.step > word.last_step) continue;
-    const std::vector<float> one = one_map(m);
-    if (one.empty()) continue;  // not captured for this token (hidden attention)
-    if (sum.empty()) sum.assign(one.size(), 0.0f);
-    if (one.size() != sum.size()) continue;  // a different image's grid: not comparable
-    for (size_t i = 0; i < one.size(); ++i) sum[i] += one[i];
-    ++count;
-  }
-  if (count > 1)
-    for (float& v : sum) v /= static_cast<float>(count);
-  return sum;
-}
-
-}  // namespace
-
 std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
                            int layer_slot, int head) {
-  return MeanOverWord(maps, word, [&](const AttentionMap& m) { return m.Select(layer_slot, head); });
-}
-
-std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
-                           const MapAggregate& aggregate) {
-  return MeanOverWord(maps, word, [&](const AttentionMap& m) { return SelectMap(m, aggregate); });
-}
-
-std::vector<float> SelectMap(const AttentionMap& m, const MapAggregate& a) {
-  if (a.kind == MapKind::kSoftmax && a.first_layer < 0 && a.last_layer < 0 && a.head < 0 &&
-      a.fusion == HeadFusion::kMean)
-    return m.Select(-1, -1);
-  return Aggregate(m, a);
-}
-
-std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps,
-                                        const std::vector<AttentionWord>& words, int cell,
-                                        const MapAggregate& aggregate) {
-  std::vector<WordAtCell> ranked;
-  if (cell < 0) return ranked;
-  for (size_t w = 0; w < words.size(); ++w) {
-    const std::vector<float> map = WordMap(maps, words[w], aggregate);
-    if (static_cast<size_t>(cell) < map.size()) ranked.push_back({static_cast<int>(w), map[static_cast<size_t>(cell)]});
+  MapAggregate a;  // a slot names a layer of the maps' own list
+  a.head = head;
+  if (layer_slot >= 0) {
+    const AttentionMap* first = nullptr;
+    for (const AttentionMap& m : maps)
+      if (m.step >= word.first_step && m.step <= word.last_step) {
+        first = &m;
+        break;
+      }
+    if (!first || static_cast<size_t>(layer_slot) >= first->layers.size()) return {};
+    a.first_layer = a.last_layer = first->layers[static_cast<size_t>(layer_slot)];
   }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const WordAtCell& a, const WordAtCell& b) { return a.weight > b.weight; });
-  return ranked;
+  return glance::WordMap(maps, word, a);
 }
 
 std::vector<AttentionWord> TokensAsWords(const std::vector<AttentionMap>& maps) {

@@ -42,6 +42,41 @@ std::vector<float> Aggregate(const AttentionMap& m, const MapAggregate& a) {
   return out;
 }
 
+std::vector<float> SelectMap(const AttentionMap& m, const MapAggregate& a) {
+  if (a.kind == MapKind::kSoftmax && a.first_layer < 0 && a.last_layer < 0 && a.head < 0 && a.fusion == HeadFusion::kMean)
+    return m.Select(-1, -1);
+  return Aggregate(m, a);
+}
+
+std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word, const MapAggregate& a) {
+  std::vector<float> sum;
+  int count = 0;
+  for (const AttentionMap& m : maps) {
+    if (m.step < word.first_step || m.step > word.last_step) continue;
+    const std::vector<float> one = SelectMap(m, a);
+    if (one.empty()) continue;  // not captured for this token (hidden attention)
+    if (sum.empty()) sum.assign(one.size(), 0.0f);
+    if (one.size() != sum.size()) continue;  // a different image's grid: not comparable
+    for (size_t i = 0; i < one.size(); ++i) sum[i] += one[i];
+    ++count;
+  }
+  if (count > 1)
+    for (float& v : sum) v /= static_cast<float>(count);
+  return sum;
+}
+
+std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
+                                        int cell, const MapAggregate& a) {
+  std::vector<WordAtCell> ranked;
+  if (cell < 0) return ranked;
+  for (size_t w = 0; w < words.size(); ++w) {
+    const std::vector<float> map = WordMap(maps, words[w], a);
+    if (static_cast<size_t>(cell) < map.size()) ranked.push_back({static_cast<int>(w), map[static_cast<size_t>(cell)]});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const WordAtCell& x, const WordAtCell& y) { return x.weight > y.weight; });
+  return ranked;
+}
+
 float Percentile(std::vector<float> values, double p) {
   if (values.empty()) return 0.0f;
   std::sort(values.begin(), values.end());

@@ -28,6 +28,25 @@ struct MapAggregate {
 // Max fusion takes the largest weight over heads per cell (signed for hidden attention).
 std::vector<float> Aggregate(const AttentionMap& m, const MapAggregate& a);
 
+// Aggregate(), except that all softmax layers and heads by mean is the map's stored mean (maps
+// reopened from a saved chat may keep only that).
+std::vector<float> SelectMap(const AttentionMap& m, const MapAggregate& a);
+
+// A word's map: the mean of SelectMap over the maps whose step lies in the word's
+// [first_step, last_step] (maps over another grid than the first are left out). Empty when no
+// map matches.
+std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word, const MapAggregate& a);
+
+// Reverse lookup (issue 36 item 4): the answer's words ranked by the weight their map gives
+// `cell`, highest first (ties: the earlier word first). Words without maps, and a cell outside
+// the grid, give nothing.
+struct WordAtCell {
+  int word = 0;        // index into `words`
+  float weight = 0.f;  // that word's map at the cell
+};
+std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
+                                        int cell, const MapAggregate& a);
+
 // The value at percentile p (0..100, linear interpolation between ranks) of `values`; 0 when empty.
 float Percentile(std::vector<float> values, double p);
 
