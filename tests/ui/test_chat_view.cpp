@@ -266,6 +266,90 @@ class TestChatView : public QObject {
     QVERIFY(view.lastAnswer().isEmpty());
   }
 
+  // ◀ k/n ▶ under the last answer only, Alt+Left/Right and the links ask for an alternative;
+  // Edit on an earlier message asks the window (nothing dropped here); Fork names the turn.
+  void alternativesEditAndForkLinks() {
+    ChatView view;
+    view.show();
+    QVERIFY(QTest::qWaitForWindowActive(&view));  // shortcuts need the active window
+    QSignalSpy alt(&view, &ChatView::alternativeRequested);
+    QSignalSpy editEarlier(&view, &ChatView::editMessageRequested);
+    QSignalSpy editLast(&view, &ChatView::editResendRequested);
+    QSignalSpy fork(&view, &ChatView::forkRequested);
+    Answer(view, QStringLiteral("One?"), QStringLiteral("First."));
+    const auto hasLink = [&](const QString& href) {
+      return Anchors(view.transcript()->document()).contains(href);
+    };
+    QVERIFY(hasLink(QStringLiteral("glance:edit/0")));
+    QVERIFY(hasLink(QStringLiteral("glance:fork/1")));
+    QVERIFY(!hasLink(QStringLiteral("glance:alt/1/0")));  // one answer: no arrows
+    QVERIFY(!view.previousAnswerAction()->isEnabled());
+    view.setLastAnswerAlternatives(2, 3);  // Regenerate twice
+    QVERIFY(hasLink(QStringLiteral("glance:alt/1/1")));   // ◀
+    QVERIFY(!hasLink(QStringLiteral("glance:alt/1/3")));  // no ▶ past the last
+    QVERIFY(view.transcript()->toPlainText().contains(QStringLiteral(" 3/3 ")));
+    QVERIFY(view.previousAnswerAction()->isEnabled());
+    QVERIFY(!view.nextAnswerAction()->isEnabled());
+    QTest::keyClick(&view, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(alt.count(), 1);
+    QCOMPARE(alt.last().at(0).toInt(), 1);
+    QTest::keyClick(&view, Qt::Key_Right, Qt::AltModifier);  // disabled: nothing after 3
+    QCOMPARE(alt.count(), 1);
+    view.showLastAnswer(QStringLiteral("Second."), {}, QStringLiteral("eos"), 1, 3);
+    QCOMPARE(view.lastAnswer(), QStringLiteral("Second."));
+    QCOMPARE(view.lastAnswerAlternative(), 1);
+    QVERIFY(view.transcript()->toPlainText().contains(QStringLiteral(" 2/3 ")));
+    QVERIFY(hasLink(QStringLiteral("glance:alt/1/0")) && hasLink(QStringLiteral("glance:alt/1/2")));
+    view.activateLink(QUrl(QStringLiteral("glance:alt/1/2")));
+    QCOMPARE(alt.last().at(0).toInt(), 2);
+    view.setBusy(true);  // not while answering
+    view.activateLink(QUrl(QStringLiteral("glance:alt/1/0")));
+    QTest::keyClick(&view, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(alt.count(), 2);
+    view.setBusy(false);
+
+    // A second exchange: the first answer keeps "answer 2 of 3", without arrows.
+    Answer(view, QStringLiteral("Two?"), QStringLiteral("Yes."));
+    QVERIFY(view.transcript()->toPlainText().contains(QStringLiteral("answer 2 of 3")));
+    QVERIFY(!hasLink(QStringLiteral("glance:alt/1/0")));
+    view.activateLink(QUrl(QStringLiteral("glance:alt/1/0")));  // an old link does nothing
+    QCOMPARE(alt.count(), 2);
+    QCOMPARE(view.lastAnswerAlternatives(), 0);
+
+    // Edit message 1 of 2: the window is asked; the transcript stays until it decides.
+    view.activateLink(QUrl(QStringLiteral("glance:edit/0")));
+    QCOMPARE(view.editingTurn(), 0);
+    QCOMPARE(view.input()->toPlainText(), QStringLiteral("One?"));
+    view.input()->setPlainText(QStringLiteral("One, edited?"));
+    QTest::keyClick(view.input(), Qt::Key_Return);
+    QCOMPARE(editEarlier.count(), 1);
+    QCOMPARE(editEarlier.at(0).at(0).toInt(), 0);
+    QCOMPARE(editEarlier.at(0).at(1).toString(), QStringLiteral("One, edited?"));
+    QCOMPARE(editLast.count(), 0);
+    QCOMPARE(view.messageCount(), 4);
+    QCOMPARE(view.editingTurn(), -1);
+    // Edit on the last message is Edit last: resent here.
+    view.activateLink(QUrl(QStringLiteral("glance:edit/2")));
+    QCOMPARE(view.editingTurn(), 1);
+    view.input()->setPlainText(QStringLiteral("Two, edited?"));
+    QTest::keyClick(view.input(), Qt::Key_Return);
+    QCOMPARE(editLast.count(), 1);
+    QCOMPARE(view.messageCount(), 3);
+    view.appendPiece(QStringLiteral("No."));
+    view.finishAnswer({}, QStringLiteral("eos"));
+    // Fork under an answer names its turn; under a user message nothing.
+    view.activateLink(QUrl(QStringLiteral("glance:fork/1")));
+    view.activateLink(QUrl(QStringLiteral("glance:fork/3")));
+    QCOMPARE(fork.count(), 2);
+    QCOMPARE(fork.at(0).at(0).toInt(), 0);
+    QCOMPARE(fork.at(1).at(0).toInt(), 1);
+    view.setReadOnly(true, QStringLiteral("gone"));  // read-only: no edit, no fork
+    view.activateLink(QUrl(QStringLiteral("glance:fork/1")));
+    view.activateLink(QUrl(QStringLiteral("glance:edit/0")));
+    QCOMPARE(fork.count(), 2);
+    QCOMPARE(view.editingTurn(), -1);
+  }
+
   void readOnlyDisablesActionsAndKeepsTyping() {
     ChatView view;
     view.show();
