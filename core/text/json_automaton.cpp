@@ -515,14 +515,15 @@ bool JsonAutomaton::CanEnd(const JsonState& s) const {
   return false;
 }
 
-bool JsonAutomaton::InStringBody(const JsonState& s, int& utf8_class, size_t room) const {
+bool JsonAutomaton::InStringBody(const JsonState& s, int& utf8_class, uint32_t& room) const {
   if (s.ends.size() != 1 || s.frames.empty()) return false;
   const JsonFrame& f = s.frames.back();
   const GrammarNode& n = grammar_->nodes[static_cast<size_t>(f.node)];
+  room = UINT32_MAX;
   if (n.kind == Kind::kString && n.string_rule >= 0 && (f.phase == kStrBody || f.phase == kStrUtf8)) {
     const StringRule& r = grammar_->string_rules[static_cast<size_t>(n.string_rule)];
     if (!r.universal[f.dfa]) return false;
-    if (r.has_max() && r.max_length - Count(f) < room) return false;
+    if (r.has_max()) room = r.max_length - Count(f);
   }
   if (f.phase == kStrBody) {
     utf8_class = 0;

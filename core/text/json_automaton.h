@@ -56,12 +56,12 @@ class JsonAutomaton {
   void Step(const JsonState& in, uint8_t byte, JsonState& out) const;
   // Whether the bytes read so far are a whole document (the answer may end here).
   bool CanEnd(const JsonState& s) const;
-  // Whether `s` is exactly one stack inside a string's characters (not in an escape) where
-  // every plain string token of at most `room` bytes is allowed, and which UTF-8 class its next
-  // byte is in (json_token_mask.h's fast path): 0 none pending, else Utf8Class below. A string
-  // with a pattern/format/length rule qualifies only in a DFA state every continuation of which
-  // matches, with `room` code points left under maxLength.
-  bool InStringBody(const JsonState& s, int& utf8_class, size_t room) const;
+  // Whether `s` is exactly one stack inside a string's characters (not in an escape) where every
+  // plain string token that begins at most `room` code points is allowed, and which UTF-8 class
+  // its next byte is in (json_token_mask.h's fast path): 0 none pending, else Utf8Class below.
+  // `room` is UINT32_MAX for a string without a length bound; a string with a pattern or format
+  // qualifies only in a DFA state every continuation of which matches.
+  bool InStringBody(const JsonState& s, int& utf8_class, uint32_t& room) const;
 
   // Steps every byte of `text` from `s`; false (and `s` dead) when a byte is refused.
   bool Feed(JsonState& s, std::string_view text) const;

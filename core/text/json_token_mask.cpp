@@ -1,5 +1,7 @@
 #include "core/text/json_token_mask.h"
 
+#include <algorithm>
+
 namespace glance::text {
 namespace {
 
@@ -19,7 +21,17 @@ std::string CacheKey(const JsonState& s) {
 }  // namespace
 
 JsonTokenMask::JsonTokenMask(std::shared_ptr<const JsonAutomaton> automaton, std::shared_ptr<const TokenVocabulary> vocab)
-    : automaton_(std::move(automaton)), vocab_(std::move(vocab)) {}
+    : automaton_(std::move(automaton)), vocab_(std::move(vocab)) {
+  bool bounded = false;
+  for (const StringRule& r : automaton_->grammar().string_rules) bounded = bounded || r.has_max();
+  if (!bounded) return;
+  for (size_t id = 0; id < vocab_->size(); ++id) {
+    uint32_t n = 0;
+    for (char c : vocab_->bytes(static_cast<int32_t>(id))) n += (static_cast<uint8_t>(c) & 0xC0) != 0x80;
+    by_code_points_.push_back({n, static_cast<int32_t>(id)});
+  }
+  std::sort(by_code_points_.begin(), by_code_points_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+}
 
 void JsonTokenMask::Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const {
   // states[d]: the state after the first d bytes of the current path.
@@ -66,8 +78,13 @@ void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
     return;
   }
   int cls = 0;
-  if (automaton_->InStringBody(s, cls, vocab_->all().max_depth())) {
+  uint32_t room = UINT32_MAX;
+  if (automaton_->InStringBody(s, cls, room)) {
     bits = vocab_->plain(cls);
+    for (const auto& [n, id] : by_code_points_) {  // maxLength: too long plain tokens out
+      if (n <= room) break;
+      bits[static_cast<size_t>(id) / 64] &= ~(uint64_t{1} << (static_cast<size_t>(id) % 64));
+    }
     Walk(vocab_->quoted(), s, bits);
   } else {
     Walk(vocab_->all(), s, bits);

@@ -9,6 +9,8 @@
 // number of trie nodes whose prefix is still valid, not the vocabulary size. Inside a string
 // (most of a document's tokens) nearly every token is valid: there the plain-character sets
 // answer all tokens without '"', '\\' or control bytes, and only the trie of those is walked.
+// A string with a pattern or format takes that path only once every continuation matches; under
+// maxLength the plain tokens beginning more code points than are left are then taken out.
 // With several stacks alive (anyOf alternatives) the mask is the union of each stack's.
 // Masks are cached by state (a string's body, an object's next key... recur at every step), so a
 // state seen before costs a lookup.
@@ -49,6 +51,9 @@ class JsonTokenMask {
 
   std::shared_ptr<const JsonAutomaton> automaton_;
   std::shared_ptr<const TokenVocabulary> vocab_;
+  // (code points a token begins: its bytes that are not UTF-8 continuation bytes, id), most
+  // first; only for grammars with a maxLength.
+  std::vector<std::pair<uint32_t, int32_t>> by_code_points_;
   mutable std::mutex mu_;
   mutable std::unordered_map<std::string, std::shared_ptr<const TokenBits>> cache_;
 };

@@ -238,24 +238,26 @@ TEST(JsonStringRule, UnsupportedFeaturesAreNamed) {
 
 TEST(JsonStringRule, PlainStringFastPathOnlyWhereEveryContinuationIsAllowed) {
   // json_token_mask.h answers plain string tokens from precomputed sets only where any of them
-  // fits: a pattern's match behind, and room for `room` more code points under maxLength.
+  // is allowed but for its length: a pattern's match behind; `room` code points left.
   int cls = 0;
+  uint32_t room = 0;
   const JsonAutomaton p = StringSchema({{"pattern", "^[a-z]+\\d{2}"}});
   JsonState s = p.Start();
   ASSERT_TRUE(p.Feed(s, "\"abc1"));
-  EXPECT_FALSE(p.InStringBody(s, cls, 16));
+  EXPECT_FALSE(p.InStringBody(s, cls, room));
   ASSERT_TRUE(p.Feed(s, "2"));
-  EXPECT_TRUE(p.InStringBody(s, cls, 16));
+  EXPECT_TRUE(p.InStringBody(s, cls, room));
+  EXPECT_EQ(room, UINT32_MAX);
   const JsonAutomaton m = StringSchema({{"maxLength", 20}});
   s = m.Start();
-  ASSERT_TRUE(m.Feed(s, "\"abcd"));
-  EXPECT_TRUE(m.InStringBody(s, cls, 16));
-  ASSERT_TRUE(m.Feed(s, "e"));
-  EXPECT_FALSE(m.InStringBody(s, cls, 16));
+  ASSERT_TRUE(m.Feed(s, "\"abcd\xC3"));
+  EXPECT_TRUE(m.InStringBody(s, cls, room));
+  EXPECT_EQ(room, 15u);  // the pending \xC3 is begun
+  EXPECT_NE(cls, 0);
   const JsonAutomaton f = StringSchema({{"format", "date"}});
   s = f.Start();
   ASSERT_TRUE(f.Feed(s, "\"2024-01-3"));
-  EXPECT_FALSE(f.InStringBody(s, cls, 1));
+  EXPECT_FALSE(f.InStringBody(s, cls, room));
 }
 
 }  // namespace
