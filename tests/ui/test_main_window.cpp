@@ -264,6 +264,24 @@ class TestMainWindow : public QObject {
     QVERIFY(window.openConversation(id));
     QCOMPARE(window.currentConversation().turns[0].alternatives.size(), size_t{3});
     QVERIFY(chat->transcript()->toPlainText().contains(QStringLiteral("answer 1 of 3")));
+    // Regenerate in the reopened chat (re-read first), then reopen it again and choose before
+    // the engine holds it: the next message re-reads the chosen answer.
+    window.generateOptions() = Sampled();
+    const TurnResult again = Answer(window, [&] { chat->regenerateAction()->trigger(); });
+    QCOMPARE(window.currentConversation().turns[1].alternatives.size(), size_t{2});
+    if (again.tokens == follow.tokens) QSKIP("the sampled demo model gave the same answer twice");
+    window.newChat();
+    QVERIFY(window.openConversation(id));
+    QCOMPARE(chat->lastAnswerAlternatives(), 2);
+    QCOMPARE(chat->lastAnswerAlternative(), 1);
+    QVERIFY(window.chooseAnswer(0));  // the greedy follow-up
+    QCOMPARE(chat->lastAnswer(), QString::fromStdString(follow.text));
+    window.generateOptions() = GreedyOptions();
+    const TurnResult third = Answer(window, [&] { chat->submit(QStringLiteral("Anything else?")); });
+    auto fresh3 = FreshSession(window, {{q1, answers[0]}, {q2, follow}});
+    QVERIFY(FirstLogprobs(third) == FirstLogprobs(fresh3->Send("Anything else?", window.generateOptions())));
+    auto other3 = FreshSession(window, {{q1, answers[0]}, {q2, again}});
+    QVERIFY(FirstLogprobs(third) != FirstLogprobs(other3->Send("Anything else?", window.generateOptions())));
   }
 
   // Editing message 1 of 3 drops messages 2 and 3 and answers the edit as a fresh session
