@@ -87,6 +87,91 @@ bool NoRequiredFrom(const GrammarNode& n, uint32_t i) {
   return true;
 }
 
+// A string with a pattern/format/length rule: the decoded code points walk the rule's DFA, a
+// code point counted when it begins (its first byte, or the backslash of an escape); a byte is
+// taken only when some code point it can begin or continue leads to a live (state, count).
+// Escapes: \" \\ \/ \b \f \n \r \t and \uXXXX of a non-surrogate (the DFA has no surrogates),
+// so every code point can be written and liveness over the DFA alone is exact.
+enum RuledStep { kRefused = 0, kTaken = 1, kClosed = 2 };
+
+const StringRule& RuleOf(const JsonGrammar& g, const JsonFrame& f) {
+  return g.string_rules[static_cast<size_t>(g.nodes[static_cast<size_t>(f.node)].string_rule)];
+}
+
+// One whole code point `cp` (already counted in f).
+int Complete(const StringRule& r, JsonFrame& f, uint32_t cp) {
+  const int32_t t = r.dfa.Next(static_cast<int32_t>(f.dfa), cp);
+  if (t < 0 || !r.Live(t, Count(f))) return kRefused;
+  f.dfa = static_cast<uint32_t>(t);
+  f.phase = kStrBody;
+  f.a = 0;
+  SetCounters(f, Count(f), 0);
+  return kTaken;
+}
+
+int StepRuled(const JsonGrammar& g, JsonFrame& f, uint8_t c) {
+  const StringRule& r = RuleOf(g, f);
+  const int32_t s = static_cast<int32_t>(f.dfa);
+  switch (f.phase) {
+    case kStrBody: {
+      if (c == '"') return r.CanClose(s, Count(f)) ? kClosed : kRefused;
+      if (c < 0x20) return kRefused;
+      const uint32_t count = r.Bump(Count(f));
+      if (count == UINT32_MAX) return kRefused;
+      if (c == '\\') {
+        if (!r.AnyLiveIn(s, 0, 0xFFFF, count)) return kRefused;
+        f.phase = kStrEsc;
+        SetCounters(f, count, 0);
+        return kTaken;
+      }
+      const int cls = JsonAutomaton::Utf8Next(0, c);
+      if (cls < 0) return kRefused;
+      SetCounters(f, count, 0);
+      if (cls == 0) return Complete(r, f, c);
+      const uint32_t v = c >= 0xF0 ? c & 0x07u : c >= 0xE0 ? c & 0x0Fu : c & 0x1Fu;
+      const auto [lo, hi] = CompletionRange(v, cls);
+      if (!r.AnyLiveIn(s, lo, hi, count)) return kRefused;
+      f.phase = kStrUtf8;
+      f.a = static_cast<uint32_t>(cls);
+      SetCounters(f, count, v);
+      return kTaken;
+    }
+    case kStrUtf8: {
+      const int cls = JsonAutomaton::Utf8Next(static_cast<int>(f.a), c);
+      if (cls < 0) return kRefused;
+      const uint32_t v = (Pending(f) << 6) | (c & 0x3Fu);
+      if (cls == 0) return Complete(r, f, v);
+      const auto [lo, hi] = CompletionRange(v, cls);
+      if (!r.AnyLiveIn(s, lo, hi, Count(f))) return kRefused;
+      f.a = static_cast<uint32_t>(cls);
+      SetCounters(f, Count(f), v);
+      return kTaken;
+    }
+    case kStrEsc: {
+      if (c == 'u') {
+        f.phase = kStrHex;
+        f.pos = 4;
+        return kTaken;  // the backslash checked [0, FFFF]
+      }
+      static const char kFrom[] = "\"\\/bfnrt";
+      static const uint8_t kTo[] = {'"', '\\', '/', '\b', '\f', '\n', '\r', '\t'};
+      const char* at = c ? std::strchr(kFrom, c) : nullptr;
+      if (!at) return kRefused;
+      return Complete(r, f, kTo[at - kFrom]);
+    }
+    case kStrHex: {
+      if (!IsHex(c)) return kRefused;
+      const uint32_t v = (Pending(f) << 4) | static_cast<uint32_t>(HexValue(c));
+      if (--f.pos == 0) return Complete(r, f, v);
+      const int shift = 4 * f.pos;
+      if (!r.AnyLiveIn(s, v << shift, (v << shift) | ((1u << shift) - 1), Count(f))) return kRefused;
+      SetCounters(f, Count(f), v);
+      return kTaken;
+    }
+    default: return kRefused;
+  }
+}
+
 class Runner {
  public:
   Runner(const JsonGrammar& g, JsonState& out) : g_(g), out_(out) {}
@@ -250,7 +335,7 @@ class Runner {
           f.phase = kStrBody;
           return Emit(st);
         case kStrBody: {
-          if (n.string_rule >= 0) return ConstrainedBody(st, c);
+          if (n.string_rule >= 0) return Ruled(st, c);
           if (c == '"') {
             st.pop_back();
             return Emit(st);
@@ -269,7 +354,7 @@ class Runner {
           return Emit(st);
         }
         case kStrUtf8: {
-          if (n.string_rule >= 0) return ConstrainedUtf8(st, c);
+          if (n.string_rule >= 0) return Ruled(st, c);
           const int cls = JsonAutomaton::Utf8Next(static_cast<int>(f.a), c);
           if (cls < 0) return;
           f.a = static_cast<uint32_t>(cls);
@@ -277,7 +362,7 @@ class Runner {
           return Emit(st);
         }
         case kStrEsc:
-          if (n.string_rule >= 0) return ConstrainedEscape(st, c);
+          if (n.string_rule >= 0) return Ruled(st, c);
           if (c == 'u') {
             f.phase = kStrHex;
             f.pos = 4;
@@ -287,7 +372,7 @@ class Runner {
           f.phase = kStrBody;
           return Emit(st);
         case kStrHex:
-          if (n.string_rule >= 0) return ConstrainedHex(st, c);
+          if (n.string_rule >= 0) return Ruled(st, c);
           if (!IsHex(c)) return;
           if (--f.pos == 0) f.phase = kStrBody;
           return Emit(st);
@@ -371,93 +456,10 @@ class Runner {
   }
 
  private:
-  // A string with a pattern/format/length rule: the decoded code points walk the rule's DFA, a
-  // code point counted when it begins (its first byte, or the backslash of an escape); a byte is
-  // taken only when some code point it can begin or continue leads to a live (state, count).
-  // Escapes: \" \\ \/ \b \f \n \r \t and \uXXXX of a non-surrogate (the DFA has no surrogates),
-  // so every code point can be written and liveness over the DFA alone is exact.
-  const StringRule& Rule(const JsonFrame& f) const {
-    return g_.string_rules[static_cast<size_t>(g_.nodes[static_cast<size_t>(f.node)].string_rule)];
-  }
-
-  // One whole code point `cp` (already counted in f).
-  void Complete(std::vector<JsonFrame>& st, uint32_t cp) {
-    JsonFrame& f = st.back();
-    const StringRule& r = Rule(f);
-    const int32_t t = r.dfa.Next(static_cast<int32_t>(f.dfa), cp);
-    if (t < 0 || !r.Live(t, Count(f))) return;
-    f.dfa = static_cast<uint32_t>(t);
-    f.phase = kStrBody;
-    f.a = 0;
-    SetCounters(f, Count(f), 0);
-    Emit(st);
-  }
-
-  void ConstrainedBody(std::vector<JsonFrame>& st, uint8_t c) {
-    JsonFrame& f = st.back();
-    const StringRule& r = Rule(f);
-    if (c == '"') {
-      if (!r.CanClose(static_cast<int32_t>(f.dfa), Count(f))) return;
-      st.pop_back();
-      return Emit(st);
-    }
-    if (c < 0x20) return;
-    const uint32_t count = r.Bump(Count(f));
-    if (count == UINT32_MAX) return;
-    if (c == '\\') {
-      if (!r.AnyLiveIn(static_cast<int32_t>(f.dfa), 0, 0xFFFF, count)) return;
-      f.phase = kStrEsc;
-      SetCounters(f, count, 0);
-      return Emit(st);
-    }
-    const int cls = JsonAutomaton::Utf8Next(0, c);
-    if (cls < 0) return;
-    SetCounters(f, count, 0);
-    if (cls == 0) return Complete(st, c);
-    const uint32_t v = c >= 0xF0 ? c & 0x07u : c >= 0xE0 ? c & 0x0Fu : c & 0x1Fu;
-    const auto [lo, hi] = CompletionRange(v, cls);
-    if (!r.AnyLiveIn(static_cast<int32_t>(f.dfa), lo, hi, count)) return;
-    f.phase = kStrUtf8;
-    f.a = static_cast<uint32_t>(cls);
-    SetCounters(f, count, v);
-    Emit(st);
-  }
-
-  void ConstrainedUtf8(std::vector<JsonFrame>& st, uint8_t c) {
-    JsonFrame& f = st.back();
-    const int cls = JsonAutomaton::Utf8Next(static_cast<int>(f.a), c);
-    if (cls < 0) return;
-    const uint32_t v = (Pending(f) << 6) | (c & 0x3Fu);
-    if (cls == 0) return Complete(st, v);
-    const auto [lo, hi] = CompletionRange(v, cls);
-    if (!Rule(f).AnyLiveIn(static_cast<int32_t>(f.dfa), lo, hi, Count(f))) return;
-    f.a = static_cast<uint32_t>(cls);
-    SetCounters(f, Count(f), v);
-    Emit(st);
-  }
-
-  void ConstrainedEscape(std::vector<JsonFrame>& st, uint8_t c) {
-    JsonFrame& f = st.back();
-    if (c == 'u') {
-      f.phase = kStrHex;
-      f.pos = 4;
-      return Emit(st);  // the backslash checked [0, FFFF]
-    }
-    static const char kFrom[] = "\"\\/bfnrt";
-    static const uint8_t kTo[] = {'"', '\\', '/', '\b', '\f', '\n', '\r', '\t'};
-    const char* at = c ? std::strchr(kFrom, c) : nullptr;
-    if (!at) return;
-    Complete(st, kTo[at - kFrom]);
-  }
-
-  void ConstrainedHex(std::vector<JsonFrame>& st, uint8_t c) {
-    JsonFrame& f = st.back();
-    if (!IsHex(c)) return;
-    const uint32_t v = (Pending(f) << 4) | static_cast<uint32_t>(HexValue(c));
-    if (--f.pos == 0) return Complete(st, v);
-    const int shift = 4 * f.pos;
-    if (!Rule(f).AnyLiveIn(static_cast<int32_t>(f.dfa), v << shift, (v << shift) | ((1u << shift) - 1), Count(f))) return;
-    SetCounters(f, Count(f), v);
+  void Ruled(std::vector<JsonFrame>& st, uint8_t c) {
+    const int r = StepRuled(g_, st.back(), c);
+    if (r == kRefused) return;
+    if (r == kClosed) st.pop_back();
     Emit(st);
   }
 
@@ -535,6 +537,16 @@ bool JsonAutomaton::InStringBody(const JsonState& s, int& utf8_class, uint32_t& 
   }
   return false;
 }
+
+bool JsonAutomaton::InRuledString(const JsonState& s) const {
+  if (s.ends.size() != 1 || s.frames.empty()) return false;
+  const JsonFrame& f = s.frames.back();
+  const GrammarNode& n = grammar_->nodes[static_cast<size_t>(f.node)];
+  return n.kind == Kind::kString && n.string_rule >= 0 &&
+         (f.phase == kStrBody || f.phase == kStrUtf8 || f.phase == kStrEsc || f.phase == kStrHex);
+}
+
+int JsonAutomaton::StepRuledString(JsonFrame& f, uint8_t byte) const { return StepRuled(*grammar_, f, byte); }
 
 bool JsonAutomaton::Feed(JsonState& s, std::string_view text) const {
   JsonState next;

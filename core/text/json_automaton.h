@@ -63,6 +63,13 @@ class JsonAutomaton {
   // qualifies only in a DFA state every continuation of which matches.
   bool InStringBody(const JsonState& s, int& utf8_class, uint32_t& room) const;
 
+  // Whether `s` is one stack whose open value is a string with a pattern/format/length rule,
+  // past its opening quote; then StepRuledString steps that (last) frame alone, as Step would:
+  // 0 the byte is refused, 1 taken, 2 it closes the string (the state is then `s` without the
+  // frame). json_token_mask.h walks such strings with this, a frame per byte, not a state.
+  bool InRuledString(const JsonState& s) const;
+  int StepRuledString(JsonFrame& f, uint8_t byte) const;
+
   // Steps every byte of `text` from `s`; false (and `s` dead) when a byte is refused.
   bool Feed(JsonState& s, std::string_view text) const;
   // Whether `text` is a whole document of the grammar (tests).

@@ -33,14 +33,14 @@ JsonTokenMask::JsonTokenMask(std::shared_ptr<const JsonAutomaton> automaton, std
   std::sort(by_code_points_.begin(), by_code_points_.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
 }
 
-void JsonTokenMask::Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const {
+void JsonTokenMask::Walk(const ByteTrie& trie, uint32_t from, const JsonState& s, TokenBits& bits) const {
   // states[d]: the state after the first d bytes of the current path.
   std::vector<JsonState> states(trie.max_depth() + 1);
   states[0] = s;
   struct Pos {
     uint32_t node, next_child;
   };
-  std::vector<Pos> path{{0, trie.root().child_begin}};
+  std::vector<Pos> path{{from, trie.node(from).child_begin}};
   while (!path.empty()) {
     Pos& p = path.back();
     const ByteTrie::Node& n = trie.node(p.node);
@@ -85,9 +85,44 @@ void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
       if (n <= room) break;
       bits[static_cast<size_t>(id) / 64] &= ~(uint64_t{1} << (static_cast<size_t>(id) % 64));
     }
-    Walk(vocab_->quoted(), s, bits);
+    Walk(vocab_->quoted(), 0, s, bits);
+  } else if (automaton_->InRuledString(s)) {
+    WalkRuled(vocab_->all(), s, bits);
   } else {
-    Walk(vocab_->all(), s, bits);
+    Walk(vocab_->all(), 0, s, bits);
+  }
+}
+
+void JsonTokenMask::WalkRuled(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const {
+  std::vector<JsonFrame> frames(trie.max_depth() + 1);
+  frames[0] = s.frames.back();
+  JsonState closed;
+  closed.frames.assign(s.frames.begin(), s.frames.end() - 1);
+  closed.ends.assign(1, static_cast<uint32_t>(closed.frames.size()));
+  struct Pos {
+    uint32_t node, next_child;
+  };
+  std::vector<Pos> path{{0, trie.root().child_begin}};
+  while (!path.empty()) {
+    Pos& p = path.back();
+    const ByteTrie::Node& n = trie.node(p.node);
+    if (p.next_child == n.child_end) {
+      path.pop_back();
+      continue;
+    }
+    const uint32_t c = p.next_child++;
+    const ByteTrie::Node& child = trie.node(c);
+    const size_t depth = path.size();
+    JsonFrame f = frames[depth - 1];
+    const int r = automaton_->StepRuledString(f, child.byte);
+    if (r == 0) continue;
+    SetRange(trie, child.ids_begin, child.ids_end, bits);
+    if (r == 2) {
+      if (child.child_begin != child.child_end) Walk(trie, c, closed, bits);
+      continue;
+    }
+    frames[depth] = f;
+    path.push_back({c, child.child_begin});
   }
 }
 

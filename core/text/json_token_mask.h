@@ -47,7 +47,11 @@ class JsonTokenMask {
   static constexpr size_t kCacheEntries = 128;
 
  private:
-  void Walk(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const;
+  // Walks the subtree under trie node `from` (0: the root) with the automaton from `s`.
+  void Walk(const ByteTrie& trie, uint32_t from, const JsonState& s, TokenBits& bits) const;
+  // The same inside a string with a rule (JsonAutomaton::InRuledString): the string's frame alone
+  // is stepped until a closing quote, then Walk goes on from there.
+  void WalkRuled(const ByteTrie& trie, const JsonState& s, TokenBits& bits) const;
 
   std::shared_ptr<const JsonAutomaton> automaton_;
   std::shared_ptr<const TokenVocabulary> vocab_;
