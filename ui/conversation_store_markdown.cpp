@@ -54,6 +54,17 @@ QString ToMarkdown(const Conversation& c) {
     }
     md += QStringLiteral("## Assistant\n\n") + t.answer + QStringLiteral("\n\n");
     if (t.stats.generated_tokens > 0) md += StatsLine(t.stats) + QStringLiteral("\n\n");
+    // Regenerated answers: which one the conversation went on from, then the others.
+    const int n = static_cast<int>(t.alternatives.size());
+    if (n > 1) {
+      md += QStringLiteral("*Answer %1 of %2; the conversation continues from it.*\n\n").arg(t.chosen + 1).arg(n);
+      for (int k = 0; k < n; ++k) {
+        if (k == t.chosen) continue;
+        const AnswerAlternative& a = t.alternatives[static_cast<size_t>(k)];
+        md += QStringLiteral("### Other answer (%1 of %2)\n\n").arg(k + 1).arg(n) + a.answer + QStringLiteral("\n\n");
+        if (a.stats.generated_tokens > 0) md += StatsLine(a.stats) + QStringLiteral("\n\n");
+      }
+    }
   }
   return md;
 }

@@ -402,6 +402,13 @@ class ConversationStoreTest : public QObject {
     QCOMPARE(l.alternatives[2].answer, QStringLiteral("A bird."));
     QCOMPARE(l.alternatives[2].stop_reason, QStringLiteral("max_tokens"));
     QCOMPARE(l.alternatives[0].stats.generated_tokens, Sample().turns[0].stats.generated_tokens);
+    // The Markdown export names the answer shown and lists the others.
+    const QString md = glance::ui::ToMarkdown(*loaded);
+    QVERIFY(md.contains(QStringLiteral("*Answer 2 of 3; the conversation continues from it.*")));
+    QVERIFY(md.contains(QStringLiteral("### Other answer (1 of 3)\n\n") + first));
+    QVERIFY(md.contains(QStringLiteral("### Other answer (3 of 3)\n\nA bird.")));
+    QVERIFY(!md.contains(QStringLiteral("Other answer (2 of 3)")));
+    QVERIFY(!glance::ui::ToMarkdown(Sample()).contains(QStringLiteral("Other answer")));
     // Still version 3: a reader that predates alternatives reads the shown answer.
     nlohmann::json doc = nlohmann::json::parse(glance::ui::ToJson(*loaded).dump());
     QCOMPARE(doc["version"].get<int>(), 3);
