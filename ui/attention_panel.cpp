@@ -237,6 +237,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     hideSinks_->setChecked(saved.value(QStringLiteral("attention/hide_sinks"), false).toBool());
     gridLines_->setChecked(saved.value(QStringLiteral("attention/grid"), true).toBool());
     patchLines_->setChecked(saved.value(QStringLiteral("attention/patches"), false).toBool());
+    const int scaling = saved.value(QStringLiteral("attention/scale"), 0).toInt();
+    for (QAction* a : scales_->actions()) a->setChecked(a->data().toInt() == scaling);
+    if (!scales_->checkedAction()) scales_->actions().front()->setChecked(true);
+    sameScale_->setChecked(saved.value(QStringLiteral("attention/same_scale"), false).toBool());
   }
   auto restyle = [this] {
     QSettings saved;
@@ -245,6 +249,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     saved.setValue(QStringLiteral("attention/hide_sinks"), hideSinks_->isChecked());
     saved.setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
     saved.setValue(QStringLiteral("attention/patches"), patchLines_->isChecked());
+    if (const QAction* scale = scales_->checkedAction()) saved.setValue(QStringLiteral("attention/scale"), scale->data().toInt());
+    saved.setValue(QStringLiteral("attention/same_scale"), sameScale_->isChecked());
     refresh();
   };
   connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, restyle] {

@@ -376,6 +376,31 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(panel.heatmap()->overlayStyle().scaling, Scaling::kLog);
   }
 
+  void viewSettingsAreKeptForTheNextStart() {
+    {
+      AttentionPanel first;
+      first.setImage(TestImage());
+      first.setAttention(maps_, words_);
+      first.setOpacity(0.3);
+      first.patchLinesAction()->setChecked(true);
+      first.setScaling(Scaling::kLog);
+      first.sameScaleAction()->setChecked(true);
+    }
+    AttentionPanel next;  // a new window: the same look
+    next.setImage(TestImage());
+    next.setAttention(maps_, words_);
+    const OverlayStyle& style = next.heatmap()->overlayStyle();
+    QVERIFY(std::fabs(style.opacity - 0.3) < 1e-9);
+    QVERIFY(style.patch_lines);
+    QCOMPARE(style.scaling, Scaling::kLog);
+    QVERIFY(next.sameScaleAction()->isChecked());
+    // Back to the defaults for the other tests.
+    next.setOpacity(0.55);
+    next.patchLinesAction()->setChecked(false);
+    next.setScaling(Scaling::kMinMax);
+    next.sameScaleAction()->setChecked(false);
+  }
+
   void everyColourMapRunsFromDarkToBright() {
     // Sequential maps: relative luminance rises along each, so more weight always reads brighter.
     for (Colormap map : {Colormap::kInferno, Colormap::kViridis, Colormap::kCividis, Colormap::kMagma, Colormap::kGreys}) {
