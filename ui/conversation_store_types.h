@@ -92,7 +92,9 @@ std::vector<MessagePart> ImagesThenText(size_t images, const QString& text);
 std::vector<MessagePart> OrderedParts(const ConversationTurn& turn);
 
 // Markdown for people: title, system prompt, each turn's message in order (text, and each
-// image's path, sha256, size and token grid where it stands), answer and a stats line. Attention maps are left to the JSON export.
+// image's path, sha256, size and token grid where it stands), answer and a stats line; a message
+// with regenerated answers says which one the conversation continues from and lists the others.
+// Attention maps are left to the JSON export.
 QString ToMarkdown(const Conversation& conversation);
 
 }  // namespace glance::ui
