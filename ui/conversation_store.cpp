@@ -6,15 +6,14 @@
 #include <QFileInfo>
 #include <QFile>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
-#include "core/util/append_file.h"
 #include "core/util/error.h"
+#include "ui/atomic_save.h"
 
 namespace glance::ui {
 
@@ -22,25 +21,9 @@ namespace {
 
 using nlohmann::json;
 
-// QSaveFile writes a temporary file, fdatasyncs it and renames it over `path`; the folder is
-// fsynced here too, or a power cut could leave the old name (POSIX makes a rename durable only
-// through its folder; issue 35, tests/crash). Unbuffered: a buffered QSaveFile flushes in
-// commit(), where a short write then ENOSPC is not seen as an error and the cut-off file is
-// renamed into place (found by tests/crash with an injected full disk; Qt 6.4).
+// Conversations, kept images and exports are written whole (ui/atomic_save.h).
 bool WriteAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || file.write(bytes) != bytes.size() ||
-      !file.commit()) {
-    if (error)
-      *error = QObject::tr("Cannot save %1: %2. Free some disk space or check the folder's "
-                           "permissions.").arg(path, file.errorString());
-    return false;
-  }
-  if (!SyncParentFolder(QFile::encodeName(path).toStdString())) {
-    if (error) *error = QObject::tr("Cannot save %1: syncing its folder to disk failed.").arg(path);
-    return false;
-  }
-  return true;
+  return SaveFileAtomically(path, bytes, error);
 }
 
 // A FIFO blocks a read forever and a device (a link to /dev/zero) never ends: a saved chat, a

@@ -9,13 +9,13 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QStackedBarSeries>
 #include <QTextStream>
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/atomic_save.h"
 #include "ui/event_types.h"
 
 namespace glance::ui {
@@ -291,18 +291,16 @@ QByteArray TimingPanel::toCsv() const {
   return text.toUtf8();
 }
 
-bool TimingPanel::exportCsv(const QString& path) const {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return false;
-  file.write(toCsv());
-  return file.commit();
+bool TimingPanel::exportCsv(const QString& path, QString* error) const {
+  return SaveFileAtomically(path, toCsv(), error);
 }
 
 void TimingPanel::onExportCsv() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export timing"),
                                                     QStringLiteral("timing.csv"),
                                                     tr("CSV files (*.csv)"));
-  if (!path.isEmpty() && !exportCsv(path)) summary_->setText(tr("Could not write %1.").arg(path));
+  QString error;
+  if (!path.isEmpty() && !exportCsv(path, &error)) summary_->setText(error);
 }
 
 }  // namespace glance::ui

@@ -29,7 +29,8 @@ class TimingPanel : public QWidget {
 
   void addTurn(const TurnStats& stats);
   void clear();
-  bool exportCsv(const QString& path) const;
+  // Written whole (ui/atomic_save.h); false with *error (one line naming the file) on failure.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
   QByteArray toCsv() const;
 
   int turnCount() const { return static_cast<int>(turns_.size()); }

@@ -6,13 +6,20 @@
 //   crash_conversation_writer check FOLDER        prints the state Glance finds there: "turns N",
 //                                                 or "bad: <why>" (a listing error, a torn kept
 //                                                 image, a turn that is not whole)
+//   crash_conversation_writer export FILE TAG     an export (ui/atomic_save.h, what the timing and
+//                                                 attention exports write through): a CSV of 400
+//                                                 rows made from TAG
+//   crash_conversation_writer export-check FILE   "export TAG" when the file is one whole export,
+//                                                 "export none" with no file, else "bad: <why>"
 // Errors are one line on stderr; exit 0 or 1.
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <cstdio>
 
+
 #include "core/util/sha256.h"
+#include "ui/atomic_save.h"
 #include "ui/conversation_store.h"
 
 using glance::ui::Conversation;
@@ -78,6 +85,31 @@ int Check(const QString& folder) {
   return std::printf("turns %zu\n", c->turns.size()), 0;
 }
 
+QByteArray ExportBytes(const QString& tag) {
+  QByteArray csv = "turn,kind,name,value\n";
+  for (int i = 0; i < 400; ++i) csv += QStringLiteral("%1,stage,%2,%3\n").arg(i).arg(tag).arg(i * 7).toUtf8();
+  return csv;
+}
+
+int Export(const QString& file, const QString& tag) {
+  QString error;
+  if (!glance::ui::SaveFileAtomically(file, ExportBytes(tag), &error)) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(error));
+    return 1;
+  }
+  return 0;
+}
+
+int ExportCheck(const QString& file) {
+  if (!QFile::exists(file)) return std::printf("export none\n"), 0;
+  QFile f(file);
+  if (!f.open(QIODevice::ReadOnly)) return std::printf("bad: cannot read\n"), 0;
+  const QByteArray bytes = f.readAll();
+  for (const QString& tag : {QStringLiteral("old"), QStringLiteral("new")})
+    if (bytes == ExportBytes(tag)) return std::printf("export %s\n", qPrintable(tag)), 0;
+  return std::printf("bad: not one whole export (%lld bytes)\n", static_cast<long long>(bytes.size())), 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +117,10 @@ int main(int argc, char** argv) {
   const QStringList args = app.arguments();
   if (args.size() == 4 && args[1] == QStringLiteral("save")) return Save(args[2], args[3]);
   if (args.size() == 3 && args[1] == QStringLiteral("check")) return Check(args[2]);
-  std::fprintf(stderr, "usage: crash_conversation_writer save FOLDER IMAGE | check FOLDER\n");
+  if (args.size() == 4 && args[1] == QStringLiteral("export")) return Export(args[2], args[3]);
+  if (args.size() == 3 && args[1] == QStringLiteral("export-check")) return ExportCheck(args[2]);
+  std::fprintf(stderr,
+               "usage: crash_conversation_writer save FOLDER IMAGE | check FOLDER | export FILE TAG |\n"
+               "       export-check FILE\n");
   return 2;
 }

@@ -15,7 +15,6 @@
 //   WeightCache     the prepared-weight cache (core/model/weight_cache.h), from an earlier cache
 //                   and from none: "entries 2" or "entries 4", never a cache read with torn bytes
 //   SpecRecord      the bench's per-machine record (core/engine/speculative_record.h)
-//   Settings        the desktop app's settings file (ui/settings_store.h: QSettings, INI)
 //   Export          the desktop app's exports (ui/atomic_save.h: timing CSV, attention JSON/CSV/PNG)
 #include <algorithm>
 #include <cerrno>
@@ -65,25 +64,33 @@ Writer Describe(const std::string& name) {
     w.new_state = "auto: measured 1.50x faster here with 2 draft token(s)";
   }
 #ifdef GLANCE_CONVERSATION_WRITER
-  else if (name == "Settings") {
-    w.program = GLANCE_CONVERSATION_WRITER;
-    w.write = {"settings", "@/glance.conf", "new"};
-    w.first = {"settings", "@/glance.conf", "old"};
-    w.check = {"settings-check", "@/glance.conf"};
-    w.file = "glance.conf";
-    w.old_state = "settings old";
-    w.new_state = "settings new";
-  } else if (name == "Export") {
+  else if (name == "Export") {
     w.program = GLANCE_CONVERSATION_WRITER;
     w.write = {"export", "@/timing.csv", "new"};
     w.first = {"export", "@/timing.csv", "old"};
-    w.check = {"export-check", "@/timing.csv"};
+    w.check = {};  // checked here (ExportState): a Qt process per check costs a fifth of a second
     w.file = "timing.csv";
     w.old_state = "export old";
     w.new_state = "export new";
   }
 #endif
   return w;
+}
+
+// What crash_conversation_writer export FILE TAG writes (tests/crash/crash_conversation_writer.cpp).
+std::string ExportBytes(const std::string& tag) {
+  std::string csv = "turn,kind,name,value\n";
+  for (int i = 0; i < 400; ++i) csv += std::to_string(i) + ",stage," + tag + "," + std::to_string(i * 7) + "\n";
+  return csv;
+}
+
+// "export TAG" when `file` is one whole export, "export none" when it is missing, else "bad: ...".
+std::string ExportState(const fs::path& file) {
+  if (!fs::exists(file)) return "export none";
+  const std::string bytes = Slurp(file);
+  for (const std::string tag : {"old", "new"})
+    if (bytes == ExportBytes(tag)) return "export " + tag;
+  return "bad: not one whole export (" + std::to_string(bytes.size()) + " bytes)";
 }
 
 class OtherWriters : public ::testing::TestWithParam<std::string> {
@@ -126,6 +133,7 @@ class OtherWriters : public ::testing::TestWithParam<std::string> {
   }
   // What a later start finds.
   std::string Check() {
+    if (w_.check.empty()) return ExportState(dir_ / w_.file);
     const Child c = RunChild(w_.program, Args(w_.check), root_ / "check_err.txt", {}, root_ / "check.txt");
     if (c.exit_code != 0) return "bad: the check failed: " + c.err;
     std::string s = Slurp(root_ / "check.txt");
@@ -152,10 +160,13 @@ class OtherWriters : public ::testing::TestWithParam<std::string> {
 
 TEST_P(OtherWriters, KilledAtEveryCallLeavesTheOldOrNewFileWhole) {
   // Every rename (or link) into place is followed by an fsync of the folder it names the file in.
+  // "<call> <path>" per line; an unnamed temporary (O_TMPFILE, QSaveFile's) is "#<inode> (deleted)".
   std::istringstream log(Slurp(root_ / "calls.txt"));
   std::vector<std::pair<std::string, std::string>> calls;
-  std::string call, path;
-  while (log >> call >> path) calls.emplace_back(call, path);
+  for (std::string line; std::getline(log, line);) {
+    const size_t space = line.find(' ');
+    if (space != std::string::npos) calls.emplace_back(line.substr(0, space), line.substr(space + 1));
+  }
   int named = 0;
   for (size_t i = 0; i < calls.size(); ++i) {
     const auto& [c, p] = calls[i];
@@ -179,11 +190,15 @@ TEST_P(OtherWriters, KilledAtEveryCallLeavesTheOldOrNewFileWhole) {
       synced = calls[j].first == "fsync" && fs::path(calls[j].second) == fs::path(p).parent_path();
     EXPECT_TRUE(synced) << "no fsync of the folder after naming " << p << "\n" << Slurp(root_ / "calls.txt");
   }
-  EXPECT_EQ(named, 1) << Slurp(root_ / "calls.txt");
+  EXPECT_GE(named, 1) << Slurp(root_ / "calls.txt");
 
   std::map<std::string, int> found;
   for (int k = 1; k <= calls_; ++k)
     for (const bool torn : {false, true}) {
+      // Cut mid-way only where there is something to cut: a kill at an fsync or rename is the same
+      // with or without GLANCE_CRASH_TORN.
+      const std::string& what = calls[static_cast<size_t>(k - 1)].first;
+      if (torn && what != "write" && what != "writev" && what != "pwrite") continue;
       SCOPED_TRACE("killed at call " + std::to_string(k) + (torn ? " mid-write" : ""));
       Reset();
       auto env = Watch();
@@ -237,7 +252,9 @@ TEST_P(OtherWriters, CheckerControlCatchesACutOffOrChangedFile) {
     Spit(file, whole.substr(0, cut));
     const std::string state = Check();
     EXPECT_NE(state, w_.new_state) << "cut at " << cut;
-    if (!w_.first.empty()) EXPECT_NE(state, w_.old_state) << "cut at " << cut;
+    if (!w_.first.empty()) {
+      EXPECT_NE(state, w_.old_state) << "cut at " << cut;
+    }
   }
   std::string changed = whole;
   changed[whole.size() / 2] = static_cast<char>(changed[whole.size() / 2] ^ 0x5a);
@@ -252,6 +269,9 @@ TEST_P(OtherWriters, CheckerControlCatchesACutOffOrChangedFile) {
 
 std::vector<std::string> Writers() {
   std::vector<std::string> w = {"WeightCacheAfterAnEarlierCache", "WeightCacheFromNoCache", "SpecRecord"};
+#ifdef GLANCE_CONVERSATION_WRITER
+  w.push_back("Export");
+#endif
   return w;
 }
 
