@@ -18,6 +18,7 @@
 #include <cstdio>
 
 
+#include "core/util/atomic_write.h"
 #include "core/util/sha256.h"
 #include "ui/atomic_save.h"
 #include "ui/conversation_store.h"
@@ -65,9 +66,10 @@ int Check(const QString& folder) {
   const auto entries = store.list(&errors);
   if (!errors.isEmpty()) return std::printf("bad: %s\n", qPrintable(errors.join(QStringLiteral("; ")))), 0;
   // Every kept image is whole: its name is the sha256 of its bytes. Anything else there is litter.
-  // A kill between QSaveFile's link of its temporary file and its rename leaves a whole copy
-  // under <name>.XXXXXX: litter, not damage.
+  // A kill before the rename leaves a hidden .<name>.glance-tmp-XXXXXX (atomic_write.h): litter,
+  // removed by the next save there, never taken for an image.
   for (const QFileInfo& f : QDir(store.imagesFolder()).entryInfoList(QDir::Files | QDir::Hidden)) {
+    if (glance::IsAtomicWriteLeftover(f.fileName().toStdString())) continue;
     const std::string sha = glance::Sha256File(f.absoluteFilePath().toStdString());
     if (!f.fileName().startsWith(QString::fromStdString(sha)))
       return std::printf("bad: %s is not a whole kept image\n", qPrintable(f.fileName())), 0;

@@ -12,7 +12,7 @@
 //                  and the old recovery (a line break after the cut-off record, then new rows)
 // Both formats (.jsonl, .csv with quoted two-line captions), from no file and from an earlier run.
 //   ConversationSave  the desktop app's ConversationStore saving a second turn and keeping an image
-//                  (QSaveFile): killed at every call (whole and mid-write), Glance then finds the
+//                  (ui/atomic_save.h): killed at every call (whole and mid-write), Glance then finds the
 //                  one-turn or the two-turn conversation, whole, and only whole kept images; every
 //                  rename is followed by an fsync of its folder (a power cut keeps the new name);
 //                  ENOSPC/EIO at every call: one error line naming the file, the conversation
