@@ -130,7 +130,9 @@ std::string UndoJournalPath(const std::string& dir) { return (fs::path(dir) / ".
 
 ReplaceOutcome ApplyReplace(const std::string& dir, const std::vector<CaptionEdit>& edits) {
   nlohmann::json journal = nlohmann::json::array();
-  for (const CaptionEdit& e : edits) journal.push_back({{"path", e.path}, {"before", e.before}, {"after", e.after}});
+  // Absolute paths: --undo may run from another working folder.
+  for (const CaptionEdit& e : edits)
+    journal.push_back({{"path", fs::absolute(e.path).lexically_normal().string()}, {"before", e.before}, {"after", e.after}});
   // First the way back, whole, then the files: a replace stopped anywhere can be undone.
   WriteFileAtomically(UndoJournalPath(dir), journal.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
   ReplaceOutcome out;
