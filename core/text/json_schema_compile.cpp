@@ -184,6 +184,18 @@ class Compiler {
       }
     }
     CheckIntegerBounds(s, path, types);
+    // A format is checked on strings only (validators skip other types for the string formats);
+    // a format this grammar does not write exactly — numeric ones such as int32 included — is
+    // refused whatever the type, never ignored.
+    if (s.contains("format")) {
+      const json& f = s.at("format");
+      const auto& known = SupportedFormats();
+      if (!f.is_string() || std::find(known.begin(), known.end(), f.get<std::string>()) == known.end()) {
+        std::string supported;
+        for (const std::string& k : known) supported += (supported.empty() ? "" : ", ") + k;
+        Fail(path + "/format", "keyword 'format' " + Shown(f) + " is not supported (supported: " + supported + ")");
+      }
+    }
     if (s.contains("enum") || s.contains("const")) return Literals(s, path, types);
     if (types.empty()) {
       // No type: what the keywords imply, else any value.

@@ -416,10 +416,10 @@ TEST(CaptionCli, JsonSchemaCaptionsAFolderIntoJsonObjects) {
   EXPECT_EQ(lines, 2) << log;
   // Refused before the model loads, naming the flag, the file and the keyword.
   const std::string bad = (fs::path(dir.path()) / "bad.json").string();
-  std::ofstream(bad) << R"({"type":"object","properties":{"when":{"type":"string","format":"date-time"}}})";
+  std::ofstream(bad) << R"({"type":"object","properties":{"when":{"type":"string","format":"uri"}}})";
   const std::string refused = RunNode("'" + cli + "' caption '" + images.string() + "' --out '" + out + "' --json-schema '" +
                                       bad + "'" + common + " 2>&1");
-  EXPECT_NE(refused.find("--json-schema " + bad + ": JSON schema at #/properties/when: keyword 'format'"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--json-schema " + bad + ": JSON schema at #/properties/when/format: keyword 'format' \"uri\""), std::string::npos) << refused;
   EXPECT_NE(refused.find("exited with an error"), std::string::npos) << refused;
 }
 

@@ -200,6 +200,7 @@ TEST(JsonStringRule, UnsupportedFeaturesAreNamed) {
       {{{"pattern", "^[]$"}}, "accepts no finite document"},
       {{{"format", "uri"}}, "'format' \"uri\" is not supported"},
       {{{"format", "regex"}}, "'format' \"regex\""},
+      {{{"format", "int32"}}, "'format' \"int32\""},
       {{{"minLength", 10001}}, "'minLength' must be an integer in 0..10000"},
       {{{"maxLength", -1}}, "'maxLength'"},
       {{{"maxLength", 1.5}}, "'maxLength'"},
@@ -231,6 +232,13 @@ TEST(JsonStringRule, UnsupportedFeaturesAreNamed) {
       R"({"type":"object","properties":{"a":{"type":"string","pattern":"^x$","minLength":2},"b":{"type":"integer"}},"additionalProperties":false})", "s"));
   EXPECT_TRUE(a.Accepts(R"({"b":1})"));
   EXPECT_FALSE(a.Accepts(R"({"a":"x","b":1})"));
+  // A format no grammar writes is refused on any type (int32 on an integer); string rules on
+  // other types change nothing (JSON Schema applies them to strings only).
+  EXPECT_THROW(CompileJsonSchema(json{{"type", "integer"}, {"format", "int32"}}), Error);
+  const JsonAutomaton n(CompileJsonSchema(json{{"type", json::array({"integer", "string"})}, {"format", "date"}, {"maxLength", 10}}));
+  EXPECT_TRUE(n.Accepts("12345678901"));
+  EXPECT_TRUE(n.Accepts("\"2024-01-01\""));
+  EXPECT_FALSE(n.Accepts("\"2024-01-1\""));
   // String keywords without a type imply a string; with enum they are refused.
   EXPECT_TRUE(JsonAutomaton(CompileJsonSchema(json{{"maxLength", 1}})).Accepts("\"a\""));
   EXPECT_THROW(CompileJsonSchema(json{{"enum", json::array({"a"})}, {"pattern", "a"}}), Error);
