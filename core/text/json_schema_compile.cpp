@@ -306,6 +306,10 @@ class Compiler {
     } catch (const PatternError& e) {
       Fail(path, "keyword '" + std::string(s.contains("maxLength") ? "maxLength" : "minLength") + "' is not supported here: " + e.what);
     }
+    rule_bytes_ += rule.live.size() + rule.dfa.ranges.size() * sizeof(CodePointDfa::Range) + rule.dfa.ascii.size() * 4;
+    if (rule_bytes_ > kMaxRuleBytes)
+      Fail(path, "the schema's string rules (pattern, format, lengths) are too large together (over " +
+                     std::to_string(kMaxRuleBytes >> 20) + " MiB of tables)");
     const int32_t id = NewNode(Kind::kString, path);
     g_.nodes[static_cast<size_t>(id)].string_rule = static_cast<int32_t>(g_.string_rules.size());
     g_.string_rules.push_back(std::move(rule));
@@ -460,6 +464,8 @@ class Compiler {
     }
   }
 
+  static constexpr size_t kMaxRuleBytes = size_t{64} << 20;
+  size_t rule_bytes_ = 0;
   const json& root_;
   JsonGrammar g_;
   int32_t root_slot_ = 0;

@@ -15,6 +15,7 @@ constexpr size_t kMaxNfaStates = 40000;
 constexpr size_t kMaxDfaStates = 6000;
 constexpr uint32_t kMaxRepeat = 1000;
 constexpr size_t kMaxLiveCells = 20000000;  // (ranges + states) x levels
+constexpr size_t kMaxSubsetElements = 2000000;  // NFA states over all DFA states' sets
 
 using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
 
@@ -474,18 +475,20 @@ class Determinizer {
   std::vector<int32_t> Closure(std::vector<int32_t> seeds, bool at_start) { return ClosureFrom(seeds, at_start, false); }
 
   std::vector<int32_t> ClosureFrom(const std::vector<int32_t>& seeds, bool at_start, bool at_end) {
-    std::vector<int32_t> stack = seeds, out;
-    std::vector<uint8_t>& seen = seen_;
-    seen.assign(nfa_.states.size(), 0);
-    for (int32_t q : seeds) seen[static_cast<size_t>(q)] = 1;
+    std::vector<int32_t> stack, out;
+    // seen_[q] == stamp_: visited in this closure (no clearing per call).
+    if (seen_.size() != nfa_.states.size()) seen_.assign(nfa_.states.size(), 0);
+    const uint32_t mark = ++stamp_;
+    for (int32_t q : seeds)
+      if (seen_[static_cast<size_t>(q)] != mark) seen_[static_cast<size_t>(q)] = mark, stack.push_back(q);
     while (!stack.empty()) {
       const int32_t q = stack.back();
       stack.pop_back();
       out.push_back(q);
       for (auto [kind, t] : nfa_.states[static_cast<size_t>(q)].eps) {
         if ((kind == Nfa::kAtStart && !at_start) || (kind == Nfa::kAtEnd && !at_end)) continue;
-        if (!seen[static_cast<size_t>(t)]) {
-          seen[static_cast<size_t>(t)] = 1;
+        if (seen_[static_cast<size_t>(t)] != mark) {
+          seen_[static_cast<size_t>(t)] = mark;
           stack.push_back(t);
         }
       }
@@ -499,6 +502,8 @@ class Determinizer {
     auto it = ids_.find(key);
     if (it != ids_.end()) return it->second;
     if (sets_.size() >= kMaxDfaStates) Refuse("a pattern too complex (over " + std::to_string(kMaxDfaStates) + " automaton states)");
+    elements_ += key.first.size();
+    if (elements_ > kMaxSubsetElements) Refuse("a pattern too complex (its automaton's states too large)");
     const int32_t id = static_cast<int32_t>(sets_.size());
     sets_.push_back(key);
     ids_.emplace(std::move(key), id);
@@ -509,7 +514,9 @@ class Determinizer {
   std::vector<std::pair<std::vector<int32_t>, bool>> sets_;
   std::map<std::pair<std::vector<int32_t>, bool>, int32_t> ids_;
   std::vector<std::vector<CodePointDfa::Range>> trans_;
-  std::vector<uint8_t> seen_;
+  std::vector<uint32_t> seen_;
+  uint32_t stamp_ = 0;
+  size_t elements_ = 0;
 };
 
 void FillAscii(CodePointDfa& d) {

@@ -192,6 +192,8 @@ TEST(JsonStringRule, UnsupportedFeaturesAreNamed) {
       {{{"pattern", "a{2,1}"}}, "n < m"},
       {{{"pattern", "a{1001}"}}, "over 1000"},
       {{{"pattern", "(a"}}, "unclosed group"},
+      {{{"pattern", "a[ab]{13}$"}}, "too complex"},  // 2^14 DFA states
+      {{{"pattern", "(?:\\w{1,1000}){40}"}}, "too large"},
       {{{"pattern", "a)"}}, "unmatched ')'"},
       {{{"pattern", "*a"}}, "nothing to repeat"},
       {{{"pattern", "[z-a]"}}, "out of order"},
