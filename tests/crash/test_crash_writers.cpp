@@ -13,7 +13,7 @@
 //                      file, a file missing its end, and bytes changed in the middle
 // Writers (crash_writer / crash_conversation_writer subcommands running the real code):
 //   WeightCache     the prepared-weight cache (core/model/weight_cache.h), from an earlier cache
-//                   and from none: "entries 2" or "entries 4", never a cache read with torn bytes
+//                   and from none: "entries 1" or "entries 2", never a cache read with torn bytes
 //   SpecRecord      the bench's per-machine record (core/engine/speculative_record.h)
 //   Export          the desktop app's exports (ui/atomic_save.h: timing CSV, attention JSON/CSV/PNG)
 #include <algorithm>
@@ -48,12 +48,12 @@ Writer Describe(const std::string& name) {
   Writer w;
   if (name == "WeightCacheAfterAnEarlierCache" || name == "WeightCacheFromNoCache") {
     w.program = GLANCE_CRASH_WRITER;
-    w.write = {"weight-cache", "@", "4"};
-    if (name == "WeightCacheAfterAnEarlierCache") w.first = {"weight-cache", "@", "2"};
+    w.write = {"weight-cache", "@", "2"};
+    if (name == "WeightCacheAfterAnEarlierCache") w.first = {"weight-cache", "@", "1"};
     w.check = {"weight-cache-check", "@"};
     w.file = "k.bin";
-    w.old_state = w.first.empty() ? "none" : "entries 2";
-    w.new_state = "entries 4";
+    w.old_state = w.first.empty() ? "none" : "entries 1";
+    w.new_state = "entries 2";
   } else if (name == "SpecRecord") {
     w.program = GLANCE_CRASH_WRITER;
     w.write = {"spec-record", "@/speculative-record.json", "2", "1.5"};
