@@ -12,7 +12,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The key "k" is what the seeds were written with; the reader compares it with the file's.
-  std::string bytes = glance::fuzz::AsText(data, size);
+  std::string bytes(glance::fuzz::AsText(data, size));
   // The footer weight_cache.cpp checks: "GLWCEND1", file length, table length, sha256 (hex).
   constexpr size_t kFooter = 88;
   if (bytes.size() >= kFooter + 16) {
