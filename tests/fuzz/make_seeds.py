@@ -182,3 +182,8 @@ put("json_schema", "defs_anyof", '{"$defs":{"p":{"type":"object","properties":{"
 put("json_schema", "recursive", '{"type":"object","properties":{"v":{"type":"integer"},"next":{"anyOf":[{"$ref":"#"},'
     '{"type":"null"}]}},"required":["v","next"],"additionalProperties":false}\0{"v":1,"next":{"v":2,"next":null}}')
 put("json_schema", "any", '{}\0{"k": [1.5e3, true, {"s": "\xc3\xa9"}]}')
+# String rules (pattern, format, minLength/maxLength), with an escape and UTF-8 inside them.
+put("json_schema", "string_rules", '{"type":"object","properties":{"d":{"type":"string","format":"date"},'
+    '"p":{"type":"string","pattern":"^[a-z]+(?:-\\\\d{2})?$|^x.{0,3}\\\\u00e9$","maxLength":12},'
+    '"n":{"type":"string","minLength":2,"maxLength":4}},"required":["d","p","n"],"additionalProperties":false}'
+    '\0{"d": "2024-02-29", "p": "abc-12", "n": "\\u00e9\u00e9x"}')
