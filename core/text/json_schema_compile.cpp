@@ -63,6 +63,9 @@ bool LiteralHasType(const json& v, const std::string& type) {
 
 class Compiler {
  public:
+  // Keeps a reference to `root`: a temporary would dangle (AnyJsonObjectGrammar passed one; the
+  // fuzz smoke's ASan build found it as a stack-use-after-scope).
+  explicit Compiler(json&&) = delete;
   explicit Compiler(const json& root) : root_(root) {
     auto& n = g_.nodes;
     n.resize(6);
@@ -494,7 +497,8 @@ void CollectKeyOrder(const nlohmann::ordered_json& s, const std::string& path,
 }  // namespace
 
 std::shared_ptr<const JsonGrammar> AnyJsonObjectGrammar() {
-  Compiler c(json::object());
+  const json any_object = json::object();
+  Compiler c(any_object);
   auto g = std::const_pointer_cast<JsonGrammar>(c.Run());
   g->root = JsonGrammar::kAnyObjectNode;
   return g;
