@@ -15,7 +15,9 @@
 #include <cmath>
 
 #include "core/engine/caption_folder.h"
+#include "core/text/json_grammar.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 namespace glance::ui {
 namespace {
@@ -49,6 +51,12 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
   prompt_ = new QLineEdit(tr("Describe this image."), this);
   auto* chooseFolder = new QPushButton(tr("Choose\u2026"), this);
   auto* chooseOutput = new QPushButton(tr("Choose\u2026"), this);
+  schema_ = new QLineEdit(this);
+  schema_->setPlaceholderText(tr("Optional: a JSON schema file, for JSON captions"));
+  schema_->setToolTip(tr("Each caption becomes a JSON document this schema accepts (constrained decoding), "
+                         "written into the .jsonl as JSON"));
+  auto* chooseSchema = new QPushButton(tr("Choose\u2026"), this);
+  connect(chooseSchema, &QPushButton::clicked, this, &CaptionFolderDialog::chooseSchema);
   connect(chooseFolder, &QPushButton::clicked, this, &CaptionFolderDialog::chooseFolder);
   connect(chooseOutput, &QPushButton::clicked, this, &CaptionFolderDialog::chooseOutput);
 
@@ -56,6 +64,7 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(tr("&Folder:"), WithChooser(folder_, chooseFolder));
   form->addRow(tr("&Save to:"), WithChooser(output_, chooseOutput));
   form->addRow(tr("&Question:"), prompt_);
+  form->addRow(tr("JSON s&chema:"), WithChooser(schema_, chooseSchema));
 
   bar_ = new QProgressBar(this);
   bar_->setRange(0, 1);
@@ -96,6 +105,14 @@ void CaptionFolderDialog::setOutput(const QString& path) { output_->setText(path
 QString CaptionFolderDialog::folder() const { return folder_->text().trimmed(); }
 QString CaptionFolderDialog::output() const { return output_->text().trimmed(); }
 QString CaptionFolderDialog::statusText() const { return status_->text(); }
+void CaptionFolderDialog::setSchemaPath(const QString& path) { schema_->setText(path); }
+QString CaptionFolderDialog::schemaPath() const { return schema_->text().trimmed(); }
+
+void CaptionFolderDialog::chooseSchema() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("JSON schema"), schemaPath().isEmpty() ? folder() : schemaPath(),
+                                                    tr("JSON schemas (*.json);;All files (*)"));
+  if (!path.isEmpty()) schema_->setText(path);
+}
 QString CaptionFolderDialog::logText() const { return log_->toPlainText(); }
 
 void CaptionFolderDialog::chooseFolder() {
@@ -122,13 +139,30 @@ void CaptionFolderDialog::start() {
     status_->setText(tr("Save to a file ending in .jsonl or .csv."));
     return;
   }
+  // The schema is read and compiled here, so a bad one says why before anything starts.
+  QString schemaText;
+  if (!schemaPath().isEmpty()) {
+    try {
+      const std::string path = schemaPath().toStdString();
+      const std::string text = ReadWholeFile(path, "cannot read the JSON schema " + path);
+      text::CompileJsonSchemaText(text, path);
+      schemaText = QString::fromStdString(text);
+    } catch (const std::exception& e) {
+      status_->setText(tr("JSON schema %1: %2").arg(schemaPath(), QString::fromStdString(e.what())));
+      return;
+    }
+    if (!output().endsWith(QStringLiteral(".jsonl"), Qt::CaseInsensitive)) {
+      status_->setText(tr("JSON captions go to a .jsonl file (one JSON object per image)."));
+      return;
+    }
+  }
   log_->clear();
   bar_->setRange(0, 0);  // busy until the first progress (hashing the folder)
   status_->setText(tr("Reading the folder\u2026"));
   setRunning(true);
-  Q_EMIT startRequested(folder(), output(), prompt_->text().trimmed().isEmpty()
-                                                ? tr("Describe this image.")
-                                                : prompt_->text().trimmed());
+  Q_EMIT startRequested(folder(), output(),
+                        prompt_->text().trimmed().isEmpty() ? tr("Describe this image.") : prompt_->text().trimmed(),
+                        schemaText);
 }
 
 void CaptionFolderDialog::stop() {
@@ -184,6 +218,7 @@ void CaptionFolderDialog::setRunning(bool on) {
   folder_->setEnabled(!on);
   output_->setEnabled(!on);
   prompt_->setEnabled(!on);
+  schema_->setEnabled(!on);
 }
 
 }  // namespace glance::ui

@@ -22,6 +22,10 @@ class CaptionFolderDialog : public QDialog {
 
   void setFolder(const QString& dir);  // also proposes DIR/captions.jsonl when no output is set
   void setOutput(const QString& path);
+  // A JSON schema file: every caption is then a JSON document the schema accepts (constrained
+  // decoding, as glance-cli caption --json-schema), written into .jsonl as JSON. Empty: text.
+  void setSchemaPath(const QString& path);
+  QString schemaPath() const;
   QString folder() const;
   QString output() const;
   bool isRunning() const { return running_; }
@@ -40,7 +44,8 @@ class CaptionFolderDialog : public QDialog {
   void onFailed(const QString& message);  // the folder or the output file is unusable
 
  Q_SIGNALS:
-  void startRequested(const QString& dir, const QString& out, const QString& prompt);
+  // `schema`: the JSON schema's text (checked before), or empty for plain captions.
+  void startRequested(const QString& dir, const QString& out, const QString& prompt, const QString& schema);
   void stopRequested();
 
  protected:
@@ -50,10 +55,12 @@ class CaptionFolderDialog : public QDialog {
   void setRunning(bool on);
   void chooseFolder();
   void chooseOutput();
+  void chooseSchema();
 
   QLineEdit* folder_ = nullptr;
   QLineEdit* output_ = nullptr;
   QLineEdit* prompt_ = nullptr;
+  QLineEdit* schema_ = nullptr;
   QProgressBar* bar_ = nullptr;
   QLabel* status_ = nullptr;
   QPlainTextEdit* log_ = nullptr;

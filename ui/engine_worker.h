@@ -67,8 +67,10 @@ class EngineWorker : public QObject {
   // current image, and what was written stays (the next run resumes by sha256). Ends with
   // folderFinished(); a problem with the folder or the output file: error("folder", why).
   // In engine_worker_caption.cpp.
+  // `schema`: a JSON schema's text (every caption a JSON document it accepts, written into the
+  // .jsonl as JSON), or empty for text captions.
   void captionFolder(const QString& dir, const QString& out, const QString& prompt,
-                     const glance::GenerateOptions& options);
+                     const glance::GenerateOptions& options, const QString& schema = QString());
   // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
   // free port, and a port in use falls back to any free one. It follows model switches. The
   // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,

@@ -3,13 +3,14 @@
 #include <exception>
 
 #include "core/engine/caption_folder.h"
+#include "core/engine/json_constraint.h"
 #include "core/util/error.h"
 #include "ui/engine_worker.h"
 
 namespace glance::ui {
 
 void EngineWorker::captionFolder(const QString& dir, const QString& out, const QString& prompt,
-                                 const GenerateOptions& options) {
+                                 const GenerateOptions& options, const QString& schema) {
   if (!engine_) {
     Q_EMIT error(QStringLiteral("folder"), tr("No model is loaded."));
     return;
@@ -17,6 +18,16 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
   rearm();
   GenerateOptions opts = options;
   opts.capture_attention = false;  // nobody looks at a folder run's maps
+  if (!schema.isEmpty()) {  // constrained decoding, as glance-cli caption --json-schema
+    try {
+      JsonConstraintCache schemas(engine_->tokenizer());
+      opts.constraint = schemas.ForSchemaText(schema.toStdString(), "the JSON schema");
+      opts.enable_thinking = false;  // the answer starts with the document
+    } catch (const std::exception& e) {
+      Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));
+      return;
+    }
+  }
   const std::string question = prompt.toStdString();
   // One session per image: each caption sees only its own image, as in the CLI. The stream's
   // cancel flag is Stop, so it takes effect inside an image, not only between images.
@@ -28,7 +39,12 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
     cb.cancel = &cancel_;
     try {
       session.AttachImage(path, imageMode_, cb);
-      return session.Send(question, opts, cb).text;
+      const TurnResult r = session.Send(question, opts, cb);
+      // A constrained answer cut short is not a document: that image fails, nothing is written.
+      if (opts.constraint && r.stop_reason != "eos" && !cancel_.load())
+        throw Error(path + ": the JSON answer did not finish within " + std::to_string(opts.max_new_tokens) +
+                    " tokens (" + r.stop_reason + "); raise the maximum new tokens in Settings");
+      return r.text;
     } catch (const Error&) {
       throw;
     } catch (const std::exception& e) {  // one bad image must not end the run
@@ -55,7 +71,8 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
     Q_EMIT folderItem(Q(file), tr("the same image as %1").arg(Q(sameAs)), false);
   };
   try {
-    const CaptionFolderSummary s = CaptionFolder(dir.toStdString(), out.toStdString(), captioner, cb);
+    const CaptionFolderSummary s =
+        CaptionFolder(dir.toStdString(), out.toStdString(), captioner, cb, /*json_captions=*/!schema.isEmpty());
     Q_EMIT folderFinished(s.captioned, s.already_done, skipped, s.cancelled || cancel_.load());
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));

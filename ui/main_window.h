@@ -162,7 +162,7 @@ class MainWindow : public QMainWindow {
   void requestStopServer();
   void localServerChanged(const QString& url);
   void requestCaptionFolder(const QString& dir, const QString& out, const QString& prompt,
-                            const glance::GenerateOptions& options);
+                            const glance::GenerateOptions& options, const QString& schema);
   // For observers (tests, the conversation store), on the GUI thread.
   void modelReady(const glance::ModelInfo& info);
   void turnCompleted(const glance::TurnResult& result);

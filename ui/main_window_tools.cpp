@@ -66,9 +66,9 @@ CaptionFolderDialog* MainWindow::openCaptionFolder() {
     captionFolder_->setModal(true);
     connect(this, &MainWindow::requestCaptionFolder, worker_, &EngineWorker::captionFolder);
     connect(captionFolder_, &CaptionFolderDialog::startRequested, this,
-            [this](const QString& dir, const QString& out, const QString& prompt) {
+            [this](const QString& dir, const QString& out, const QString& prompt, const QString& schema) {
               worker_->rearm();
-              Q_EMIT requestCaptionFolder(dir, out, prompt, options_);
+              Q_EMIT requestCaptionFolder(dir, out, prompt, options_, schema);
             });
     connect(captionFolder_, &CaptionFolderDialog::stopRequested, this, [this] { worker_->stop(); });
     connect(worker_, &EngineWorker::folderProgress, captionFolder_, &CaptionFolderDialog::onProgress);

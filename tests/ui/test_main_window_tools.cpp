@@ -16,6 +16,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
+#include "core/text/json_automaton.h"
+#include "core/text/json_grammar.h"
 #include "ui/caption_folder_dialog.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_store.h"
@@ -115,6 +119,69 @@ class TestMainWindowTools : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
     QVERIFY2(dialog->statusText().contains(QStringLiteral("2 were already there")), qPrintable(dialog->statusText()));
     QCOMPARE(Lines(out).size(), 3);
+  }
+
+  // Issue 29 item 2: the folder run with a JSON schema writes one JSON object per image, each
+  // accepted by the schema (checked by the grammar's own automaton, independent of the decoding
+  // mask); a schema the grammar refuses, and a .csv output, say why before anything starts.
+  void captionFolderWithAJsonSchemaWritesJsonObjects() {
+    QTemporaryDir dir;
+    FillFolder(dir.path(), 2);
+    const QString schemaText = QStringLiteral(
+        R"({"type":"object","properties":{"shape":{"enum":["circle","square","star","triangle","cross","heart"]},)"
+        R"("colour":{"type":"string","maxLength":12}},"required":["shape","colour"],"additionalProperties":false})");
+    const QString schema = dir.filePath(QStringLiteral("schema.json"));
+    {
+      QFile f(schema);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(schemaText.toUtf8());
+    }
+    MainWindow window;
+    LoadDemo(window);
+    window.generateOptions().max_new_tokens = 64;
+    CaptionFolderDialog* dialog = window.openCaptionFolder();
+    QVERIFY(dialog != nullptr);
+    QSignalSpy started(dialog, &CaptionFolderDialog::startRequested);
+    dialog->setFolder(dir.path());
+    dialog->setSchemaPath(schema);
+    dialog->setOutput(dir.filePath(QStringLiteral("captions.csv")));
+    dialog->start();  // JSON captions need .jsonl
+    QCOMPARE(started.count(), 0);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral(".jsonl")), qPrintable(dialog->statusText()));
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    {
+      QFile f(bad);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"({"type":"object","properties":{"when":{"type":"string","format":"uri"}}})");
+    }
+    dialog->setSchemaPath(bad);
+    const QString out = dir.filePath(QStringLiteral("captions.jsonl"));
+    dialog->setOutput(out);
+    dialog->start();
+    QCOMPARE(started.count(), 0);
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("format")), qPrintable(dialog->statusText()));
+
+    dialog->setSchemaPath(schema);
+    dialog->start();
+    QCOMPARE(started.count(), 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    QVERIFY2(dialog->statusText().startsWith(QStringLiteral("Done: 2 captioned")), qPrintable(dialog->statusText()));
+    const glance::text::JsonAutomaton automaton(glance::text::CompileJsonSchemaText(schemaText.toStdString(), "schema"));
+    const QStringList rows = Lines(out);
+    QCOMPARE(rows.size(), 2);
+    for (const QString& row : rows) {
+      const nlohmann::ordered_json j = nlohmann::ordered_json::parse(row.toStdString());  // keeps the key order written
+      QVERIFY2(j.at("caption").is_object(), qPrintable(row));  // a JSON object, not a string holding one
+      QVERIFY2(automaton.Accepts(j.at("caption").dump()), qPrintable(row));
+    }
+    // Control: a plain run's captions are strings.
+    dialog->setSchemaPath(QString());
+    dialog->setOutput(dir.filePath(QStringLiteral("plain.jsonl")));
+    dialog->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning(), kTimeoutMs);
+    const QStringList plain = Lines(dir.filePath(QStringLiteral("plain.jsonl")));
+    QCOMPARE(plain.size(), 2);
+    QVERIFY(nlohmann::json::parse(plain[0].toStdString()).at("caption").is_string());
   }
 
   void captionFolderStopKeepsWhatWasWritten() {
