@@ -58,7 +58,7 @@ void PrintSummary(const CaptionFolderSummary& s, const CaptionFolderOptions& fol
   std::string line = std::to_string(s.images) + " images: " + std::to_string(s.captioned) + " captioned";
   if (!folder.out_path.empty()) line += ", " + std::to_string(s.already_done) + " already in " + folder.out_path;
   if (folder.sidecar) {
-    line += ", " + std::to_string(s.sidecars_written) + " sidecars written";
+    line += ", " + std::to_string(s.sidecars_written) + (s.sidecars_written == 1 ? " sidecar written" : " sidecars written");
     if (folder.sidecar->existing == SidecarExisting::kSkip)
       line += ", " + std::to_string(s.had_sidecar) + " already had one";
     else

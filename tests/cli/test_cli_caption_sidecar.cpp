@@ -68,7 +68,7 @@ TEST(CliCaptionSidecar, ModesPrefixSubfoldersAndAHandEditProtected) {
   CliProcess overwrite(with({"--existing", "overwrite"}));
   ASSERT_EQ(overwrite.Wait(300), 0) << overwrite.err;
   EXPECT_EQ(Read(d / "a.txt"), "fixed by hand");
-  EXPECT_NE(overwrite.err.find("1 sidecars written, 1 protected"), std::string::npos) << overwrite.err;
+  EXPECT_NE(overwrite.err.find("1 sidecar written, 1 protected"), std::string::npos) << overwrite.err;
   EXPECT_NE(overwrite.err.find("protected: " + d / "a.txt"), std::string::npos) << overwrite.err;
   const std::string b = Read(d / "trip/b.txt");
   EXPECT_NE(b.rfind("sks, ", 0), 0u) << "overwritten without the prefix: " << b;
