@@ -1,5 +1,5 @@
 // glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
-//                  [--only vision,prefill,decode,ttft,constrained] [--cpu native|avx2] [--json]
+//                  [--only vision,prefill,decode,ttft,constrained,capture] [--cpu native|avx2] [--json]
 //                  [--long-prompts 2048,8192,16384]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
@@ -84,6 +84,11 @@ int RunBenchCommand(const glance::cli::Args& args) {
   Line("prefill @512", r.prefill_tokens_per_s_512, "tok/s");
   Line("decode", r.decode_tokens_per_s, "tok/s");
   Line("TTFT image+question", r.ttft_s, "s");
+  Line("decode, capture off", r.decode_capture_off_tokens_per_s, "tok/s");
+  Line("decode, capture on", r.decode_capture_on_tokens_per_s, "tok/s");
+  if (!r.decode_capture_off_tokens_per_s.samples.empty() && r.decode_capture_on_tokens_per_s.median > 0.0)
+    std::printf("  (attention capture, every full-attention and DeltaNet layer: +%.1f %% a decode step)\n",
+                100.0 * (r.decode_capture_off_tokens_per_s.median / r.decode_capture_on_tokens_per_s.median - 1.0));
   for (const glance::BenchResult::LongPrefill& l : r.long_prefill) {
     const std::string n = std::to_string(l.tokens);
     Line(("prefill @" + n).c_str(), l.tokens_per_s, "tok/s");
@@ -128,8 +133,8 @@ int RunBenchCommand(const glance::cli::Args& args) {
 
 static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
-    "      [--only vision,prefill,decode,ttft,constrained] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
+    "      [--only vision,prefill,decode,ttft,constrained,capture] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
     "      [--constraint-tokenizer tokenizer.json]\n"
     "      [--long-prompts 2048,8192,16384]",
-    "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, peak RSS, bandwidth and roofline",
+    "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, attention capture cost, peak RSS, bandwidth and roofline",
     RunBenchCommand);

@@ -229,8 +229,8 @@ BenchResult RunBench(const BenchOptions& o) {
   for (int64_t n : o.long_prompts)
     if (n < 1 || n > (1 << 20)) throw Error("bench: long prompt lengths must be in [1, 1048576]");
   for (const std::string& st : o.only) {
-    if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft" && st != "constrained")
-      throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft, constrained)");
+    if (st != "vision" && st != "prefill" && st != "decode" && st != "ttft" && st != "constrained" && st != "capture")
+      throw Error("bench: unknown stage '" + st + "' (stages: vision, prefill, decode, ttft, constrained, capture)");
   }
   try {
     kernels::LimitCpuFeatures(o.cpu);
@@ -297,6 +297,34 @@ BenchResult RunBench(const BenchOptions& o) {
     s.Send(question, g);
     ttft.push_back(Since(t0));
   }
+  // Attention capture's cost (issue 36): the same image, question and answer (teacher-forced, so
+  // both runs decode exactly decode_tokens steps) with capture off and on — on is every
+  // full-attention layer's softmax maps and every DeltaNet layer's hidden attention over the
+  // image; each run's decode rate from its turn's stats.
+  std::vector<double> capture_off, capture_on;
+  if (wanted("capture")) {
+    stage("attention capture");
+    std::vector<int32_t> answer;
+    std::mt19937 rng(500u);
+    std::uniform_int_distribution<int32_t> pick(0, static_cast<int32_t>(engine->tokenizer().size()) - 1);
+    while (static_cast<int>(answer.size()) < o.decode_tokens) {
+      const int32_t id = pick(rng);
+      if (std::find(engine->stop_ids().begin(), engine->stop_ids().end(), id) == engine->stop_ids().end())
+        answer.push_back(id);
+    }
+    answer.push_back(answer.back());  // the last forced token is not fed: decode_tokens steps
+    for (int i = 0; i < o.reps; ++i)
+      for (const bool capture : {false, true}) {
+        Session s(engine);
+        GenerateOptions g;
+        g.max_new_tokens = static_cast<int>(answer.size());
+        g.capture_attention = capture;
+        g.forced_tokens = answer;
+        s.AttachImageRgb(rgb.data(), 224, 224, 224 * 3, ImageMode::kFast);
+        const TurnResult t = s.Send(question, g);
+        (capture ? capture_on : capture_off).push_back(t.stats.decode_tokens_per_s);
+      }
+  }
   if (wanted("constrained")) {
     stage("constrained decoding");
     if (o.constraint_tokenizer.empty()) {
@@ -318,6 +346,8 @@ BenchResult RunBench(const BenchOptions& o) {
   r.prefill_tokens_per_s_512 = Summarise(p512);
   r.decode_tokens_per_s = Summarise(dec);
   r.ttft_s = Summarise(ttft);
+  r.decode_capture_off_tokens_per_s = Summarise(capture_off);
+  r.decode_capture_on_tokens_per_s = Summarise(capture_on);
   r.peak_rss_bytes = PeakRssBytes();  // before the bandwidth arrays exist
 
   stage("bandwidth");
@@ -362,6 +392,8 @@ nlohmann::json BenchToJson(const BenchResult& r) {
   put("prefill_tokens_per_s_512", r.prefill_tokens_per_s_512);
   put("decode_tokens_per_s", r.decode_tokens_per_s);
   put("ttft_s", r.ttft_s);
+  put("decode_capture_off_tokens_per_s", r.decode_capture_off_tokens_per_s);
+  put("decode_capture_on_tokens_per_s", r.decode_capture_on_tokens_per_s);
   put("bandwidth_gb_s", r.bandwidth_gb_s);
   put("triad_gb_s", r.triad_gb_s);
   for (const BenchResult::LongPrefill& l : r.long_prefill) {

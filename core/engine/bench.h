@@ -30,7 +30,7 @@ struct BenchOptions {
   int threads = 0;                 // EngineOptions::threads (0 = one per core)
   int reps = 3;                    // repetitions of every stage (>= 1)
   int decode_tokens = 64;
-  // Stages to run, from "vision", "prefill", "decode", "ttft", "constrained" (load, peak RSS and bandwidth
+  // Stages to run, from "vision", "prefill", "decode", "ttft", "constrained", "capture" (load, peak RSS and bandwidth
   // always run); empty = all. A stage not run leaves its figures empty (no samples).
   std::vector<std::string> only;
   // "native" or "avx2": run the kernels as on a lesser CPU (kernels/cpu/cpu_features.h).
@@ -65,6 +65,9 @@ struct BenchResult {
   std::string cpu_features;           // what the kernels ran with (CpuFeaturesInUse)
   BenchStat load_s, vision_s_224, vision_s_640x480;
   BenchStat prefill_tokens_per_s_64, prefill_tokens_per_s_512, decode_tokens_per_s, ttft_s;
+  // Stage "capture": a 224×224 image's answer decoded with attention capture off and on (every
+  // full-attention layer's maps and every DeltaNet layer's hidden attention).
+  BenchStat decode_capture_off_tokens_per_s, decode_capture_on_tokens_per_s;
   // bandwidth_gb_s: read-only, read_streams per thread (the roofline denominator); triad_gb_s:
   // STREAM triad over three arrays, for comparison.
   BenchStat bandwidth_gb_s, triad_gb_s, roofline_fraction;

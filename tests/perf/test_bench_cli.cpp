@@ -36,7 +36,8 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
   for (const char* key : {"load_s", "vision_s_224", "vision_s_640x480", "prefill_tokens_per_s_64",
                           "prefill_tokens_per_s_512", "decode_tokens_per_s", "ttft_s",
                           "bandwidth_gb_s", "triad_gb_s", "roofline_fraction",
-                          "prefill_tokens_per_s_300", "decode_tokens_per_s_at_300"}) {
+                          "prefill_tokens_per_s_300", "decode_tokens_per_s_at_300",
+                          "decode_capture_off_tokens_per_s", "decode_capture_on_tokens_per_s"}) {
     for (const std::string suffix : {"", "_min", "_max"}) {
       const std::string k = key + suffix;
       ASSERT_TRUE(j.contains(k)) << k;
