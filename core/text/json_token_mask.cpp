@@ -18,6 +18,27 @@ std::string CacheKey(const JsonState& s) {
   return key;
 }
 
+// Depth-first over the subtree under trie node `from`: `enter(index, child, depth)` is called for
+// each node reached (depth: 1 for `from`'s children) and says whether to go below it. The two
+// mask walks differ only in how a byte steps their state.
+template <typename Enter>
+void DepthFirst(const ByteTrie& trie, uint32_t from, Enter&& enter) {
+  struct Pos {
+    uint32_t node, next_child;
+  };
+  std::vector<Pos> path{{from, trie.node(from).child_begin}};
+  while (!path.empty()) {
+    Pos& p = path.back();
+    if (p.next_child == trie.node(p.node).child_end) {
+      path.pop_back();
+      continue;
+    }
+    const uint32_t c = p.next_child++;
+    const ByteTrie::Node& child = trie.node(c);
+    if (enter(c, child, path.size())) path.push_back({c, child.child_begin});
+  }
+}
+
 }  // namespace
 
 JsonTokenMask::JsonTokenMask(std::shared_ptr<const JsonAutomaton> automaton, std::shared_ptr<const TokenVocabulary> vocab)
@@ -37,25 +58,12 @@ void JsonTokenMask::Walk(const ByteTrie& trie, uint32_t from, const JsonState& s
   // states[d]: the state after the first d bytes of the current path.
   std::vector<JsonState> states(trie.max_depth() + 1);
   states[0] = s;
-  struct Pos {
-    uint32_t node, next_child;
-  };
-  std::vector<Pos> path{{from, trie.node(from).child_begin}};
-  while (!path.empty()) {
-    Pos& p = path.back();
-    const ByteTrie::Node& n = trie.node(p.node);
-    if (p.next_child == n.child_end) {
-      path.pop_back();
-      continue;
-    }
-    const uint32_t c = p.next_child++;
-    const ByteTrie::Node& child = trie.node(c);
-    const size_t depth = path.size();
+  DepthFirst(trie, from, [&](uint32_t, const ByteTrie::Node& child, size_t depth) {
     automaton_->Step(states[depth - 1], child.byte, states[depth]);
-    if (states[depth].dead()) continue;
+    if (states[depth].dead()) return false;
     SetRange(trie, child.ids_begin, child.ids_end, bits);
-    path.push_back({c, child.child_begin});
-  }
+    return true;
+  });
 }
 
 void JsonTokenMask::Compute(const JsonState& s, TokenBits& bits) const {
@@ -99,31 +107,18 @@ void JsonTokenMask::WalkRuled(const ByteTrie& trie, const JsonState& s, TokenBit
   JsonState closed;
   closed.frames.assign(s.frames.begin(), s.frames.end() - 1);
   closed.ends.assign(1, static_cast<uint32_t>(closed.frames.size()));
-  struct Pos {
-    uint32_t node, next_child;
-  };
-  std::vector<Pos> path{{0, trie.root().child_begin}};
-  while (!path.empty()) {
-    Pos& p = path.back();
-    const ByteTrie::Node& n = trie.node(p.node);
-    if (p.next_child == n.child_end) {
-      path.pop_back();
-      continue;
-    }
-    const uint32_t c = p.next_child++;
-    const ByteTrie::Node& child = trie.node(c);
-    const size_t depth = path.size();
+  DepthFirst(trie, 0, [&](uint32_t c, const ByteTrie::Node& child, size_t depth) {
     JsonFrame f = frames[depth - 1];
     const int r = automaton_->StepRuledString(f, child.byte);
-    if (r == 0) continue;
+    if (r == 0) return false;
     SetRange(trie, child.ids_begin, child.ids_end, bits);
-    if (r == 2) {
+    if (r == 2) {  // the string closed: the rest of the path is the whole automaton's
       if (child.child_begin != child.child_end) Walk(trie, c, closed, bits);
-      continue;
+      return false;
     }
     frames[depth] = f;
-    path.push_back({c, child.child_begin});
-  }
+    return true;
+  });
 }
 
 std::shared_ptr<const TokenBits> JsonTokenMask::Allowed(const JsonState& s) const {
