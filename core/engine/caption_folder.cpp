@@ -176,7 +176,9 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
   if (!to_file && !options.sidecar) throw Error("nowhere to put the captions: give an output file or sidecars");
   const std::string& out_path = options.out_path;
   const CaptionFormat format = to_file ? CaptionFormatForPath(out_path) : CaptionFormat::kJsonl;
-  const std::vector<std::string> files = options.recursive ? ListImageFilesRecursive(dir) : ListImageFiles(dir);
+  std::vector<std::string> files = options.recursive ? ListImageFilesRecursive(dir) : ListImageFiles(dir);
+  if (options.only)
+    std::erase_if(files, [&](const std::string& f) { return options.only->count(f) == 0; });
   CaptionFolderSummary summary;
   std::set<std::string> done;                                // output file only: by sha256
   std::set<std::pair<std::string, std::string>> done_files;  // with sidecars: by file and sha256

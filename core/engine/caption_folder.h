@@ -116,6 +116,9 @@ struct CaptionFolderOptions {
   bool json_captions = false;
   bool recursive = false;                // subfolders too (image_files.h ListImageFilesRecursive)
   std::optional<SidecarOptions> sidecar;  // a caption file next to each image
+  // Only these images (names as listed: relative to the folder), when set: the folder view's
+  // "caption the selected". Names that are not images of the folder are ignored.
+  std::optional<std::set<std::string>> only;
 };
 
 // The same with sidecars and subfolders. Throws glance::Error when neither an output file nor

@@ -227,6 +227,26 @@ SidecarAction SidecarWriter::Write(const std::string& image, const std::string& 
   return SidecarAction::kWrite;
 }
 
+SidecarState SidecarWriter::State(const std::string& image, std::string* text) {
+  Current c = Inspect(image);
+  if (text) *text = c.exists ? std::move(c.text) : std::string();
+  if (!c.exists) return SidecarState::kNone;
+  return c.ours ? SidecarState::kGlance : SidecarState::kEdited;
+}
+
+void SidecarWriter::WriteEdited(const std::string& image, const std::string& text) {
+  const Current c = Inspect(image);
+  const std::string valid = ValidUtf8(text);
+  // The record first, as in Write: killed between the two, the old text is still what it was.
+  try {
+    ManifestFor(c.folder).RecordEdit(c.name, fs::path(image).filename().string(),
+                                     Sha256Hex(valid.data(), valid.size()));
+  } catch (const Error& e) {
+    throw Error(c.sidecar + ": not saved, as Glance's record of it could not be written: " + e.what());
+  }
+  WriteFileAtomically(c.sidecar, valid);
+}
+
 std::vector<std::string> SidecarWriter::TakeNotices() {
   std::vector<std::string> out;
   out.swap(notices_);

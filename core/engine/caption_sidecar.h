@@ -58,6 +58,13 @@ enum class SidecarAction {
   kProtected,  // edited by hand or not Glance's, and replace_edited is off: left as it is
 };
 
+// What an image's sidecar is now (the desktop app's folder view shows it).
+enum class SidecarState {
+  kNone,    // no sidecar
+  kGlance,  // its text is one Glance wrote there (a caption run)
+  kEdited,  // edited by hand since, or not written by Glance: a run leaves it unless replace_edited
+};
+
 // The sidecars of one run over a folder (and its subfolders). Images are named relative to `dir`.
 //
 // Thread contract: one owner.
@@ -83,6 +90,16 @@ class SidecarWriter {
   // text and writes it; kWrite when written, otherwise what Plan would say now. Throws
   // glance::Error naming the sidecar or the record when writing fails (the sidecar is as it was).
   SidecarAction Write(const std::string& image, const std::string& image_sha256, const std::string& caption);
+
+  // What `image`'s sidecar is now; its text (without a change) into *text when given. Throws
+  // glance::Error as Plan does (a folder, not a regular file, an unreadable record).
+  SidecarState State(const std::string& image, std::string* text = nullptr);
+
+  // The user's own caption for `image` (the folder view's editor): written whole and atomically as
+  // Write does, after an "edited by hand" record (sidecar_manifest.h RecordEdit), so no run in a
+  // mode but replace_edited changes it. The text is made valid UTF-8. Throws glance::Error naming
+  // the sidecar or the record (then the sidecar is as it was).
+  void WriteEdited(const std::string& image, const std::string& text);
 
   // `image`'s sidecar as the user names it: DIR/trip/photo.txt.
   std::string SidecarOf(const std::string& image) const;

@@ -25,6 +25,7 @@ SidecarManifest::SidecarManifest(const std::string& dir) : path_((fs::path(dir) 
     const auto sidecar = j.find("sidecar");
     const auto text = j.find("text_sha256");
     if (sidecar == j.end() || !sidecar->is_string() || text == j.end() || !text->is_string()) continue;
+    if (j.value("edited", false)) continue;  // the user's text, not Glance's (RecordEdit)
     written_[sidecar->get<std::string>()].insert(text->get<std::string>());
     const auto str = [&](const char* key) {
       const auto v = j.find(key);
@@ -62,6 +63,12 @@ void SidecarManifest::Record(const std::string& sidecar, const std::string& imag
   AppendFile(path_).Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
   written_[sidecar].insert(text_sha256);
   if (!out.empty()) into_out_[sidecar].push_back({image_sha256, text_sha256, out, caption});
+}
+
+void SidecarManifest::RecordEdit(const std::string& sidecar, const std::string& image,
+                                 const std::string& text_sha256) {
+  const nlohmann::ordered_json j{{"sidecar", sidecar}, {"image", image}, {"text_sha256", text_sha256}, {"edited", true}};
+  AppendFile(path_).Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
 }
 
 }  // namespace glance

@@ -10,6 +10,9 @@
 // A sidecar is Glance's when the sha256 of its bytes is one recorded for that sidecar name. A
 // record whose write never happened (killed between the two steps) names text that is nowhere,
 // so it changes nothing: the sidecar still holds the earlier text, which has its own record.
+// A caption the user saved in the desktop app's folder view (ui/folder_view.h) is recorded with
+// "edited":true and no image sha256: it tells when and what was edited by hand, and is never
+// counted as Glance's text (Wrote), so a later caption run leaves it alone unless told otherwise.
 // The file lives with the images: moving or copying the folder keeps it.
 //
 // Thread contract: one owner.
@@ -42,6 +45,10 @@ class SidecarManifest {
   // Throws glance::Error naming the manifest.
   void Record(const std::string& sidecar, const std::string& image, const std::string& image_sha256,
               const std::string& text_sha256, const std::string& out = "", const std::string& caption = "");
+
+  // Appends an "edited by hand" record of `sidecar` now holding text with this sha256 (see above).
+  // Throws glance::Error naming the manifest.
+  void RecordEdit(const std::string& sidecar, const std::string& image, const std::string& text_sha256);
 
   const std::string& path() const { return path_; }
   // One line when a cut-off last record was set aside on opening; "" otherwise.

@@ -419,6 +419,45 @@ TEST(CaptionSidecar, TextIsWrittenAsValidUtf8) {
   EXPECT_EQ(Read(d / "b.txt"), "cut \xEF\xBF\xBD");
 }
 
+// The folder view's API (issue 33 item 1): the state of each sidecar, and a caption saved by the
+// user is recorded as edited by hand, so an overwrite run leaves it (control: replace_edited).
+TEST(CaptionSidecar, StatesAndAnEditSavedByTheUserIsProtected) {
+  test::TempDir d;
+  Write(d / "a.png", "A");
+  Write(d / "b.png", "B");
+  Write(d / "c.png", "C");
+  Fake fake;
+  {
+    CaptionFolderOptions o;
+    o.sidecar = SidecarOptions{};
+    o.only = std::set<std::string>{"a.png", "b.png"};  // "caption the selected"
+    EXPECT_EQ(CaptionFolder(d.path(), o, fake.captioner()).sidecars_written, 2);
+    EXPECT_EQ(fake.calls, (std::vector<std::string>{"a.png", "b.png"}));
+  }
+  SidecarWriter view(d.path(), SidecarOptions{});
+  std::string text;
+  EXPECT_EQ(view.State("a.png", &text), SidecarState::kGlance);
+  EXPECT_EQ(text, "caption of A");
+  EXPECT_EQ(view.State("c.png", &text), SidecarState::kNone);
+  EXPECT_EQ(text, "");
+  view.WriteEdited("a.png", "my fix");
+  EXPECT_EQ(Read(d / "a.txt"), "my fix");
+  EXPECT_EQ(view.State("a.png"), SidecarState::kEdited);
+  EXPECT_EQ(SidecarWriter(d.path(), SidecarOptions{}).State("a.png"), SidecarState::kEdited);  // from the record
+  EXPECT_NE(Read(d / kSidecarManifestName).find("\"edited\":true"), std::string::npos);
+  // Edited back to Glance's text, it is Glance's again.
+  view.WriteEdited("b.png", "caption of B");
+  EXPECT_EQ(SidecarWriter(d.path(), SidecarOptions{}).State("b.png"), SidecarState::kGlance);
+  EXPECT_FALSE(Names(d.path()).count("a.txt.tmp"));
+  fake.next = "new";
+  CaptionFolderSummary s = Caption(d.path(), fake, SidecarExisting::kOverwrite);
+  EXPECT_EQ(Read(d / "a.txt"), "my fix");
+  EXPECT_EQ(Read(d / "b.txt"), "new of B");
+  EXPECT_EQ(s.protected_sidecars, std::vector<std::string>{(fs::path(d.path()) / "a.txt").string()});
+  Caption(d.path(), fake, SidecarExisting::kOverwrite, "", /*replace_edited=*/true);
+  EXPECT_EQ(Read(d / "a.txt"), "new of A");
+}
+
 TEST(CaptionSidecar, NeedsAnOutputFileOrSidecars) {
   test::TempDir d;
   Fake fake;
