@@ -13,6 +13,7 @@
 #include <QImage>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <memory>
 
@@ -20,6 +21,9 @@
 
 namespace glance::server {
 class ChatServer;
+}
+namespace glance {
+struct CaptionFolderOptions;
 }
 
 namespace glance::ui {
@@ -71,6 +75,13 @@ class EngineWorker : public QObject {
   // .jsonl as JSON), or empty for text captions.
   void captionFolder(const QString& dir, const QString& out, const QString& prompt,
                      const glance::GenerateOptions& options, const QString& schema = QString());
+  // The folder view's run (ui/folder_view.h): captions into sidecars next to the images
+  // (core/engine/caption_sidecar.h) with `ext`, `existing` ("skip", "overwrite", "append",
+  // "prepend"), `prefix` and `replaceEdited`; `only`: these images (names relative to `dir`),
+  // empty for the whole folder. The same signals as captionFolder; a bad option: error("folder").
+  void captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
+                             const QString& existing, const QString& prefix, bool replaceEdited, bool recursive,
+                             const QString& prompt, const glance::GenerateOptions& options);
   // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
   // free port, and a port in use falls back to any free one. It follows model switches. The
   // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
@@ -117,6 +128,9 @@ class EngineWorker : public QObject {
   // request is using the engine and holds it until the returned handle dies; null otherwise.
   std::shared_ptr<void> holdEngine();
   void restartServer();  // after a model switch, on the new engine
+  // captionFolder and captionFolderSidecars: `folder` is a CaptionFolderOptions (caption_folder.h).
+  void runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
+                        const GenerateOptions& options, const QString& schema);
 
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;

@@ -1,5 +1,6 @@
 // EngineWorker::captionFolder: File ▸ Caption a folder… on the engine thread, through the same
-// core/engine/caption_folder as `glance-cli caption DIR --out FILE`.
+// core/engine/caption_folder as `glance-cli caption DIR --out FILE`; captionFolderSidecars: the
+// folder view's run into sidecars, as `glance-cli caption DIR --sidecar`.
 #include <exception>
 
 #include "core/engine/caption_folder.h"
@@ -11,6 +12,38 @@ namespace glance::ui {
 
 void EngineWorker::captionFolder(const QString& dir, const QString& out, const QString& prompt,
                                  const GenerateOptions& options, const QString& schema) {
+  CaptionFolderOptions folder;
+  folder.out_path = out.toStdString();
+  folder.json_captions = !schema.isEmpty();
+  runCaptionFolder(dir, folder, prompt, options, schema);
+}
+
+void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
+                                         const QString& existing, const QString& prefix, bool replaceEdited,
+                                         bool recursive, const QString& prompt, const GenerateOptions& options) {
+  CaptionFolderOptions folder;
+  folder.recursive = recursive;
+  try {
+    SidecarOptions sidecar;
+    sidecar.ext = ext.toStdString();
+    CheckSidecarExtension(sidecar.ext);
+    sidecar.existing = ParseSidecarExisting(existing.toStdString());
+    sidecar.prefix = prefix.toStdString();
+    sidecar.replace_edited = replaceEdited;
+    folder.sidecar = sidecar;
+  } catch (const std::exception& e) {
+    Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));
+    return;
+  }
+  if (!only.isEmpty()) {
+    folder.only.emplace();
+    for (const QString& name : only) folder.only->insert(name.toStdString());
+  }
+  runCaptionFolder(dir, folder, prompt, options, QString());
+}
+
+void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
+                                    const GenerateOptions& options, const QString& schema) {
   if (!engine_) {
     Q_EMIT error(QStringLiteral("folder"), tr("No model is loaded."));
     return;
@@ -71,8 +104,7 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
     Q_EMIT folderItem(Q(file), tr("the same image as %1").arg(Q(sameAs)), false);
   };
   try {
-    const CaptionFolderSummary s =
-        CaptionFolder(dir.toStdString(), out.toStdString(), captioner, cb, /*json_captions=*/!schema.isEmpty());
+    const CaptionFolderSummary s = CaptionFolder(dir.toStdString(), folder, captioner, cb);
     Q_EMIT folderFinished(s.captioned, s.already_done, skipped, s.cancelled || cancel_.load());
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));

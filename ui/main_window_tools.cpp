@@ -11,12 +11,22 @@
 #include "ui/caption_folder_dialog.h"
 #include "ui/chat_view.h"
 #include "ui/engine_worker.h"
+#include "ui/folder_view.h"
 #include "ui/main_window.h"
 
 namespace glance::ui {
 
 void MainWindow::buildToolsMenu(QMenu* file) {
   file->addAction(tr("Caption a &folder\u2026"), this, [this] { openCaptionFolder(); });
+  // The folder view (issue 33): a window of its own, sharing this window's engine and settings.
+  QAction* openFolder = file->addAction(tr("Open f&older\u2026"), this, [this] {
+    auto* view = new FolderWindow(worker_, [this] { return options_; }, [this] { return modelLoaded_; }, this);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+    view->chooseFolder();
+  });
+  openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   file->addAction(tr("Try a &demo scene"), this, &MainWindow::tryDemoScene);
   file->addSeparator();
   serverAction_ = file->addAction(tr("&Local server"));

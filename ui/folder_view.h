@@ -1,0 +1,122 @@
+#pragma once
+// File ▸ Open folder… (issue 33 item 1): a window over one folder of images for captioning into
+// sidecar files. A thumbnail grid with each image's state (no caption / captioned / edited by
+// hand / failed) and filters by state and caption text; the selected image large with its caption
+// in a plain-text editor (undo/redo; saved as you type, atomically, through the sidecar writer,
+// and recorded as edited by hand, so a caption run leaves it alone unless told otherwise);
+// Go ▸ Next / Previous / First without a caption; Caption ▸ Caption… runs the folder (the whole
+// of it, the uncaptioned or the selected images) into sidecars on the engine thread with progress
+// and Stop, each image's state updating as it is written; Edit ▸ Find and replace in captions…
+// (folder_replace_dialog.h).
+//
+// The model behind it is folder_model.h; thumbnails come from folder_thumbnails.h (off the GUI
+// thread, cached in memory and on disk). GUI thread only.
+#include <QMainWindow>
+#include <QString>
+#include <QStringList>
+#include <functional>
+
+#include "core/engine/session.h"
+#include "ui/folder_caption_dialog.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTimer;
+
+namespace glance::ui {
+
+class EngineWorker;
+class FolderFilter;
+class FolderModel;
+class FolderReplaceDialog;
+class FolderThumbnails;
+
+class FolderWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  // `worker` null: no captioning (the view and editing still work). `options` and `modelLoaded`
+  // ask the main window at the time of a run.
+  FolderWindow(EngineWorker* worker, std::function<GenerateOptions()> options, std::function<bool()> modelLoaded,
+               QWidget* parent = nullptr, const QString& thumbnailCacheDir = QString());
+  ~FolderWindow() override;
+
+  // Opens `dir`; false with the reason in the status bar (and *error).
+  bool openFolder(const QString& dir, bool recursive, QString* error = nullptr);
+  // The Open folder dialog (a folder and "include subfolders"), then openFolder.
+  void chooseFolder();
+
+  // Selects the image by name (relative to the folder); false when it is not shown.
+  bool select(const QString& name);
+  QString current() const;  // the selected image's name, "" for none
+  void next();
+  void previous();
+  bool firstUncaptioned();
+  void saveNow();  // the editor's pending change, if any
+
+  // Starts a caption run with these choices (no dialog); false (and why, in the status bar)
+  // when there is no model or a run is going.
+  bool startCaption(const FolderCaptionChoice& choice);
+  void stopCaption();
+  bool isCaptioning() const { return running_; }
+  FolderReplaceDialog* openReplace();
+
+  FolderModel* model() const { return model_; }
+  FolderFilter* filter() const { return filter_; }
+  FolderThumbnails* thumbnails() const { return thumbnails_; }
+  QListView* list() const { return list_; }
+  QPlainTextEdit* editor() const { return editor_; }
+  QComboBox* stateFilter() const { return stateFilter_; }
+  QLineEdit* textFilter() const { return textFilter_; }
+  QString statusText() const;
+  QString countsText() const;
+
+ Q_SIGNALS:
+  void captionFinished(int captioned, int skipped, bool stopped);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void showCurrent();
+  void editorChanged();
+  void updateCounts();
+  void applyFilter();
+  void chooseCaption();
+  void setRunning(bool on);
+  void reloadKeepingCurrent();
+
+  EngineWorker* worker_;
+  std::function<GenerateOptions()> options_;
+  std::function<bool()> modelLoaded_;
+  FolderThumbnails* thumbnails_ = nullptr;
+  FolderModel* model_ = nullptr;
+  FolderFilter* filter_ = nullptr;
+  QListView* list_ = nullptr;
+  QComboBox* stateFilter_ = nullptr;
+  QLineEdit* textFilter_ = nullptr;
+  QLabel* image_ = nullptr;
+  QLabel* stateLabel_ = nullptr;
+  QLabel* counts_ = nullptr;
+  QPlainTextEdit* editor_ = nullptr;
+  QProgressBar* bar_ = nullptr;
+  QPushButton* stop_ = nullptr;
+  QTimer* saveTimer_ = nullptr;
+  QAction* recursiveAction_ = nullptr;
+  QAction* captionAction_ = nullptr;
+  QAction* stopAction_ = nullptr;
+  FolderReplaceDialog* replace_ = nullptr;
+  FolderCaptionChoice lastChoice_;
+  QString editing_;       // the image whose caption the editor shows
+  bool loading_ = false;  // the editor's text is being set, not typed
+  bool dirty_ = false;
+  bool running_ = false;
+};
+
+}  // namespace glance::ui
