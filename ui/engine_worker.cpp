@@ -4,10 +4,29 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "core/util/error.h"
 #include "server/chat_server.h"
 
 namespace glance::ui {
+
+namespace {
+
+// Hands the memory a replaced (or failed) engine freed back to the system. glibc keeps freed
+// heap memory in its arenas and only trims the top of each; the weights were allocated on this
+// thread's arena, interleaved with what outlives them, so switching from a 0.8B model to the
+// demo model left ~900 MiB resident (issue 34). malloc_trim(0) releases the free pages inside
+// every arena (glibc manual, "Memory Allocation Tunables" / malloc_trim(3)); elsewhere a no-op.
+void ReturnFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
 
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) { RegisterEventTypes(); }
 
@@ -30,12 +49,14 @@ void EngineWorker::loadModel(const QString& dir, const EngineOptions& options) {
     const bool serving = server_ != nullptr;
     server_.reset();  // it serves the old engine
     session_.reset();  // a session belongs to one engine
-    engine_ = std::move(engine);
+    engine_ = std::move(engine);  // the old engine goes here, unless a request still holds it
+    ReturnFreedMemory();
     session_ = std::make_unique<Session>(engine_);
     Q_EMIT modelLoaded(engine_->info());
     Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
     if (serving) restartServer();
   } catch (const std::exception& e) {
+    ReturnFreedMemory();  // what the failed load had read
     Q_EMIT error(QStringLiteral("load"), QString::fromUtf8(e.what()));
   }
 }
