@@ -77,6 +77,41 @@ std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, c
   return ranked;
 }
 
+std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, int first_step, int last_step) {
+  std::vector<HeadShare> out;
+  for (const MapKind kind : {MapKind::kSoftmax, MapKind::kHidden}) {
+    const bool hidden = kind == MapKind::kHidden;
+    std::vector<double> sum;
+    const AttentionMap* layout = nullptr;
+    int count = 0;
+    for (const AttentionMap& m : maps) {
+      if (m.step < first_step || m.step > last_step) continue;
+      const std::vector<float>& s = hidden ? m.linear_shares : m.shares;
+      const std::vector<int>& layers = hidden ? m.linear_layers : m.layers;
+      const int heads = hidden ? m.linear_heads : m.n_heads;
+      if (s.empty() || s.size() != 3 * layers.size() * static_cast<size_t>(std::max(heads, 0))) continue;
+      if (!layout) {
+        layout = &m;
+        sum.assign(s.size(), 0.0);
+      } else if (layers != (hidden ? layout->linear_layers : layout->layers) || s.size() != sum.size()) {
+        continue;
+      }
+      for (size_t i = 0; i < s.size(); ++i) sum[i] += s[i];
+      ++count;
+    }
+    if (!layout) continue;
+    const std::vector<int>& layers = hidden ? layout->linear_layers : layout->layers;
+    const int heads = hidden ? layout->linear_heads : layout->n_heads;
+    for (size_t slot = 0; slot < layers.size(); ++slot)
+      for (int h = 0; h < heads; ++h) {
+        const size_t at = 3 * (slot * static_cast<size_t>(heads) + static_cast<size_t>(h));
+        out.push_back({kind, layers[slot], h, static_cast<float>(sum[at] / count), static_cast<float>(sum[at + 1] / count),
+                       static_cast<float>(sum[at + 2] / count)});
+      }
+  }
+  return out;
+}
+
 float Percentile(std::vector<float> values, double p) {
   if (values.empty()) return 0.0f;
   std::sort(values.begin(), values.end());

@@ -47,6 +47,17 @@ struct WordAtCell {
 std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
                                         int cell, const MapAggregate& a);
 
+// The layer × head map (issue 36 item 5): one cell per (kind, layer, head) with the mean of
+// AttentionMap::shares / linear_shares over the maps whose step lies in [first_step, last_step].
+// Softmax layers first, then the DeltaNet layers, each in layer order and head order. Maps
+// without shares (reopened chats) or of another layout than the first are left out.
+struct HeadShare {
+  MapKind kind = MapKind::kSoftmax;
+  int layer = 0, head = 0;
+  float image = 0.f, text = 0.f, sink = 0.f;
+};
+std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, int first_step, int last_step);
+
 // The value at percentile p (0..100, linear interpolation between ranks) of `values`; 0 when empty.
 float Percentile(std::vector<float> values, double p);
 

@@ -21,6 +21,7 @@ void AttentionCapture::BeginToken(int step) {
   current_.grid_h = grid_h_;
   current_.grid_w = grid_w_;
   active_ = true;
+  linear_shares_ok_ = true;
 }
 
 void AttentionCapture::AddLayerRow(int layer, int n_heads, const float* probs, int64_t key_stride,
@@ -29,14 +30,25 @@ void AttentionCapture::AddLayerRow(int layer, int n_heads, const float* probs, i
   if (current_.n_heads == 0) current_.n_heads = n_heads;
   if (n_heads != current_.n_heads) return;  // all full-attention layers share one head count
   current_.layers.push_back(layer);
+  // The sink is key 0 unless it is one of the image's own tokens (never, in a chat prompt).
+  const bool sink_is_image = !positions_.empty() && positions_.front() == 0;
   for (int h = 0; h < n_heads; ++h) {
     const float* row = probs + static_cast<int64_t>(h) * key_stride;
-    for (int64_t p : positions_) current_.weights.push_back(p < n_keys ? row[p] : 0.0f);
+    double image = 0.0, all = 0.0;
+    for (int64_t p : positions_) {
+      current_.weights.push_back(p < n_keys ? row[p] : 0.0f);
+      if (p < n_keys) image += row[p];
+    }
+    for (int64_t k = 0; k < n_keys; ++k) all += row[k];
+    const double sink = n_keys > 0 && !sink_is_image ? row[0] : 0.0;
+    current_.shares.insert(current_.shares.end(), {static_cast<float>(image), static_cast<float>(all - image - sink),
+                                                   static_cast<float>(sink)});
   }
 }
 
 void AttentionCapture::AddHiddenRow(int layer, int n_heads, const int64_t* positions, int64_t n_keys,
-                                    const float* weights, int64_t head_stride) {
+                                    const float* weights, int64_t head_stride, const float* totals,
+                                    int64_t total_stride) {
   if (!active_ || (current_.linear_heads != 0 && n_heads != current_.linear_heads)) return;
   std::vector<int64_t> index;  // image cell -> tracked row
   index.reserve(positions_.size());
@@ -47,15 +59,30 @@ void AttentionCapture::AddHiddenRow(int layer, int n_heads, const int64_t* posit
   }
   current_.linear_heads = n_heads;
   current_.linear_layers.push_back(layer);
+  // The sink's tracked row (position 0), when it was tracked and is not an image token.
+  const bool sink_tracked = n_keys > 0 && positions[0] == 0 && positions_.front() != 0;
+  if (!totals || !sink_tracked) linear_shares_ok_ = false;
   for (int h = 0; h < n_heads; ++h) {
     const float* row = weights + static_cast<int64_t>(h) * head_stride;
-    for (int64_t i : index) current_.linear_weights.push_back(row[i]);
+    double image = 0.0;
+    for (int64_t i : index) {
+      current_.linear_weights.push_back(row[i]);
+      image += row[i];
+    }
+    if (!linear_shares_ok_) continue;
+    // Fractions of the signed total: they add up to 1, but a_{t,j} is signed (qwen35.md §2.9).
+    const double total = totals[static_cast<int64_t>(h) * total_stride], sink = row[0];
+    const double inv = total != 0.0 ? 1.0 / total : 0.0;
+    current_.linear_shares.insert(current_.linear_shares.end(),
+                                  {static_cast<float>(image * inv), static_cast<float>((total - image - sink) * inv),
+                                   static_cast<float>(sink * inv)});
   }
 }
 
 const AttentionMap& AttentionCapture::EndToken(int32_t token_id, const std::string& token_text) {
   current_.token_id = token_id;
   current_.token_text = token_text;
+  if (!linear_shares_ok_) current_.linear_shares.clear();
   // Mean over every layer and head.
   const size_t cells = positions_.size();
   current_.mean.assign(cells, 0.0f);

@@ -45,6 +45,20 @@ struct AttentionMap {
   // [linear_layers.size()][linear_heads][grid_h*grid_w]
   std::vector<float> linear_weights;
 
+  // The layer × head shares (issue 36 item 5): where the token's attention went, per layer and
+  // head, as three fractions — on this image's tokens, on the text (every other token, other
+  // images and earlier answers included), and on the attention sink: the sequence's first token
+  // (cache position 0, always <|im_start|>; Xiao et al. 2023, "Efficient Streaming Language
+  // Models with Attention Sinks", arXiv:2309.17453). [layers.size()][n_heads][3] in the order
+  // image, text, sink: sums over the softmax row, so they add up to 1. Empty when not captured
+  // (maps reopened from a saved chat).
+  std::vector<float> shares;
+  // [linear_layers.size()][linear_heads][3]: the same for the DeltaNet layers' hidden attention,
+  // as fractions of the signed total Σ_j a_{t,j} over every earlier token (docs/qwen35.md §2.9):
+  // they add up to 1 but a share can leave [0, 1]. Empty when the total is unknown (capture
+  // began after the sequence's first token).
+  std::vector<float> linear_shares;
+
   // One layer (index into `layers`, or -1 = mean of all) and one head (-1 = mean of all).
   std::vector<float> Select(int layer_slot, int head) const;
   // The same over the DeltaNet layers' hidden attention (index into `linear_layers`).

@@ -41,6 +41,9 @@ json ToJson(const AttentionMap& v) {
     j["linear_heads"] = v.linear_heads;
     j["linear_weights"] = v.linear_weights;
   }
+  // The layer × head shares (image, text, sink per layer and head): only when captured.
+  if (!v.shares.empty()) j["shares"] = v.shares;
+  if (!v.linear_shares.empty()) j["linear_shares"] = v.linear_shares;
   return j;
 }
 
@@ -68,6 +71,13 @@ AttentionMap AttentionMapFromJson(const json& j) {
   v.linear_weights = OptionalField<std::vector<float>>(j, "linear_weights", {}, "attention map JSON");
   if (v.linear_weights.size() != cells * v.linear_layers.size() * static_cast<size_t>(std::max(v.linear_heads, 0)))
     throw Error("attention map JSON: 'linear_weights' does not match its grid, linear_layers and linear_heads");
+  v.shares = OptionalField<std::vector<float>>(j, "shares", {}, "attention map JSON");
+  v.linear_shares = OptionalField<std::vector<float>>(j, "linear_shares", {}, "attention map JSON");
+  if (!v.shares.empty() && v.shares.size() != 3 * v.layers.size() * static_cast<size_t>(std::max(v.n_heads, 0)))
+    throw Error("attention map JSON: 'shares' is not 3 values per layer and head");
+  if (!v.linear_shares.empty() &&
+      v.linear_shares.size() != 3 * v.linear_layers.size() * static_cast<size_t>(std::max(v.linear_heads, 0)))
+    throw Error("attention map JSON: 'linear_shares' is not 3 values per DeltaNet layer and head");
   return v;
 }
 

@@ -59,8 +59,8 @@ struct Capture {
     for (auto& c : images) c->AddLayerRow(layer, n_heads, probs, key_stride, n_keys);
   }
   void AddHiddenRow(int layer, int n_heads, const int64_t* positions, int64_t n_keys, const float* weights,
-                    int64_t head_stride) {
-    for (auto& c : images) c->AddHiddenRow(layer, n_heads, positions, n_keys, weights, head_stride);
+                    int64_t head_stride, const float* totals, int64_t total_stride) {
+    for (auto& c : images) c->AddHiddenRow(layer, n_heads, positions, n_keys, weights, head_stride, totals, total_stride);
   }
   void AddVerifyRow(const VerifyAttention& v, int64_t row) {
     for (auto& c : images) v.AddRow(*c, row);
@@ -84,7 +84,8 @@ class CaptureObserver final : public lm::AttentionObserver {
   // The DeltaNet layers' hidden attention (the state tracks it while keep_hidden is on).
   bool wants_hidden_attention() const override { return true; }
   void OnHiddenAttention(const lm::HiddenAttentionWeights& w) override {
-    capture_.AddHiddenRow(w.layer, w.n_heads, w.positions, w.n_keys, w.row(0, w.n_queries - 1), w.n_queries * w.n_keys);
+    capture_.AddHiddenRow(w.layer, w.n_heads, w.positions, w.n_keys, w.row(0, w.n_queries - 1), w.n_queries * w.n_keys,
+                          w.total(0, w.n_queries - 1), w.n_queries);
   }
 
  private:

@@ -26,6 +26,7 @@ void VerifyAttention::OnHiddenAttention(const lm::HiddenAttentionWeights& w) {
   h.n_keys = w.n_keys;
   h.positions.assign(w.positions, w.positions + w.n_keys);
   h.weights.assign(w.weights, w.weights + static_cast<size_t>(w.n_heads * w.n_queries * w.n_keys));
+  if (w.totals) h.totals.assign(w.totals, w.totals + static_cast<size_t>(w.n_heads * w.n_queries));
   hidden_.push_back(std::move(h));
 }
 
@@ -38,7 +39,7 @@ void VerifyAttention::AddRow(AttentionCapture& capture, int64_t row) const {
   // The hidden attention of row `row` is causal already (later verify rows weigh 0).
   for (const Hidden& h : hidden_)
     capture.AddHiddenRow(h.layer, h.n_heads, h.positions.data(), h.n_keys, h.weights.data() + row * h.n_keys,
-                         h.n_queries * h.n_keys);
+                         h.n_queries * h.n_keys, h.totals.empty() ? nullptr : h.totals.data() + row, h.n_queries);
 }
 
 bool DraftAndVerify(const lm::LanguageModel& lm, lm::LmState& state, int64_t last, int k, int64_t draft_vocab,

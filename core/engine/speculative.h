@@ -57,6 +57,7 @@ class VerifyAttention final : public lm::AttentionObserver {
     int64_t n_queries = 0, n_keys = 0;
     std::vector<int64_t> positions;  // [n_keys]
     std::vector<float> weights;      // [n_heads][n_queries][n_keys], causal
+    std::vector<float> totals;       // [n_heads][n_queries] Σ_j a_{t,j}, or empty (unknown)
   };
   std::vector<Hidden> hidden_;
 };

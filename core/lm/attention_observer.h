@@ -35,8 +35,12 @@ struct HiddenAttentionWeights {
   const int64_t* positions = nullptr;  // [n_keys] their cache positions, ascending
   // [n_heads][n_queries][n_keys]; tracked rows after the query's own position are 0.
   const float* weights = nullptr;
+  // [n_heads][n_queries]: Σ_j a_{t,j} over every earlier row j, tracked or not (the delta rule
+  // run with v ≡ 1); null when tracking began after the sequence's first row.
+  const float* totals = nullptr;
 
   const float* row(int head, int64_t r) const { return weights + (head * n_queries + r) * n_keys; }
+  const float* total(int head, int64_t r) const { return totals ? totals + head * n_queries + r : nullptr; }
 };
 
 class AttentionObserver {

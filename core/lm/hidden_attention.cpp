@@ -26,7 +26,7 @@ void ApplyDeltaTransition(float* u, const float* k, float beta, float g, int dk)
 }
 
 void HiddenAttentionRow(const DeltaRuleInput& in, int64_t t, const uint8_t* tracked, const float* w,
-                        int64_t n_folded, float* out) {
+                        int64_t n_folded, float* out, const float* z, float* total) {
   const int dk = in.dk;
   auto is_tracked = [&](int64_t m) { return tracked == nullptr || tracked[m] != 0; };
   int64_t n_fwd = 0, upto_t = 0;  // tracked rows of this forward: all, and those <= t
@@ -39,23 +39,33 @@ void HiddenAttentionRow(const DeltaRuleInput& in, int64_t t, const uint8_t* trac
   // u_t = q̂_t; a_{t,m} = β_m k̂_m·u_m; u_{m−1} = A_m u_m.
   std::vector<float> u(in.q + t * in.qk_stride, in.q + t * in.qk_stride + dk);
   int64_t idx = upto_t;
+  double sum = 0.0;  // Σ a_{t,m} over this forward's rows, tracked or not (only with `total`)
   for (int64_t m = t; m >= 0; --m) {
     const float* k = in.k + m * in.qk_stride;
     const float beta = in.beta[m * in.gb_stride];
-    if (is_tracked(m)) out[n_folded + --idx] = beta * kernels::DotF32(k, u.data(), dk);
+    if (is_tracked(m) || total) {
+      const float a = beta * kernels::DotF32(k, u.data(), dk);
+      if (is_tracked(m)) out[n_folded + --idx] = a;
+      sum += a;
+    }
     ApplyDeltaTransition(u.data(), k, beta, in.g[m * in.gb_stride], dk);
   }
   // u = A_0 ⋯ A_t q̂ (this forward's rows): the folded w_j already carry A up to row −1.
   for (int64_t j = 0; j < n_folded; ++j) out[j] = kernels::DotF32(w + j * dk, u.data(), dk);
+  if (total) *total = static_cast<float>(sum + (z ? kernels::DotF32(z, u.data(), dk) : 0.0f));
 }
 
-void FoldHiddenRows(const DeltaRuleInput& in, int64_t n, const uint8_t* tracked, std::vector<float>& w) {
+void FoldHiddenRows(const DeltaRuleInput& in, int64_t n, const uint8_t* tracked, std::vector<float>& w, float* z) {
   const int dk = in.dk;
   for (int64_t m = 0; m < n; ++m) {
     const float* k = in.k + m * in.qk_stride;
     const float beta = in.beta[m * in.gb_stride], decay = std::exp(in.g[m * in.gb_stride]);
     const size_t rows = w.size() / static_cast<size_t>(dk);
     for (size_t j = 0; j < rows; ++j) Transition(w.data() + j * static_cast<size_t>(dk), k, beta, decay, dk);
+    if (z) {
+      Transition(z, k, beta, decay, dk);
+      kernels::Axpy(beta, k, z, dk);
+    }
     if (tracked == nullptr || tracked[m]) {
       const size_t at = w.size();
       w.resize(at + static_cast<size_t>(dk));
@@ -95,8 +105,11 @@ void BeginHiddenAttentionForward(HiddenAttentionState& s, const TextConfig& cfg,
   if (s.layers.empty()) {
     s.layers.resize(static_cast<size_t>(n_layers));
     for (int li = 0; li < n_layers; ++li)
-      if (cfg.layer_types[static_cast<size_t>(li)] == LayerType::kLinearAttention)
+      if (cfg.layer_types[static_cast<size_t>(li)] == LayerType::kLinearAttention) {
         s.layers[static_cast<size_t>(li)].w.assign(static_cast<size_t>(nv), {});
+        s.layers[static_cast<size_t>(li)].z.assign(static_cast<size_t>(nv),
+                                                   std::vector<float>(static_cast<size_t>(cfg.linear_key_head_dim), 0.0f));
+      }
   }
   // The last forward's rows that the state kept (all, unless a verify was rolled back).
   const int64_t keep = std::clamp<int64_t>(n_tokens - s.pending_first, 0, s.pending_rows);
@@ -110,7 +123,8 @@ void BeginHiddenAttentionForward(HiddenAttentionState& s, const TextConfig& cfg,
         HiddenAttentionState::Layer& L = s.layers[linear[i / static_cast<size_t>(nv)]];
         const int64_t h = static_cast<int64_t>(i % static_cast<size_t>(nv));
         const DeltaRuleInput in = HeadRows(cfg, nullptr, L.k.data(), Kd, L.beta.data(), L.g.data(), keep, h);
-        FoldHiddenRows(in, keep, s.pending_tracked.data(), L.w[static_cast<size_t>(h)]);
+        FoldHiddenRows(in, keep, s.pending_tracked.data(), L.w[static_cast<size_t>(h)],
+                       L.z[static_cast<size_t>(h)].data());
       }
     });
     for (int64_t m = 0; m < keep; ++m)
@@ -121,6 +135,8 @@ void BeginHiddenAttentionForward(HiddenAttentionState& s, const TextConfig& cfg,
   s.pending_tracked.assign(static_cast<size_t>(T), s.every_row ? 1 : 0);
   for (int64_t r : image_rows)
     if (r >= 0 && r < T) s.pending_tracked[static_cast<size_t>(r)] = 1;
+  // The sequence's first token, the attention sink of the layer × head shares (issue 36 item 5).
+  if (n_tokens == 0 && T > 0) s.pending_tracked[0] = 1;
   for (HiddenAttentionState::Layer& L : s.layers) {
     L.k.clear();
     L.beta.clear();
@@ -151,12 +167,14 @@ void HiddenAttentionLayerForward(const HiddenAttentionContext& ctx, const TextCo
   if (n_keys == 0) return;
   const int64_t q0 = obs->rows() == AttentionObserver::Rows::kAll ? 0 : T - 1, nq = T - q0;
   std::vector<float> weights(static_cast<size_t>(nv * nq * n_keys));
+  std::vector<float> totals(s.totals_known ? static_cast<size_t>(nv * nq) : 0);
   kernels::ParallelFor(pool, static_cast<size_t>(nv), [&](size_t begin, size_t end) {
     for (size_t h = begin; h < end; ++h) {
       const DeltaRuleInput in = HeadRows(cfg, qkv, qkv + Kd, Cd, beta, g, T, static_cast<int64_t>(h));
       for (int64_t r = 0; r < nq; ++r)
         HiddenAttentionRow(in, q0 + r, tracked, L.w[h].data(), n_folded,
-                           weights.data() + (static_cast<int64_t>(h) * nq + r) * n_keys);
+                           weights.data() + (static_cast<int64_t>(h) * nq + r) * n_keys, L.z[h].data(),
+                           totals.empty() ? nullptr : totals.data() + static_cast<int64_t>(h) * nq + r);
     }
   });
   HiddenAttentionWeights hw;
@@ -168,6 +186,7 @@ void HiddenAttentionLayerForward(const HiddenAttentionContext& ctx, const TextCo
   hw.n_keys = n_keys;
   hw.positions = positions.data();
   hw.weights = weights.data();
+  hw.totals = totals.empty() ? nullptr : totals.data();
   obs->OnHiddenAttention(hw);
 }
 

@@ -35,12 +35,16 @@ void ApplyDeltaTransition(float* u, const float* k, float beta, float g, int dk)
 // earlier forwards (their w_j, at the row before this forward's first).
 // out [n_folded + tracked rows of this forward]: the folded rows first, then this forward's
 // tracked rows in order; those after row t get 0.
+// With `total`, also *total = Σ_j a_{t,j} over every row j <= t (tracked or not): this forward's
+// rows directly, the earlier ones through z [dk] (Σ of every earlier row's w_j; null: none).
 void HiddenAttentionRow(const DeltaRuleInput& in, int64_t t, const uint8_t* tracked, const float* w,
-                        int64_t n_folded, float* out);
+                        int64_t n_folded, float* out, const float* z = nullptr, float* total = nullptr);
 
 // Advances the folded vectors w [n_folded][dk] of one value head over the first n rows of a
-// forward (w_j ← A_m w_j), appending β_m k̂_m for each tracked row m as it goes.
-void FoldHiddenRows(const DeltaRuleInput& in, int64_t n, const uint8_t* tracked, std::vector<float>& w);
+// forward (w_j ← A_m w_j), appending β_m k̂_m for each tracked row m as it goes; with z [dk]
+// also z ← A_m z + β_m k̂_m for every row m (the sum of all rows' w_j).
+void FoldHiddenRows(const DeltaRuleInput& in, int64_t n, const uint8_t* tracked, std::vector<float>& w,
+                    float* z = nullptr);
 
 // Where a DeltaNet layer keeps its rows and reports its hidden attention (one forward).
 struct HiddenAttentionContext {

@@ -182,6 +182,7 @@ void LanguageModel::EnableHiddenAttention(LmState& state, bool every_row) const 
   s = HiddenAttentionState{};
   s.active = true;
   s.every_row = every_row;
+  s.totals_known = state.n_tokens == 0;
   s.pending_first = state.n_tokens;  // nothing pending: tracking starts with the next forward
 }
 

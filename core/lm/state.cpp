@@ -130,6 +130,7 @@ size_t HiddenAttentionState::ByteSize() const {
   size_t bytes = positions.size() * sizeof(int64_t) + pending_tracked.size();
   for (const Layer& l : layers) {
     for (const auto& w : l.w) bytes += w.size() * sizeof(float);
+    for (const auto& z : l.z) bytes += z.size() * sizeof(float);
     bytes += (l.k.size() + l.beta.size() + l.g.size()) * sizeof(float);
   }
   return bytes;

@@ -79,16 +79,24 @@ struct MtpState {
 // What the hidden attention of the Gated DeltaNet layers needs from the past (qwen35.md §2.9,
 // core/lm/hidden_attention.h), kept only while `active` (LanguageModel::EnableHiddenAttention,
 // which attention capture calls): capture off, nothing is stored and nothing computed.
-// Tracked rows are the image rows (rows with an embedding override) from then on, or every
-// row (every_row, for tests). For each tracked row j and value head h the layer keeps
+// Tracked rows are the image rows (rows with an embedding override) and the first row of the
+// sequence (cache position 0, the attention sink of the layer × head shares) from then on, or
+// every row (every_row, for tests). For each tracked row j and value head h the layer keeps
 // w_j = A_p ⋯ A_{j+1} β_j k̂_j, A_m = e^{g_m}(I − β_m k̂_m k̂_mᵀ), at p = the last folded row,
 // so a later query q gives a_{t,j} = w_jᵀ·(A_{p+1} ⋯ A_t q).
 struct HiddenAttentionState {
   bool active = false;
   bool every_row = false;
+  // Tracking began at cache position 0, so z holds every earlier row and the row totals are
+  // exact; false when capture was enabled on a state that already held tokens.
+  bool totals_known = false;
   std::vector<int64_t> positions;  // cache positions of the folded tracked rows, ascending
   struct Layer {
     std::vector<std::vector<float>> w;  // [nv] -> [positions.size()][dk]
+    // [nv] -> [dk]: z = Σ_j w_j over every folded row j, tracked or not (the delta rule with
+    // v ≡ 1), so that Σ_j a_{t,j} = zᵀ·(A_{p+1} ⋯ A_t q) costs one more dot per query row: the
+    // row totals of the layer × head shares (issue 36 item 5).
+    std::vector<std::vector<float>> z;
     // The last forward's prepared rows, folded into w at the start of the next forward: lazily,
     // so that after a speculative verify (LmState::KeepTokens) only the kept rows are folded.
     std::vector<float> k;        // [pending_rows][nk·dk] k̂

@@ -72,3 +72,36 @@ TEST(AttentionCapture, GroupWordsJoinsSubwordTokens) {
   EXPECT_EQ(words[1].first_step, 1);
   EXPECT_EQ(words[1].last_step, 2);
 }
+
+// The layer × head shares (issue 36 item 5): image keys, key 0 (the sink) and the rest of the
+// softmax row; for the DeltaNet layers fractions of the signed total, known only with row 0
+// tracked and a total given.
+TEST(AttentionCapture, LayerHeadSharesSplitTheRowIntoImageTextAndSink) {
+  AttentionCapture cap(0, 2, 2, {4, 5, 6, 7});
+  cap.BeginToken(0);
+  float probs[10] = {0.3f, 0.1f, 0.0f, 0.0f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+  cap.AddLayerRow(3, 1, probs, 10, 10);
+  const int64_t pos[] = {0, 4, 5, 6, 7};
+  const float w[] = {0.5f, 1.0f, 1.0f, -0.5f, 0.5f};
+  const float total = 4.0f;  // image 2, sink 0.5, text 1.5
+  cap.AddHiddenRow(0, 1, pos, 5, w, 5, &total, 1);
+  const AttentionMap& m = cap.EndToken(1, " a");
+  ASSERT_EQ(m.shares.size(), 3u);
+  EXPECT_NEAR(m.shares[0], 0.4f, 1e-6f);  // image
+  EXPECT_NEAR(m.shares[1], 0.3f, 1e-6f);  // text: keys 1, 8, 9
+  EXPECT_NEAR(m.shares[2], 0.3f, 1e-6f);  // sink
+  ASSERT_EQ(m.linear_shares.size(), 3u);
+  EXPECT_NEAR(m.linear_shares[0], 0.5f, 1e-6f);
+  EXPECT_NEAR(m.linear_shares[1], 0.375f, 1e-6f);
+  EXPECT_NEAR(m.linear_shares[2], 0.125f, 1e-6f);
+
+  // Without a total, or without row 0 among the tracked rows: no DeltaNet shares.
+  cap.BeginToken(1);
+  cap.AddHiddenRow(0, 1, pos, 5, w, 5, nullptr, 0);
+  EXPECT_TRUE(cap.EndToken(2, " b").linear_shares.empty());
+  cap.BeginToken(2);
+  cap.AddHiddenRow(0, 1, pos + 1, 4, w + 1, 4, &total, 1);
+  const AttentionMap& late = cap.EndToken(3, " c");
+  EXPECT_TRUE(late.linear_shares.empty());
+  EXPECT_EQ(late.linear_layers, (std::vector<int>{0}));  // the map itself is kept
+}

@@ -157,6 +157,34 @@ TEST(HiddenAttention, WeightedValuesReproduceTheDeltaRuleOutput) {
   }
 }
 
+// The row total Σ_j a_{t,j} over every row (the layer × head shares' denominator): through the
+// folded z when rows [0, split) came in an earlier forward that tracked none of them, against
+// the brute force summed row by row. Control: z left out misses the earlier rows.
+TEST(HiddenAttention, RowTotalThroughTheFoldedSumMatchesTheBruteForce) {
+  const Case c = MakeCase(20, 8, 5, 7u);
+  const std::vector<uint8_t> none(20, 0);
+  double control = 0.0;  // the largest miss without z (decays shrink far rows' share)
+  for (int64_t t : {3, 12, 19})
+    for (int64_t split : {int64_t{0}, int64_t{2}, t}) {
+      std::vector<float> w, z(static_cast<size_t>(c.dk), 0.0f);
+      FoldHiddenRows(Input(c), split, none.data(), w, z.data());
+      ASSERT_TRUE(w.empty()) << "untracked rows keep no w_j";
+      std::vector<float> a(1);
+      float total = 0.0f, without_z = 0.0f;
+      HiddenAttentionRow(Input(c, split), t - split, none.data(), nullptr, 0, a.data(), z.data(), &total);
+      HiddenAttentionRow(Input(c, split), t - split, none.data(), nullptr, 0, a.data(), nullptr, &without_z);
+      double brute = 0.0, brute_this = 0.0;
+      for (int64_t j = 0; j <= t; ++j) {
+        brute += BruteForce(c, t, j);
+        if (j >= split) brute_this += BruteForce(c, t, j);
+      }
+      EXPECT_NEAR(D(total), brute, kTol) << "t=" << t << " split=" << split;
+      EXPECT_NEAR(D(without_z), brute_this, kTol);
+      control = std::max(control, std::abs(D(without_z) - brute));
+    }
+  EXPECT_GT(control, 100 * kTol) << "control: the folded rows count";
+}
+
 TEST(HiddenAttention, NegativeControlsAreCaught) {
   const Case c = MakeCase(20, 8, 5, 11u);
   Case no_decay = c;  // one α dropped: row 18's decay taken as 1
@@ -181,13 +209,16 @@ class HiddenRecorder : public AttentionObserver {
     last = w;
     positions.assign(w.positions, w.positions + w.n_keys);
     weights.assign(w.weights, w.weights + w.n_heads * w.n_queries * w.n_keys);
+    if (w.totals) totals.assign(w.totals, w.totals + w.n_heads * w.n_queries);
+    else totals.clear();
     last.positions = positions.data();
     last.weights = weights.data();
+    last.totals = totals.empty() ? nullptr : totals.data();
   }
   int calls = 0;
   HiddenAttentionWeights last;
   std::vector<int64_t> positions;
-  std::vector<float> weights;
+  std::vector<float> weights, totals;
 
  private:
   int layer_;
@@ -199,6 +230,7 @@ struct LayerRun {
   LmState state;
   std::vector<float> values;  // [position][nv·dv] v of every row so far (from the trace)
   float worst = 0.0f;         // max |Σ_j a v − o| so far
+  float worst_total = 0.0f;   // max |total − Σ_j a_{t,j}| so far (every row tracked)
 
   LayerRun() {
     for (size_t i = 0; i < m.cfg.text.layer_types.size(); ++i)
@@ -234,6 +266,7 @@ struct LayerRun {
       std::copy_n(trace.linear.conv_out.data() + t * Cd + 2 * Kd, Vd, values.data() + (first + t) * Vd);
     ASSERT_EQ(rec.last.n_queries, T);
     ASSERT_EQ(rec.last.n_keys, first + T);  // every row tracked
+    ASSERT_NE(rec.last.totals, nullptr) << "tracking began at row 0: the totals are known";
     for (int64_t k = 0; k < rec.last.n_keys; ++k) ASSERT_EQ(rec.positions[static_cast<size_t>(k)], k);
     for (int64_t t = 0; t < T; ++t)
       for (int64_t h = 0; h < nv; ++h) {
@@ -245,6 +278,9 @@ struct LayerRun {
           worst = std::max(worst, static_cast<float>(std::abs(sum - D(o))));
         }
         for (int64_t j = first + t + 1; j < rec.last.n_keys; ++j) ASSERT_EQ(a[j], 0.0f) << "causal";
+        double row_sum = 0.0;  // every row is tracked here, so the total is the explicit sum
+        for (int64_t j = 0; j <= first + t; ++j) row_sum += D(a[j]);
+        worst_total = std::max(worst_total, static_cast<float>(std::abs(D(*rec.last.total(static_cast<int>(h), t)) - row_sum)));
       }
   }
 };
@@ -264,6 +300,7 @@ TEST(HiddenAttention, ReproducesTinyLayersOutputThroughPrefillDecodeAndRollback)
   run.values.resize(static_cast<size_t>((before + 1) * run.Vd()));  // the dropped rows' values go too
   run.Step({23});
   EXPECT_LE(run.worst, 1e-5f) << "after a rolled-back verify";
+  EXPECT_LE(run.worst_total, 1e-5f) << "the row totals (folded z) equal the rows' explicit sum";
   std::printf("tiny-a layer %d: max |sum_j a_tj v_j - o_t| = %.3g\n", run.layer, static_cast<double>(run.worst));
 }
 
@@ -300,13 +337,31 @@ TEST(HiddenAttention, TracksImageRowsOnlyAndCostsNothingWhenOff) {
   m.model.EnableHiddenAttention(on);
   m.model.Forward(in, on, out, nullptr, &rec);
   EXPECT_GT(rec.calls, 0);
-  EXPECT_EQ(rec.positions, (std::vector<int64_t>{2, 3, 4}));
+  // The image rows, and row 0: the sink of the layer × head shares.
+  EXPECT_EQ(rec.positions, (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_NE(rec.last.totals, nullptr);
   const int64_t next = 9;
   in = ForwardInput{};
   in.ids = std::span<const int64_t>(&next, 1);
   m.model.Forward(in, on, out, nullptr, &rec);
-  EXPECT_EQ(rec.positions, (std::vector<int64_t>{2, 3, 4}));  // text rows are not tracked
-  EXPECT_EQ(on.hidden.positions, (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(rec.positions, (std::vector<int64_t>{0, 2, 3, 4}));  // text rows are not tracked
+  EXPECT_EQ(on.hidden.positions, (std::vector<int64_t>{0, 2, 3, 4}));
+
+  // Enabled on a state that already holds tokens: no sink row, no totals.
+  LmState late = m.model.NewState();
+  in = ForwardInput{};
+  in.ids = ids;
+  m.model.Forward(in, late, out, nullptr, nullptr);
+  m.model.EnableHiddenAttention(late);
+  in = ForwardInput{};
+  in.ids = std::span<const int64_t>(&next, 1);
+  const std::vector<EmbeddingOverride> one_image = {{0, img.data()}};
+  in.overrides = one_image;  // an image row after capture began: tracked, but row 0 is not
+  HiddenRecorder late_rec(0);
+  m.model.Forward(in, late, out, nullptr, &late_rec);
+  ASSERT_GT(late_rec.calls, 0);
+  EXPECT_EQ(late_rec.positions, (std::vector<int64_t>{8}));
+  EXPECT_EQ(late_rec.last.totals, nullptr);
 }
 
 }  // namespace
