@@ -19,7 +19,6 @@
 #include <QToolButton>
 #include <QPushButton>
 #include <QBuffer>
-#include <QSettings>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStringList>
@@ -30,6 +29,7 @@
 #include "core/engine/attention_csv.h"
 #include "ui/atomic_save.h"
 #include "ui/attention_data.h"
+#include "ui/settings_file.h"
 
 namespace glance::ui {
 namespace {
@@ -230,27 +230,27 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
 
   // The look of the map is kept between runs (it was reset every start).
   {
-    QSettings saved;
-    colormapBox_->setCurrentIndex(std::clamp(saved.value(QStringLiteral("attention/colormap"), 0).toInt(), 0,
+    const auto saved = SettingsFile::App();
+    colormapBox_->setCurrentIndex(std::clamp(saved->value(QStringLiteral("attention/colormap"), 0).toInt(), 0,
                                              colormapBox_->count() - 1));
-    opacity_->setValue(saved.value(QStringLiteral("attention/opacity"), 55).toInt());
-    hideSinks_->setChecked(saved.value(QStringLiteral("attention/hide_sinks"), false).toBool());
-    gridLines_->setChecked(saved.value(QStringLiteral("attention/grid"), true).toBool());
-    patchLines_->setChecked(saved.value(QStringLiteral("attention/patches"), false).toBool());
-    const int scaling = saved.value(QStringLiteral("attention/scale"), 0).toInt();
+    opacity_->setValue(saved->value(QStringLiteral("attention/opacity"), 55).toInt());
+    hideSinks_->setChecked(saved->value(QStringLiteral("attention/hide_sinks"), false).toBool());
+    gridLines_->setChecked(saved->value(QStringLiteral("attention/grid"), true).toBool());
+    patchLines_->setChecked(saved->value(QStringLiteral("attention/patches"), false).toBool());
+    const int scaling = saved->value(QStringLiteral("attention/scale"), 0).toInt();
     for (QAction* a : scales_->actions()) a->setChecked(a->data().toInt() == scaling);
     if (!scales_->checkedAction()) scales_->actions().front()->setChecked(true);
-    sameScale_->setChecked(saved.value(QStringLiteral("attention/same_scale"), false).toBool());
+    sameScale_->setChecked(saved->value(QStringLiteral("attention/same_scale"), false).toBool());
   }
   auto restyle = [this] {
-    QSettings saved;
-    saved.setValue(QStringLiteral("attention/colormap"), colormapBox_->currentIndex());
-    saved.setValue(QStringLiteral("attention/opacity"), opacity_->value());
-    saved.setValue(QStringLiteral("attention/hide_sinks"), hideSinks_->isChecked());
-    saved.setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
-    saved.setValue(QStringLiteral("attention/patches"), patchLines_->isChecked());
-    if (const QAction* scale = scales_->checkedAction()) saved.setValue(QStringLiteral("attention/scale"), scale->data().toInt());
-    saved.setValue(QStringLiteral("attention/same_scale"), sameScale_->isChecked());
+    const auto saved = SettingsFile::App();
+    saved->setValue(QStringLiteral("attention/colormap"), colormapBox_->currentIndex());
+    saved->setValue(QStringLiteral("attention/opacity"), opacity_->value());
+    saved->setValue(QStringLiteral("attention/hide_sinks"), hideSinks_->isChecked());
+    saved->setValue(QStringLiteral("attention/grid"), gridLines_->isChecked());
+    saved->setValue(QStringLiteral("attention/patches"), patchLines_->isChecked());
+    if (const QAction* scale = scales_->checkedAction()) saved->setValue(QStringLiteral("attention/scale"), scale->data().toInt());
+    saved->setValue(QStringLiteral("attention/same_scale"), sameScale_->isChecked());
     refresh();
   };
   connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, restyle] {

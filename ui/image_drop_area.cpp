@@ -11,12 +11,12 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QDir>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include "ui/event_types.h"
 #include "ui/heatmap.h"
+#include "ui/settings_file.h"
 
 namespace glance::ui {
 
@@ -124,8 +124,8 @@ void ImageDropArea::openDialog() {
     patterns << QStringLiteral("*.") + QString::fromLatin1(format);
   // The folder of the last image opened, else Pictures, else home: always one that exists (a
   // missing Pictures folder was taken as a file name and pre-filled "Pictures").
-  QSettings settings;
-  QString folder = settings.value(QStringLiteral("dialogs/image_folder")).toString();
+  const auto settings = SettingsFile::App();
+  QString folder = settings->value(QStringLiteral("dialogs/image_folder")).toString();
   if (folder.isEmpty() || !QFileInfo(folder).isDir())
     folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
   if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
@@ -133,7 +133,7 @@ void ImageDropArea::openDialog() {
       this, tr("Attach an image"), folder,
       tr("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
   if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("dialogs/image_folder"), QFileInfo(path).absolutePath());
+  settings->setValue(QStringLiteral("dialogs/image_folder"), QFileInfo(path).absolutePath());
   takeFile(path);
 }
 

@@ -14,7 +14,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QSettings>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -30,6 +29,7 @@
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
 #include "ui/notice_bar.h"
+#include "ui/settings_file.h"
 #include "ui/settings_store.h"
 #include "ui/shortcuts_dialog.h"
 #include "ui/theme.h"
@@ -116,11 +116,26 @@ MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationSto
   restoreLayout();
   applySettings();
   connect(settings_, &SettingsStore::valueChanged, this, &MainWindow::onSettingChanged);
+  watchSettingsFile();
   current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
   openNewestConversation();
 }
 
 MainWindow::~MainWindow() { shutdownWorker(); }
+
+// A settings file that cannot be written (full disk, read-only or missing config folder) is said
+// once above the chat; the values stay in memory, are retried, and the notice goes when a save
+// succeeds (ui/settings_file.h). One that could not be read was set aside: said once too.
+void MainWindow::watchSettingsFile() {
+  const QString key = QStringLiteral("settings-file");
+  SettingsFile* file = &settings_->backend();
+  connect(file, &SettingsFile::saveFailed, this,
+          [this, key](const QString& message) { notice_->showNotice(key, message, NoticeBar::Kind::kWarning); });
+  connect(file, &SettingsFile::saveRecovered, this, [this, key] { notice_->clear(key); });
+  if (!file->loadNotice().isEmpty())
+    notice_->showNotice(key, file->loadNotice(),
+                        file->loadNotice().startsWith(tr("Could not")) ? NoticeBar::Kind::kWarning : NoticeBar::Kind::kInfo);
+}
 
 void MainWindow::buildDocks() {
   sidebar_ = new ConversationSidebar(store_, this);
@@ -222,7 +237,7 @@ void MainWindow::buildMenus() {
   view->addSeparator();
   QMenu* themeMenu = view->addMenu(tr("&Theme"));
   auto* themes = new QActionGroup(this);
-  const Theme saved = ThemeFromString(QSettings().value(kThemeKey).toString());
+  const Theme saved = ThemeFromString(SettingsFile::App()->value(kThemeKey).toString());
   for (Theme t : {Theme::kSystem, Theme::kLight, Theme::kDark}) {
     const QString label = t == Theme::kSystem ? tr("Follow &system")
                            : t == Theme::kLight ? tr("&Light") : tr("&Dark");
@@ -232,7 +247,7 @@ void MainWindow::buildMenus() {
     themes->addAction(a);
     connect(a, &QAction::triggered, this, [t] {
       ApplyTheme(t);
-      QSettings().setValue(kThemeKey, ThemeToString(t));
+      SettingsFile::App()->setValue(kThemeKey, ThemeToString(t));
     });
   }
   if (saved != Theme::kSystem) ApplyTheme(saved);
@@ -302,16 +317,16 @@ QSize MainWindow::FitScreen(QSize wanted) const {
 }
 
 void MainWindow::restoreLayout() {
-  QSettings settings;
-  restoreGeometry(settings.value(kGeometryKey).toByteArray());
-  restoreState(settings.value(kStateKey).toByteArray());
+  const auto settings = SettingsFile::App();
+  restoreGeometry(settings->value(kGeometryKey).toByteArray());
+  restoreState(settings->value(kStateKey).toByteArray());
   resize(FitScreen(size()));  // saved on a larger screen or at a smaller scale factor
 }
 
 void MainWindow::saveLayout() const {
-  QSettings settings;
-  settings.setValue(kGeometryKey, saveGeometry());
-  settings.setValue(kStateKey, saveState());
+  const auto settings = SettingsFile::App();
+  settings->setValue(kGeometryKey, saveGeometry());
+  settings->setValue(kStateKey, saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

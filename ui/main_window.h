@@ -180,6 +180,7 @@ class MainWindow : public QMainWindow {
   void connectWorker();
   void shutdownWorker();
   void restoreLayout();
+  void watchSettingsFile();
   void applyDefaultLayout();  // docks where a first run puts them, for this screen
   QSize FitScreen(QSize wanted) const;  // bounded by the screen's available size
   void saveLayout() const;

@@ -10,7 +10,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
@@ -19,6 +18,7 @@
 #include "ui/heatmap.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
+#include "ui/settings_file.h"
 
 namespace glance::ui {
 namespace {
@@ -46,7 +46,7 @@ MainWindow::ImageIntoAnsweredChat PolicyFromName(const QString& name) {
 }  // namespace
 
 void MainWindow::buildImageMenu(QMenu* chat) {
-  imagePolicy_ = PolicyFromName(QSettings().value(kImagePolicyKey).toString());
+  imagePolicy_ = PolicyFromName(SettingsFile::App()->value(kImagePolicyKey).toString());
   QMenu* menu = chat->addMenu(tr("&Images in an answered chat"));
   auto* group = new QActionGroup(menu);
   const std::pair<ImageIntoAnsweredChat, QString> choices[] = {
@@ -69,7 +69,7 @@ void MainWindow::buildImageMenu(QMenu* chat) {
 
 void MainWindow::setImageIntoAnsweredChat(ImageIntoAnsweredChat policy) {
   imagePolicy_ = policy;
-  QSettings().setValue(kImagePolicyKey, PolicyName(policy));
+  SettingsFile::App()->setValue(kImagePolicyKey, PolicyName(policy));
 }
 
 bool MainWindow::prepareChatForImage() {

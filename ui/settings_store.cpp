@@ -18,8 +18,7 @@ QString DefaultSettingsFileProblem() {
   const QString config = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
   const QString org = QCoreApplication::organizationName();
   QStringList bad;
-  for (const QString& path : {config + QLatin1Char('/') + org + QLatin1Char('/') +
-                                  QCoreApplication::applicationName() + QStringLiteral(".conf"),
+  for (const QString& path : {SettingsFile::DefaultPath(), SettingsFile::LegacyPath(),
                               config + QLatin1Char('/') + org + QStringLiteral(".conf")}) {
     std::error_code ec;
     const auto status = std::filesystem::status(QFile::encodeName(path).toStdString(), ec);
@@ -31,11 +30,10 @@ QString DefaultSettingsFileProblem() {
       .arg(bad.join(QStringLiteral(" and ")));
 }
 
-SettingsStore::SettingsStore(QObject* parent)
-    : SettingsStore(std::make_unique<QSettings>(), parent) {}
+SettingsStore::SettingsStore(QObject* parent) : QObject(parent), settings_(SettingsFile::App()) {}
 
-SettingsStore::SettingsStore(std::unique_ptr<QSettings> settings, QObject* parent)
-    : QObject(parent), settings_(std::move(settings)) {}
+SettingsStore::SettingsStore(const QString& path, QObject* parent)
+    : QObject(parent), settings_(SettingsFile::Open(path)) {}
 
 SettingsStore::~SettingsStore() = default;
 
@@ -48,8 +46,8 @@ QString SettingsStore::value(const QString& key) const {
   if (!k) return {};
   const QVariant stored = settings_->value(StorageKey(key));
   if (!stored.isValid()) return FromStd(k->default_value);
-  // QSettings hands back bools as QVariant(bool) from some backends and strings from INI files;
-  // toString() gives "true"/"false" for both.
+  // Strings as written by setValue(); a bool or number from a hand edit or an imported QSettings
+  // file reads as its text ("true", "5").
   const std::string raw = ToStd(stored.toString());
   if (auto err = settings::ValidationError(*k, raw)) {
     Q_EMIT invalidValueIgnored(key, FromStd(*err + " (stored value ignored; using the default '" +

@@ -1,34 +1,35 @@
 #pragma once
-// QSettings-backed store over the settings registry (core/settings/registry.h). Every read is
+// The settings registry's values (core/settings/registry.h) kept in a SettingsFile
+// (ui/settings_file.h: crash-safe, a failed save reported and retried). Every read is
 // validated: an unknown key is refused, and a stored value that no longer passes its validator
 // (hand-edited file, older version) reads as the default and is reported once through
-// invalidValueIgnored(). Writes are validated and canonicalised before they reach QSettings.
+// invalidValueIgnored(). Writes are validated and canonicalised before they reach the file.
 //
 // Thread contract: GUI thread only. Workers get a copy of values() (plain strings), never the
 // store (docs/style.md: no settings singletons read from worker threads).
 #include <QObject>
-#include <QSettings>
 #include <QString>
 #include <memory>
 
 #include "core/settings/registry.h"
+#include "ui/settings_file.h"
 
 namespace glance::ui {
 
-// QSettings reads its file when it is constructed, and a FIFO in place of that file blocks the
-// read forever (the app hung at start). The application's default settings files (Qt's
-// documented Unix locations: <config>/<Organization>/<Application>.conf and
-// <config>/<Organization>.conf) that exist but are not regular files, as one line naming them
-// ("" when there are none); checked before any default QSettings is made.
+// A FIFO in place of a settings file blocked QSettings' read forever (the app hung at start).
+// The application's settings files (SettingsFile::DefaultPath(), and the QSettings files it may
+// import: <config>/<Organization>/<Application>.conf and <config>/<Organization>.conf) that exist
+// but are not regular files, as one line naming them ("" when there are none); checked before
+// any settings are read.
 QString DefaultSettingsFileProblem();
 
 class SettingsStore : public QObject {
   Q_OBJECT
  public:
-  // Uses the application's default QSettings (organisation/application names).
+  // Uses the application's settings file (SettingsFile::App()).
   explicit SettingsStore(QObject* parent = nullptr);
-  // Uses the given QSettings (e.g. an INI file in a test folder); takes ownership.
-  explicit SettingsStore(std::unique_ptr<QSettings> settings, QObject* parent = nullptr);
+  // Uses the settings file at `path` (e.g. in a test folder).
+  explicit SettingsStore(const QString& path, QObject* parent = nullptr);
   ~SettingsStore() override;
 
   // The valid stored value, or the key's default. Empty string for an unknown key.
@@ -43,7 +44,7 @@ class SettingsStore : public QObject {
   // Every key of the registry with its effective value, for the engine builders.
   settings::Values values() const;
 
-  QSettings& backend() { return *settings_; }
+  SettingsFile& backend() { return *settings_; }
 
  Q_SIGNALS:
   void valueChanged(const QString& key, const QString& value);
@@ -52,7 +53,7 @@ class SettingsStore : public QObject {
 
  private:
   static QString StorageKey(const QString& key);
-  std::unique_ptr<QSettings> settings_;
+  std::shared_ptr<SettingsFile> settings_;
 };
 
 }  // namespace glance::ui

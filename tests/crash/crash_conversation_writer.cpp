@@ -11,17 +11,25 @@
 //                                                 rows made from TAG
 //   crash_conversation_writer export-check FILE   "export TAG" when the file is one whole export,
 //                                                 "export none" with no file, else "bad: <why>"
+//   crash_conversation_writer settings FILE TAG   the settings file (ui/settings_file.h, what
+//                                                 SettingsStore and the window keep their values
+//                                                 in): 40 values made from TAG, saved
+//   crash_conversation_writer settings-check FILE "settings TAG" when the file reads (the app's
+//                                                 reader, ParseSettingsFile) as TAG's values, all of
+//                                                 them; "settings none" with no file; else "bad: <why>"
 // Errors are one line on stderr; exit 0 or 1.
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <cstdio>
+#include <cstdlib>
 
 
 #include "core/util/atomic_write.h"
 #include "core/util/sha256.h"
 #include "ui/atomic_save.h"
 #include "ui/conversation_store.h"
+#include "ui/settings_file.h"
 
 using glance::ui::Conversation;
 using glance::ui::ConversationStore;
@@ -112,6 +120,46 @@ int ExportCheck(const QString& file) {
   return std::printf("bad: not one whole export (%lld bytes)\n", static_cast<long long>(bytes.size())), 0;
 }
 
+QVariantMap SettingsValues(const QString& tag) {
+  QVariantMap values;
+  values.insert(QStringLiteral("crash/tag"), tag);
+  for (int i = 0; i < 40; ++i)
+    values.insert(QStringLiteral("crash/k%1").arg(i, 2, 10, QLatin1Char('0')),
+                  i % 3 == 0 ? QVariant(QByteArray(64, static_cast<char>(i))) :
+                  i % 3 == 1 ? QVariant(tag + QString(60, QLatin1Char('a' + i % 26))) : QVariant(i * 1000 + tag.size()));
+  return values;
+}
+
+int Settings(const QString& file, const QString& tag) {
+  const auto settings = glance::ui::SettingsFile::Open(file);
+  if (!settings->loadNotice().isEmpty()) std::fprintf(stderr, "notice: %s\n", qPrintable(settings->loadNotice()));
+  const QVariantMap values = SettingsValues(tag);
+  for (auto it = values.begin(); it != values.end(); ++it) settings->setValue(it.key(), it.value());
+  QString error;
+  if (!settings->save(&error)) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(error));
+    std::fflush(stderr);
+    // The app keeps the values and tries again (at the latest when it closes); this writer stops.
+    std::_Exit(1);
+  }
+  return 0;
+}
+
+int SettingsCheck(const QString& file) {
+  if (!QFile::exists(file)) return std::printf("settings none\n"), 0;
+  QFile f(file);
+  if (!f.open(QIODevice::ReadOnly)) return std::printf("bad: cannot read\n"), 0;
+  QVariantMap values;
+  QString error;
+  if (!glance::ui::ParseSettingsFile(f.readAll(), &values, &error)) return std::printf("bad: %s\n", qPrintable(error)), 0;
+  const QString tag = values.value(QStringLiteral("crash/tag")).toString();
+  const QVariantMap want = SettingsValues(tag);
+  if (values.size() != want.size()) return std::printf("bad: %lld values\n", static_cast<long long>(values.size())), 0;
+  for (auto it = want.begin(); it != want.end(); ++it)
+    if (values.value(it.key()) != it.value()) return std::printf("bad: %s differs\n", qPrintable(it.key())), 0;
+  return std::printf("settings %s\n", qPrintable(tag)), 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,8 +169,10 @@ int main(int argc, char** argv) {
   if (args.size() == 3 && args[1] == QStringLiteral("check")) return Check(args[2]);
   if (args.size() == 4 && args[1] == QStringLiteral("export")) return Export(args[2], args[3]);
   if (args.size() == 3 && args[1] == QStringLiteral("export-check")) return ExportCheck(args[2]);
+  if (args.size() == 4 && args[1] == QStringLiteral("settings")) return Settings(args[2], args[3]);
+  if (args.size() == 3 && args[1] == QStringLiteral("settings-check")) return SettingsCheck(args[2]);
   std::fprintf(stderr,
                "usage: crash_conversation_writer save FOLDER IMAGE | check FOLDER | export FILE TAG |\n"
-               "       export-check FILE\n");
+               "       export-check FILE | settings FILE TAG | settings-check FILE\n");
   return 2;
 }

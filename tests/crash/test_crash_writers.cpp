@@ -16,6 +16,9 @@
 //                   and from none: "entries 1" or "entries 2", never a cache read with torn bytes
 //   SpecRecord      the bench's per-machine record (core/engine/speculative_record.h)
 //   Export          the desktop app's exports (ui/atomic_save.h: timing CSV, attention JSON/CSV/PNG)
+//   Settings        the desktop app's settings file (ui/settings_file.h), 40 values replaced by 40
+//                   others: "settings old" or "settings new", never a file the app cannot read
+//                   (which it would set aside as settings.json.unreadable: litter here)
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -72,6 +75,14 @@ Writer Describe(const std::string& name) {
     w.file = "timing.csv";
     w.old_state = "export old";
     w.new_state = "export new";
+  } else if (name == "Settings") {
+    w.program = GLANCE_CONVERSATION_WRITER;
+    w.write = {"settings", "@/settings.json", "new"};
+    w.first = {"settings", "@/settings.json", "old"};
+    w.check = {"settings-check", "@/settings.json"};
+    w.file = "settings.json";
+    w.old_state = "settings old";
+    w.new_state = "settings new";
   }
 #endif
   return w;
@@ -271,6 +282,7 @@ std::vector<std::string> Writers() {
   std::vector<std::string> w = {"WeightCacheAfterAnEarlierCache", "WeightCacheFromNoCache", "SpecRecord"};
 #ifdef GLANCE_CONVERSATION_WRITER
   w.push_back("Export");
+  w.push_back("Settings");
 #endif
   return w;
 }

@@ -123,9 +123,14 @@ put("conversation_store", "one_turn.json", json.dumps(conv, indent=1))
 conv["turns"] = []
 put("conversation_store", "no_turns.json", json.dumps(conv))
 
-put("settings", "settings.ini", "[settings]\ntemperature=0.7\ntop_p=0.9\nthreads=4\nprecision=q8\n"
-    "max_new_tokens=512\ntheme=dark\n")
-put("settings", "bad_values.ini", "[settings]\ntemperature=hot\ntop_p=2\nunknown_key=1\n[other]\nx=\"\\\\x00\"\n")
+# The settings file (ui/settings_file.h): JSON, a value a string, number, bool or {"bytes": base64}.
+put("settings", "settings.json", json.dumps({"glance_settings": 1, "values": {
+    "settings/temperature": "0.7", "settings/top_p": "0.9", "settings/threads": "4", "settings/precision": "q8",
+    "settings/max_new_tokens": "512", "view/theme": "dark", "attention/opacity": 55, "attention/grid": True,
+    "window/geometry": {"bytes": "AdnQywADAAA="}}}, indent=1))
+put("settings", "bad_values.json", json.dumps({"glance_settings": 1, "values": {
+    "settings/temperature": "hot", "settings/top_p": 2, "settings/unknown_key": "1", "other/x": "\u0000",
+    "settings/seed": True, "window/state": {"bytes": "not base64!"}}}))
 
 # chat_request: bodies of POST /v1/chat/completions (server/chat_request.h), one with a 1x1 PNG
 # as a data URL, and a bare data URL (the harness also reads its input as one).

@@ -83,8 +83,7 @@ class TestConversationSidebar : public QObject {
   QTemporaryDir dir_;
   QString Folder() const { return dir_.filePath(QStringLiteral("conversations")); }
   std::unique_ptr<SettingsStore> Settings() const {
-    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(
-        dir_.filePath(QStringLiteral("glance.ini")), QSettings::IniFormat));
+    return std::make_unique<SettingsStore>(dir_.filePath(QStringLiteral("glance.json")));
   }
 
  private Q_SLOTS:
@@ -94,7 +93,7 @@ class TestConversationSidebar : public QObject {
   }
   void cleanup() {
     QDir(Folder()).removeRecursively();
-    QFile::remove(dir_.filePath(QStringLiteral("glance.ini")));
+    QFile::remove(dir_.filePath(QStringLiteral("glance.json")));
   }
 
   void savedConversationReopensIdentically() {

@@ -17,7 +17,6 @@
 #include <QStatusBar>
 #include <QPlainTextEdit>
 #include <QScreen>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -83,15 +82,14 @@ class TestMainWindowLayout : public QObject {
  private:
   QTemporaryDir dir_;
   std::unique_ptr<SettingsStore> Settings() const {
-    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(
-        dir_.filePath(QStringLiteral("glance.ini")), QSettings::IniFormat));
+    return std::make_unique<SettingsStore>(dir_.filePath(QStringLiteral("glance.json")));
   }
   QString Folder() const { return dir_.filePath(QStringLiteral("conversations")); }
 
  private Q_SLOTS:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
-    QSettings().clear();  // no remembered geometry from another test
+    glance::ui::SettingsFile::App()->clear();  // no remembered geometry from another test
   }
 
   void fitsTheScreenBeforeAndAfterAnAnswer() {

@@ -34,9 +34,9 @@ class TestMainWindowSettings : public QObject {
   Q_OBJECT
  private:
   QTemporaryDir dir_;
-  QString IniPath() const { return dir_.filePath(QStringLiteral("glance.ini")); }
+  QString IniPath() const { return dir_.filePath(QStringLiteral("glance.json")); }
   std::unique_ptr<SettingsStore> Settings() const {
-    return std::make_unique<SettingsStore>(std::make_unique<QSettings>(IniPath(), QSettings::IniFormat));
+    return std::make_unique<SettingsStore>(IniPath());
   }
   QString ConversationsDir() const { return dir_.filePath(QStringLiteral("conversations")); }
 
@@ -114,6 +114,28 @@ class TestMainWindowSettings : public QObject {
     QVERIFY(window.noticeText().isEmpty());
   }
 
+  // A settings file that cannot be written (its folder cannot be made) is said once above the
+  // chat, naming the file; the values stay, and the notice goes when a save succeeds (issue 35).
+  void settingsThatCannotBeSavedAreSaidAboveTheChat() {
+    const QString blocker = dir_.filePath(QStringLiteral("blocked"));
+    const QString path = blocker + QStringLiteral("/glance.json");
+    QFile b(blocker);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.close();
+    SettingsStore settings(path);
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, &settings, &store);
+    QVERIFY(!window.noticeText().contains(path));
+    QVERIFY(settings.setValue(QStringLiteral("seed"), QStringLiteral("7")));
+    QVERIFY(!settings.backend().save());
+    QVERIFY2(window.noticeText().contains(path), qPrintable(window.noticeText()));
+    QCOMPARE(settings.value(QStringLiteral("seed")), QStringLiteral("7"));
+    QVERIFY(QFile::remove(blocker));
+    QVERIFY(settings.backend().save());
+    QVERIFY2(!window.noticeText().contains(path), qPrintable(window.noticeText()));
+    QVERIFY(QDir(blocker).removeRecursively());
+  }
+
   void settingsRoundTripIntoANewWindow() {
     {
       auto settings = Settings();
@@ -121,7 +143,7 @@ class TestMainWindowSettings : public QObject {
       QVERIFY(settings->setValue(QStringLiteral("top_p"), QStringLiteral("0.80")));
       QVERIFY(settings->setValue(QStringLiteral("seed"), QStringLiteral("42")));
       QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("33")));
-      settings->backend().sync();
+      QVERIFY(settings->backend().save());
     }
     auto settings = Settings();
     ConversationStore store(ConversationsDir());

@@ -1,10 +1,12 @@
-// SettingsStore over QSettings and the generated SettingsDialog.
+// SettingsStore over its SettingsFile (ui/settings_file.h) and the generated SettingsDialog.
 #include <sys/stat.h>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QDir>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -15,6 +17,7 @@
 #include "ui/settings_store.h"
 
 using glance::ui::SettingsDialog;
+using glance::ui::SettingsFile;
 using glance::ui::SettingsStore;
 
 namespace {
@@ -25,17 +28,18 @@ class SettingsStoreTest : public QObject {
   Q_OBJECT
  private:
   QTemporaryDir dir_;
-  QString IniPath() const { return dir_.filePath(QStringLiteral("glance.ini")); }
-  std::unique_ptr<QSettings> Ini() const {
-    return std::make_unique<QSettings>(IniPath(), QSettings::IniFormat);
-  }
+  QString IniPath() const { return dir_.filePath(QStringLiteral("glance.json")); }
+  QString Ini() const { return IniPath(); }
 
  private Q_SLOTS:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(dir_.isValid());
   }
-  void cleanup() { QFile::remove(IniPath()); }
+  void cleanup() {
+    QFile::remove(IniPath());
+    QFile::remove(IniPath() + QStringLiteral(".unreadable"));
+  }
 
   void defaultsWhenEmpty() {
     SettingsStore store(Ini());
@@ -44,7 +48,7 @@ class SettingsStoreTest : public QObject {
     QCOMPARE(store.values(), glance::settings::Defaults());
   }
 
-  void roundTripThroughQSettings() {
+  void roundTripThroughTheFile() {
     {
       SettingsStore store(Ini());
       QSignalSpy changed(&store, &SettingsStore::valueChanged);
@@ -54,7 +58,7 @@ class SettingsStoreTest : public QObject {
       QVERIFY(store.setValue(QStringLiteral("system_prompt"), QStringLiteral("Be brief.\nÜber.")));
       QVERIFY(store.setValue(QStringLiteral("top_k"), QStringLiteral("20")));
       QCOMPARE(changed.count(), 5);
-      store.backend().sync();
+      QVERIFY(store.backend().save());
     }
     SettingsStore reopened(Ini());
     QCOMPARE(reopened.value(QStringLiteral("temperature")), QStringLiteral("0.7"));
@@ -83,27 +87,32 @@ class SettingsStoreTest : public QObject {
     QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("-1"));
   }
 
-  // A FIFO where the app's settings file goes is named before any QSettings reads it (one
-  // would block forever). The location checked is the one QSettings really uses.
+  // A FIFO where the app's settings file goes (or the QSettings file it imports) is named before
+  // anything reads it (a read would block forever). The locations checked are the ones used.
   void fifoInPlaceOfTheSettingsFileIsNamed() {
     QCoreApplication::setOrganizationName(QStringLiteral("GlanceTest"));
     QCoreApplication::setApplicationName(QStringLiteral("settings-fifo-test"));
-    const QString path = QSettings().fileName();
-    QFile::remove(path);
-    QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // absent: fine
-    {
-      QSettings s;
-      s.setValue(QStringLiteral("x"), 1);
+    QVERIFY(QSettings().fileName() == glance::ui::SettingsFile::LegacyPath());
+    for (const QString& path : {glance::ui::SettingsFile::DefaultPath(), QSettings().fileName()}) {
+      QFile::remove(path);
+      QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // absent: fine
+      {
+        QSettings s;
+        s.setValue(QStringLiteral("x"), 1);
+      }
+      {
+        glance::ui::SettingsFile::App()->setValue(QStringLiteral("x"), 1);
+      }
+      QVERIFY(QFile::exists(path));
+      QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // a regular file: fine
+      QVERIFY(QFile::remove(path));
+      QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+      const QString problem = glance::ui::DefaultSettingsFileProblem();
+      QVERIFY2(problem.contains(path), qPrintable(problem + QStringLiteral(" / ") + path));
+      QVERIFY(problem.contains(QStringLiteral("not a regular file")));
+      QVERIFY(!problem.contains(QLatin1Char('\n')));
+      QVERIFY(QFile::remove(path));
     }
-    QVERIFY(QFile::exists(path));
-    QVERIFY(glance::ui::DefaultSettingsFileProblem().isEmpty());  // a regular file: fine
-    QVERIFY(QFile::remove(path));
-    QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
-    const QString problem = glance::ui::DefaultSettingsFileProblem();
-    QVERIFY2(problem.contains(path), qPrintable(problem + QStringLiteral(" / ") + path));
-    QVERIFY(problem.contains(QStringLiteral("not a regular file")));
-    QVERIFY(!problem.contains(QLatin1Char('\n')));
-    QVERIFY(QFile::remove(path));
   }
 
   void invalidWritesRejected() {
@@ -121,12 +130,12 @@ class SettingsStoreTest : public QObject {
 
   void invalidStoredValuesFallBackToDefaults() {
     {
-      auto raw = Ini();
+      auto raw = glance::ui::SettingsFile::Open(Ini());
       raw->setValue(QStringLiteral("settings/threads"), QStringLiteral("many"));
       raw->setValue(QStringLiteral("settings/precision"), QStringLiteral("fp8"));
       raw->setValue(QStringLiteral("settings/unknown_key"), QStringLiteral("x"));
       raw->setValue(QStringLiteral("settings/top_k"), 5);
-      raw->sync();
+      QVERIFY(raw->save());
     }
     SettingsStore store(Ini());
     QSignalSpy ignored(&store, &SettingsStore::invalidValueIgnored);
@@ -138,6 +147,133 @@ class SettingsStoreTest : public QObject {
     QVERIFY(ignored.at(0).at(1).toString().contains(QStringLiteral("threads")));
     // values() never hands invalid strings to the builders.
     QVERIFY(glance::settings::ToEngineOptions(store.values()).threads == 0);
+  }
+
+  // Every kind of value the app keeps comes back as it went in: text with a newline and non-ASCII,
+  // numbers, bools, and binary (window geometry).
+  void fileKeepsEveryKindOfValue() {
+    const QByteArray binary("\x00\x01\xff geometry", 13);
+    {
+      auto file = SettingsFile::Open(IniPath());
+      file->setValue(QStringLiteral("a/text"), QStringLiteral("Be brief.\nÜber \"quoted\""));
+      file->setValue(QStringLiteral("a/number"), 55);
+      file->setValue(QStringLiteral("a/flag"), true);
+      file->setValue(QStringLiteral("window/geometry"), binary);
+      QVERIFY(file->hasUnsavedChanges());
+      QVERIFY(file->save());
+      QVERIFY(!file->hasUnsavedChanges());
+      QVERIFY(SettingsFile::Open(IniPath()) == file);  // one object per path while held
+    }
+    auto again = SettingsFile::Open(IniPath());
+    QCOMPARE(again->value(QStringLiteral("a/text")).toString(), QStringLiteral("Be brief.\nÜber \"quoted\""));
+    QCOMPARE(again->value(QStringLiteral("a/number")).toInt(), 55);
+    QCOMPARE(again->value(QStringLiteral("a/flag")).toBool(), true);
+    QCOMPARE(again->value(QStringLiteral("window/geometry")).toByteArray(), binary);
+    QVERIFY(again->loadNotice().isEmpty());
+  }
+
+  // Changes are written together a moment later without a call to save(), and by the destructor.
+  void changesAreSavedWithoutAskingAndOnClose() {
+    {
+      auto file = SettingsFile::Open(IniPath());
+      file->setValue(QStringLiteral("x"), 1);
+      QTRY_VERIFY_WITH_TIMEOUT(!file->hasUnsavedChanges(), 5000);
+      QVERIFY(QFile::exists(IniPath()));
+      file->setValue(QStringLiteral("y"), 2);
+    }
+    QCOMPARE(SettingsFile::Open(IniPath())->value(QStringLiteral("y")).toInt(), 2);
+  }
+
+  // A file that is not a settings file (a hand edit gone wrong) is set aside, never silently
+  // dropped: one notice naming both paths, the defaults used, the next save does not overwrite it.
+  // Control: a whole file reads without a notice.
+  void unreadableFileIsSetAsideWithANotice() {
+    for (const QByteArray& bad : {QByteArray("{\"glance_settings\": 1, \"values\": {\"settings/seed\": \"4"),
+                                  QByteArray("[settings]\nseed=4\n"), QByteArray("{\"values\": {}}"),
+                                  QByteArray("{\"glance_settings\": 1, \"values\": {\"x\": [1]}}")}) {
+      QFile f(IniPath());
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(bad);
+      f.close();
+      SettingsStore store(Ini());
+      const QString notice = store.backend().loadNotice();
+      QVERIFY2(notice.contains(IniPath()) && notice.contains(IniPath() + QStringLiteral(".unreadable")), qPrintable(notice));
+      QVERIFY(!notice.contains(QLatin1Char('\n')));
+      QCOMPARE(store.value(QStringLiteral("seed")), QStringLiteral("-1"));
+      QVERIFY(store.setValue(QStringLiteral("seed"), QStringLiteral("5")));
+      QVERIFY(store.backend().save());
+      QFile aside(IniPath() + QStringLiteral(".unreadable"));
+      QVERIFY(aside.open(QIODevice::ReadOnly));
+      QCOMPARE(aside.readAll(), bad);
+    }
+    SettingsStore whole(Ini());
+    QVERIFY(whole.backend().loadNotice().isEmpty());
+    QCOMPARE(whole.value(QStringLiteral("seed")), QStringLiteral("5"));
+  }
+
+  // The settings QSettings kept before (INI) are taken over on the first start, once, with a notice.
+  void oldQSettingsFileIsImportedOnce() {
+    QCoreApplication::setOrganizationName(QStringLiteral("GlanceTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("settings-import-test"));
+    QFile::remove(SettingsFile::DefaultPath());
+    {
+      QSettings old(SettingsFile::LegacyPath(), QSettings::IniFormat);
+      old.setValue(QStringLiteral("settings/seed"), QStringLiteral("9"));
+      old.setValue(QStringLiteral("window/geometry"), QByteArray("\x01\x02", 2));
+    }
+    {
+      SettingsStore store;
+      QCOMPARE(store.value(QStringLiteral("seed")), QStringLiteral("9"));
+      QVERIFY2(store.backend().loadNotice().contains(SettingsFile::LegacyPath()), qPrintable(store.backend().loadNotice()));
+      QCOMPARE(store.backend().value(QStringLiteral("window/geometry")).toByteArray(), QByteArray("\x01\x02", 2));
+      QVERIFY(store.setValue(QStringLiteral("seed"), QStringLiteral("10")));
+    }
+    SettingsStore again;
+    QCOMPARE(again.value(QStringLiteral("seed")), QStringLiteral("10"));  // not imported again
+    QVERIFY(again.backend().loadNotice().isEmpty());
+  }
+
+  // A config folder that cannot be made (a file where it should be: works as root too, unlike a
+  // chmod) fails each save with one line naming the file; saveFailed is said once for the run of
+  // failures, the values stay in memory, and when the folder can be made again the next save
+  // writes them and saveRecovered is said. Control: the file is not there until then.
+  void failedSaveIsReportedOnceAndKeptUntilItSucceeds() {
+    const QString blocker = dir_.filePath(QStringLiteral("blocked"));
+    const QString path = blocker + QStringLiteral("/glance.json");
+    QFile b(blocker);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.close();
+    SettingsStore store(path);
+    QSignalSpy failed(&store.backend(), &SettingsFile::saveFailed);
+    QSignalSpy recovered(&store.backend(), &SettingsFile::saveRecovered);
+    QVERIFY(store.setValue(QStringLiteral("seed"), QStringLiteral("7")));
+    QString error;
+    QVERIFY(!store.backend().save(&error));
+    QVERIFY2(error.contains(path) && !error.contains(QLatin1Char('\n')), qPrintable(error));
+    QVERIFY(store.setValue(QStringLiteral("top_k"), QStringLiteral("3")));
+    QVERIFY(!store.backend().save());
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(store.value(QStringLiteral("seed")), QStringLiteral("7"));  // kept in memory
+    QVERIFY(store.backend().hasUnsavedChanges());
+    QVERIFY(!QFile::exists(path));
+    QVERIFY(QFile::remove(blocker));
+    QVERIFY(store.backend().save());
+    QCOMPARE(recovered.count(), 1);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(store.backend().saveError().isEmpty());
+    QVERIFY(QDir(blocker).removeRecursively());
+  }
+
+  // The fuzz harness's reader: whatever the bytes, a map or one line, never a crash (a control
+  // here for the seeds' kinds).
+  void parserRefusesWithOneLine() {
+    QVariantMap values;
+    QString error;
+    QVERIFY(glance::ui::ParseSettingsFile(glance::ui::SettingsFileBytes({{QStringLiteral("k"), 1}}), &values, &error));
+    QCOMPARE(values.value(QStringLiteral("k")).toInt(), 1);
+    QVERIFY(!glance::ui::ParseSettingsFile("{\"glance_settings\": 1, \"values\": {\"k\": {\"bytes\": \"!!\"}}}", &values, &error));
+    QVERIFY2(error.contains(QStringLiteral("'k'")), qPrintable(error));
+    QVERIFY(!glance::ui::ParseSettingsFile(QByteArray(), &values, &error));
   }
 
   void dialogHasAnEditorPerKeyAndAppliesValid() {
