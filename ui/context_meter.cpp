@@ -58,8 +58,9 @@ void ContextMeter::setUsage(const ContextUsage& usage) {
   }
   setVisible(true);
   const int pending = usage.image_tokens + usage.text_bytes > 0 ? usage.next_message_tokens() : 0;
-  setText(pending > 0 ? tr("%1 + \u2248%2 / %3 tokens").arg(Count(usage.used), Count(pending), Count(usage.limit))
-                      : tr("%1 / %2 tokens").arg(Count(usage.used), Count(usage.limit)));
+  const QString used = usage.estimated ? QStringLiteral("\u2248") + Count(usage.used) : Count(usage.used);
+  setText(pending > 0 ? tr("%1 + \u2248%2 / %3 tokens").arg(used, Count(pending), Count(usage.limit))
+                      : tr("%1 / %2 tokens").arg(used, Count(usage.limit)));
   const QString why = explanation();
   setToolTip(why);
   setAccessibleDescription(why);
@@ -74,7 +75,10 @@ void ContextMeter::setUsage(const ContextUsage& usage) {
 QString ContextMeter::explanation() const {
   const ContextUsage& u = usage_;
   if (u.limit <= 0) return {};
-  QString text = tr("The conversation holds %1 of the model's %2 tokens of context.").arg(Count(u.used), Count(u.limit));
+  QString text = u.estimated
+                     ? tr("The conversation holds about %1 of the model's %2 tokens of context, the "
+                          "answer being written included.").arg(Count(u.used), Count(u.limit))
+                     : tr("The conversation holds %1 of the model's %2 tokens of context.").arg(Count(u.used), Count(u.limit));
   if (u.image_tokens + u.text_bytes > 0)
     text += QLatin1Char(' ') + tr("The next message adds about %1 (%2 of them for its images).")
                                    .arg(Count(u.next_message_tokens()), Count(u.image_tokens));

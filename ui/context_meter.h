@@ -19,6 +19,10 @@ struct ContextUsage {
   int image_tokens = 0;    // images attached to the next message, markers included
   int text_bytes = 0;      // the next message's text, UTF-8 bytes
   int answer_tokens = 0;   // the answer's budget (Settings' maximum new tokens)
+  // `used` is an estimate: while an answer is written the message sent and the pieces streamed
+  // so far count as held (issue 34: the sent message showed as still to come); the engine's
+  // exact count replaces it when the turn ends.
+  bool estimated = false;
 
   enum class Level { kFine, kAnswerMayBeCut, kWillNotFit };
 

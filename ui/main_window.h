@@ -287,6 +287,8 @@ class MainWindow : public QMainWindow {
   bool fallBackToDemo_ = false;              // the start-up model_dir load
   bool keepNoticeOnLoad_ = false;            // the fallback's notice survives the demo load
   int contextUsed_ = 0;   // EngineWorker::contextUsage
+  bool answering_ = false;  // a Send, Regenerate or Edit is being answered (startTurn..afterAnswer)
+  int answerPieces_ = 0;    // its streamed pieces so far (about one token each)
   int contextLimit_ = 0;
   bool needsContinue_ = false;               // current_ is not (yet) in the engine's session
   std::function<void()> afterContinue_;      // the command waiting for the continuation

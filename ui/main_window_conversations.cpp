@@ -193,7 +193,18 @@ void MainWindow::updateContextMeter() {
   // A saved chat is re-read into the session when it is next sent to: until then, what its last
   // turn left (TurnStats::context_tokens) is what the session will hold.
   if (needsContinue_ && !current_.turns.empty()) usage.used = current_.turns.back().stats.context_tokens;
-  for (const ImageInfo& info : pendingImages_) usage.image_tokens += ImageContextTokens(info.tokens());
+  if (answering_) {
+    // The message being answered is in the context now (its images and text, not the next
+    // message's: issue 34), and so is each streamed piece (about one token); the engine's exact
+    // count replaces the estimate when the turn ends.
+    ContextUsage sent;
+    for (const ImageInfo& info : pendingImages_) sent.image_tokens += ImageContextTokens(info.tokens());
+    sent.text_bytes = static_cast<int>(pendingUser_.trimmed().toUtf8().size());
+    usage.used += (replaceLastTurn_ ? 0 : sent.next_message_tokens()) + answerPieces_;
+    usage.estimated = true;
+  } else {
+    for (const ImageInfo& info : pendingImages_) usage.image_tokens += ImageContextTokens(info.tokens());
+  }
   usage.text_bytes = static_cast<int>(chat_->input()->toPlainText().trimmed().toUtf8().size());
   usage.answer_tokens = options_.max_new_tokens;
   chat_->contextMeter()->setUsage(usage);

@@ -60,6 +60,10 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::pendingImageRemoved, this, &MainWindow::onPendingImageRemoved);
   connect(worker_, &EngineWorker::turnStarted, chat_, &ChatView::beginAnswer);
   connect(worker_, &EngineWorker::textPiece, chat_, &ChatView::appendPiece);
+  connect(worker_, &EngineWorker::textPiece, this, [this] {
+    ++answerPieces_;
+    updateContextMeter();
+  });
   connect(worker_, &EngineWorker::attentionMap, attention_, &AttentionPanel::appendMap);
   connect(worker_, &EngineWorker::turnFinished, this, &MainWindow::onTurnFinished);
   connect(worker_, &EngineWorker::error, this, &MainWindow::onError);
@@ -294,6 +298,8 @@ void MainWindow::whenContinued(std::function<void()> command) {
     setReadOnly(true, why);
     showConversation(current_);  // drop the message the chat added; the notice says why
     chat_->setBusy(false);
+    answering_ = false;
+    updateContextMeter();
     return;
   }
   afterContinue_ = std::move(command);
@@ -356,6 +362,8 @@ void MainWindow::onCancelled(const QString& during) {
 
 void MainWindow::afterAnswer() {
   clearNotice(QStringLiteral("wait-answer"));  // no longer true
+  answering_ = false;
+  updateContextMeter();  // the engine's exact count follows (contextUsage)
   if (!openAfterStop_.isEmpty()) {  // "Stop and open" on another conversation
     const QString id = openAfterStop_;
     openAfterStop_.clear();
@@ -366,6 +374,9 @@ void MainWindow::afterAnswer() {
 void MainWindow::startTurn() {
   worker_->rearm();  // before queueing, so a Stop pressed while it waits still counts
   chat_->setBusy(true);
+  answering_ = true;
+  answerPieces_ = 0;
+  updateContextMeter();
 }
 
 void MainWindow::onTurnFinished(const TurnResult& result) {

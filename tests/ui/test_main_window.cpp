@@ -19,6 +19,7 @@
 #include "core/engine/session.h"
 #include "core/settings/registry.h"
 #include "ui/attention_panel.h"
+#include "ui/context_meter.h"
 #include "ui/conversation_store.h"
 #include "ui/settings_store.h"
 #include "ui/chat_view.h"
@@ -171,6 +172,48 @@ class TestMainWindow : public QObject {
     QCOMPARE(result.stop_reason, std::string("cancelled"));
     QVERIFY(result.stats.generated_tokens < 4000);
     QVERIFY(!window.chat()->isBusy());
+  }
+
+  // While an answer is written the context meter counts the sent message and the streamed
+  // pieces as held ("≈N / limit"), not as a message still to come ("0 + ≈67": issue 34); what
+  // is typed meanwhile is the next message. When the turn ends the engine's exact count is shown.
+  void contextMeterCountsTheAnswerAsItIsWritten() {
+    MainWindow window;
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    window.generateOptions().max_new_tokens = 4000;
+    glance::SamplingParams sampled;
+    sampled.greedy = false;
+    window.generateOptions().sampling = sampled;
+    window.generateOptions().seed = 7;
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    window.newChat();
+    auto* meter = window.chat()->contextMeter();
+    QTRY_COMPARE(meter->usage().used, 0);
+    QSignalSpy pieces(window.worker(), &glance::ui::EngineWorker::textPiece);
+    const QString question = QStringLiteral("Tell me a long story about a small blue star.");
+    window.chat()->submit(question);
+    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 5 || done.count() > 0, kTimeoutMs);
+    if (done.count() > 0) QSKIP("the random demo model ended its answer before the meter could be read");
+    glance::ui::ContextUsage sent;
+    sent.text_bytes = static_cast<int>(question.toUtf8().size());
+    const glance::ui::ContextUsage during = meter->usage();
+    QVERIFY(during.estimated);
+    QCOMPARE(during.text_bytes, 0);  // the input is empty: nothing is still to come
+    QCOMPARE(during.image_tokens, 0);
+    QVERIFY2(during.used >= sent.next_message_tokens() + 5, qPrintable(meter->text()));
+    QVERIFY2(meter->text().startsWith(QStringLiteral("\u2248")) && !meter->text().contains(QLatin1Char('+')),
+             qPrintable(meter->text()));
+    window.chat()->input()->setPlainText(QStringLiteral("next"));  // typed while it answers
+    QCOMPARE(meter->usage().text_bytes, 4);
+    QVERIFY(meter->usage().used >= during.used);
+    window.chat()->input()->clear();
+    window.worker()->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    const TurnResult result = LastResult(done);
+    QTRY_VERIFY(!meter->usage().estimated);
+    QTRY_COMPARE(meter->usage().used, result.stats.context_tokens);
   }
 
   void closingWhileGeneratingExitsCleanly() {
