@@ -29,6 +29,7 @@
 #include "core/engine/attention_csv.h"
 #include "ui/atomic_save.h"
 #include "ui/attention_data.h"
+#include "ui/layer_head_chart.h"
 #include "ui/settings_file.h"
 
 namespace glance::ui {
@@ -217,8 +218,20 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   multiples_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   multiples_->setMinimumHeight(fontMetrics().height() * 2);
   multiples_->setMaximumHeight(fontMetrics().height() * 5);
-  layout->addWidget(multiples_, 0);
   multiples_->setVisible(false);
+  // Beside them, the layer × head chart (the same height), so the map keeps its room.
+  chart_ = new LayerHeadChart(this);
+  chart_->setObjectName(QStringLiteral("layerHeadChart"));
+  chart_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  chart_->setMinimumHeight(fontMetrics().height() * 3);
+  chart_->setMaximumHeight(fontMetrics().height() * 5);
+  chart_->setVisible(false);
+  connect(chart_, &LayerHeadChart::cellClicked, this,
+          [this](MapKind kind, int layer, int head) { setLayerChoice(kind, layer, head); });
+  auto* bottom = new QHBoxLayout;
+  bottom->addWidget(multiples_, 3);
+  bottom->addWidget(chart_, 2);
+  layout->addLayout(bottom, 0);
 
   png_ = new QPushButton(tr("Export &PNG\u2026"), this);
   json_ = new QPushButton(tr("Export &maps\u2026"), this);
@@ -497,13 +510,20 @@ QString AttentionPanel::helpText() {
       "<p><b>What it does not tell you.</b> Attention says where information was read from, "
       "not why a word was chosen: a bright cell is not proof that it caused the word (Jain and "
       "Wallace, \u201CAttention is not Explanation\u201D, 2019). Only one layer in four is full "
-      "attention; the Gated DeltaNet layers between them mix the image tokens too and are not "
-      "drawn here. By the time a word is written, earlier layers have already moved "
-      "information between image tokens, so a cell can stand for its neighbours. Some heads "
-      "park their attention on a few tokens that carry little content (attention sinks, Xiao "
-      "et al. 2023): <i>Hide sinks</i> leaves them out of the colour scale. The colours are "
-      "scaled to each map (the legend gives its range), so compare words by where their maps "
-      "peak, not by brightness.</p>"
+      "attention; the Gated DeltaNet layers between them have no softmax, and their "
+      "<i>hidden attention</i> (the weight each earlier token's value gets in the layer's "
+      "output, Ali et al. 2024) is signed and does not sum to one. By the time a word is "
+      "written, earlier layers have already moved information between image tokens, so a cell "
+      "can stand for its neighbours. Some heads park their attention on a few tokens that carry "
+      "little content (attention sinks, Xiao et al. 2023): <i>Hide sinks</i> leaves them out of "
+      "the colour scale. The colours are scaled to each map (the legend gives its range), so "
+      "compare words by where their maps peak, not by brightness.</p>"
+      "<p><b>Layer \u00D7 head chart.</b> One cell per layer (columns; full attention in bold) "
+      "and head (rows), coloured by the share of the word's attention on this image's tokens; "
+      "its tooltip gives the shares on the image, on the text (every other token) and on the "
+      "sink \u2014 here the sequence's first token, <tt>&lt;|im_start|&gt;</tt>, where many "
+      "heads rest. For a DeltaNet layer they are fractions of the signed sum of its weights. "
+      "Click a cell to see that layer and head.</p>"
       "<p><b>Reverse lookup.</b> Click a cell: the answer's words are ranked by the weight "
       "their maps give it, and the first five are tinted among the words above.</p>");
 }
@@ -715,6 +735,21 @@ void AttentionPanel::refresh() {
     caption_->setText(kIdleCaption());
   }
   refreshSmallMultiples();
+  refreshChart();
+}
+
+void AttentionPanel::refreshChart() {
+  // The shares of what the map shows: the streamed token, or the selected word or span.
+  std::vector<HeadShare> shares;
+  if (live_ && !maps_.empty())
+    shares = LayerHeadShares(maps_, maps_.back().step, maps_.back().step);
+  else if (selected_ >= 0 && selected_ < wordCount())
+    shares = LayerHeadShares(maps_, words_[static_cast<size_t>(selected_)].first_step,
+                             words_[static_cast<size_t>(std::max(spanLast_, selected_))].last_step);
+  chart_->setVisible(!maps_.empty());
+  chart_->setShares(std::move(shares));
+  const MapAggregate a = currentAggregate();
+  chart_->setSelected(a.kind, a.first_layer, a.head);
 }
 
 void AttentionPanel::refreshSmallMultiples() {

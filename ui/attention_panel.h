@@ -28,6 +28,8 @@ class QSlider;
 
 namespace glance::ui {
 
+class LayerHeadChart;
+
 class AttentionPanel : public QWidget {
   Q_OBJECT
  public:
@@ -92,6 +94,9 @@ class AttentionPanel : public QWidget {
 
   QAbstractButton* chip(int index) const;
   HeatmapWidget* heatmap() const { return heatmap_; }
+  // The layer × head chart (issue 36 item 5): the selected word's shares on the image, the text
+  // and the sink per layer and head; a click on a cell chooses that layer and head.
+  LayerHeadChart* layerHeadChart() const { return chart_; }
 
  Q_SIGNALS:
   void wordSelected(int index);
@@ -107,6 +112,7 @@ class AttentionPanel : public QWidget {
   void rebuildHeads();
   void refresh();
   void refreshSmallMultiples();
+  void refreshChart();
   OverlayStyle currentStyle() const;
   void onExportPng();
   void onExportJson();
@@ -146,6 +152,7 @@ class AttentionPanel : public QWidget {
   QWidget* viewButton_ = nullptr;
   QPushButton* png_ = nullptr;
   QPushButton* json_ = nullptr;
+  LayerHeadChart* chart_ = nullptr;
   QWidget* multiples_ = nullptr;
   QGridLayout* multiplesLayout_ = nullptr;
   std::vector<HeatmapWidget*> multipleWidgets_;

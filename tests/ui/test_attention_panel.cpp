@@ -16,6 +16,7 @@
 #include "ui/attention_data.h"
 #include "ui/attention_panel.h"
 #include "ui/heatmap.h"
+#include "ui/layer_head_chart.h"
 
 using glance::AttentionMap;
 using glance::AttentionWord;
@@ -174,6 +175,65 @@ class TestAttentionPanel : public QObject {
     // Without captured hidden attention nothing of the kind is offered (control).
     panel.setAttention(maps_, words_);
     QCOMPARE(layers->count(), 1 + kLayers);
+  }
+
+  // The layer × head chart (issue 36 item 5): one cell per layer and head with the selected
+  // word's shares (the mean over its tokens), coloured by the image share; a click on a cell
+  // selects that layer and head in the heatmap.
+  void layerHeadChartShowsTheSharesAndClickingACellSelectsIt() {
+    std::vector<AttentionMap> maps = maps_;
+    for (AttentionMap& m : maps) {
+      m.shares.clear();  // softmax layers 3, 7 × 2 heads: image share 0.1·(slot·2 + head) + 0.01·step
+      for (int l = 0; l < kLayers; ++l)
+        for (int h = 0; h < kHeads; ++h) {
+          const float image = 0.1f * static_cast<float>(l * kHeads + h) + 0.01f * static_cast<float>(m.step);
+          m.shares.insert(m.shares.end(), {image, 0.9f - image, 0.1f});
+        }
+      m.linear_layers = {0, 1, 2};
+      m.linear_heads = 3;
+      m.linear_weights.assign(static_cast<size_t>(3 * 3 * kCells), 0.01f);
+      m.linear_shares.clear();
+      for (int i = 0; i < 9; ++i) m.linear_shares.insert(m.linear_shares.end(), {0.05f, 0.9f, 0.05f});
+    }
+    AttentionPanel panel;
+    panel.resize(600, 700);
+    panel.setImage(TestImage());
+    panel.setAttention(maps, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    LayerHeadChart* chart = panel.layerHeadChart();
+    QVERIFY(chart && chart->isVisible());
+    panel.selectWord(1);  // " cats": tokens 1 and 2, so the shares are their mean
+    QCOMPARE(static_cast<int>(chart->shares().size()), kLayers * kHeads + 3 * 3);
+    const glance::HeadShare& l7h1 = chart->shares()[3];
+    QCOMPARE(l7h1.layer, 7);
+    QCOMPARE(l7h1.head, 1);
+    QVERIFY(std::fabs(l7h1.image - (0.3f + 0.015f)) < 1e-6f);
+    QVERIFY(chart->cellText(3).contains(QStringLiteral("image 31.5 %")));
+    QVERIFY(chart->cellText(3).contains(QStringLiteral("sink 10.0 %")));
+
+    // Click layer 7, head 1: the heatmap shows that layer and head.
+    const QRect cell = chart->cellRect(7, 1);
+    QVERIFY(!cell.isEmpty());
+    QTest::mouseClick(chart, Qt::LeftButton, {}, cell.center());
+    glance::MapAggregate a = panel.currentAggregate();
+    QCOMPARE(a.kind, glance::MapKind::kSoftmax);
+    QCOMPARE(a.first_layer, 7);
+    QCOMPARE(a.head, 1);
+    QCOMPARE(panel.currentMap(), WordMap(maps, words_[1], 1, 1));
+    // A DeltaNet cell selects that layer's hidden attention and head.
+    QTest::mouseClick(chart, Qt::LeftButton, {}, chart->cellRect(1, 2).center());
+    a = panel.currentAggregate();
+    QCOMPARE(a.kind, glance::MapKind::kHidden);
+    QCOMPARE(a.first_layer, 1);
+    QCOMPARE(a.head, 2);
+    // Control: a click outside every cell changes nothing.
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(1, 1));
+    QCOMPARE(panel.currentAggregate().first_layer, 1);
+    // Maps without shares (a reopened chat): the chart says so instead of drawing cells.
+    panel.setAttention(maps_, words_);
+    QVERIFY(chart->shares().empty());
+    QVERIFY(chart->cellRect(7, 1).isEmpty());
   }
 
   void originalPictureAndPatchesAreOffered() {

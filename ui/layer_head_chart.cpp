@@ -1,0 +1,172 @@
+#include "ui/layer_head_chart.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+
+#include "ui/heatmap.h"
+
+namespace glance::ui {
+
+LayerHeadChart::LayerHeadChart(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+  setAccessibleName(tr("Layer \u00D7 head chart"));
+  setToolTip(QString());  // per cell, from event()
+}
+
+void LayerHeadChart::setShares(std::vector<HeadShare> shares) {
+  shares_ = std::move(shares);
+  top_ = 0.01f;
+  for (const HeadShare& s : shares_) top_ = std::max(top_, s.image);
+  updateGeometry();
+  update();
+}
+
+void LayerHeadChart::setSelected(MapKind kind, int layer, int head) {
+  selectedKind_ = kind;
+  selectedLayer_ = layer;
+  selectedHead_ = head;
+  update();
+}
+
+LayerHeadChart::Geometry LayerHeadChart::geometry() const {
+  Geometry g;
+  for (const HeadShare& s : shares_) {
+    g.layers.push_back(s.layer);
+    g.heads = std::max(g.heads, s.head + 1);
+  }
+  std::sort(g.layers.begin(), g.layers.end());
+  g.layers.erase(std::unique(g.layers.begin(), g.layers.end()), g.layers.end());
+  const int em = fontMetrics().height();
+  // A title line above, the layer numbers below, the head numbers on the left.
+  g.grid = rect().adjusted(fontMetrics().horizontalAdvance(QStringLiteral("00")) + 4, em + 2, -2, -em - 2);
+  if (!g.layers.empty() && g.heads > 0) {  // square-ish cells, as large as fit
+    const int side = std::max(2, std::min(g.grid.width() / static_cast<int>(g.layers.size()), g.grid.height() / g.heads));
+    g.grid.setSize(QSize(side * static_cast<int>(g.layers.size()), side * g.heads));
+  }
+  return g;
+}
+
+QRect LayerHeadChart::cellRect(int layer, int head) const {
+  const Geometry g = geometry();
+  const auto it = std::find(g.layers.begin(), g.layers.end(), layer);
+  if (it == g.layers.end() || head < 0 || head >= g.heads) return {};
+  bool present = false;
+  for (const HeadShare& s : shares_) present = present || (s.layer == layer && s.head == head);
+  if (!present) return {};
+  const int side = g.grid.height() / g.heads;
+  return QRect(g.grid.left() + static_cast<int>(it - g.layers.begin()) * side, g.grid.top() + head * side, side, side);
+}
+
+int LayerHeadChart::cellAt(const QPoint& pos) const {
+  for (size_t i = 0; i < shares_.size(); ++i)
+    if (cellRect(shares_[i].layer, shares_[i].head).contains(pos)) return static_cast<int>(i);
+  return -1;
+}
+
+QString LayerHeadChart::cellText(int index) const {
+  if (index < 0 || index >= static_cast<int>(shares_.size())) return {};
+  const HeadShare& s = shares_[static_cast<size_t>(index)];
+  const auto pct = [](float x) { return QString::number(100.0 * static_cast<double>(x), 'f', 1) + QStringLiteral(" %"); };
+  const QString kind = s.kind == MapKind::kHidden ? tr("DeltaNet, hidden attention") : tr("full attention");
+  QString text = tr("Layer %1 (%2), head %3\nimage %4 \u00B7 text %5 \u00B7 sink %6")
+                     .arg(s.layer)
+                     .arg(kind)
+                     .arg(s.head)
+                     .arg(pct(s.image), pct(s.text), pct(s.sink));
+  if (s.kind == MapKind::kHidden)
+    text += tr("\nFractions of the signed sum of its weights: they add up to 100 % but can be negative.");
+  return text + tr("\nClick to show this layer and head.");
+}
+
+QSize LayerHeadChart::sizeHint() const {
+  const Geometry g = geometry();
+  const int em = fontMetrics().height();
+  const int cols = std::max<int>(8, static_cast<int>(g.layers.size())), rows = std::max(4, g.heads);
+  return {fontMetrics().horizontalAdvance(QStringLiteral("00")) + 6 + cols * em * 2 / 3, 2 * em + 4 + rows * em * 2 / 3};
+}
+
+QSize LayerHeadChart::minimumSizeHint() const {
+  const int em = fontMetrics().height();
+  return {em * 4, em * 3};
+}
+
+void LayerHeadChart::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  const QPalette& pal = palette();
+  const int em = fontMetrics().height();
+  const Geometry g = geometry();
+  QFont small = font();
+  p.setPen(pal.color(QPalette::WindowText));
+  if (g.layers.empty()) {
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Layer \u00D7 head shares: not captured"));
+    return;
+  }
+  p.drawText(QRect(0, 0, width(), em), Qt::AlignLeft | Qt::AlignVCenter,
+             fontMetrics().elidedText(tr("Share on the image, layer \u00D7 head (0\u2013%1 %)")
+                                          .arg(QString::number(100.0 * static_cast<double>(top_), 'f', 0)),
+                                      Qt::ElideRight, width()));
+  const auto& lut = ColormapLut(Colormap::kCividis);
+  for (const HeadShare& s : shares_) {
+    const QRect r = cellRect(s.layer, s.head);
+    const float x = std::clamp(s.image / top_, 0.0f, 1.0f);
+    p.fillRect(r.adjusted(0, 0, -1, -1), QColor(lut[static_cast<size_t>(x * 255.0f)]));
+  }
+  // The chosen layer and head (or the layer's column).
+  if (selectedLayer_ >= 0) {
+    for (const HeadShare& s : shares_)
+      if (s.kind == selectedKind_ && s.layer == selectedLayer_ && (selectedHead_ < 0 || s.head == selectedHead_)) {
+        p.setPen(QPen(pal.color(QPalette::Highlight), 2));
+        p.drawRect(cellRect(s.layer, s.head).adjusted(1, 1, -2, -2));
+      }
+  }
+  // Layer numbers under the columns (the full-attention ones in bold), heads on the left.
+  const int side = g.grid.height() / std::max(1, g.heads);
+  const int every = std::max(1, (fontMetrics().horizontalAdvance(QStringLiteral("00")) + 2) / std::max(1, side));
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    bool full = false;
+    for (const HeadShare& s : shares_) full = full || (s.layer == g.layers[i] && s.kind == MapKind::kSoftmax);
+    if (i % static_cast<size_t>(every) != 0 && !full) continue;
+    small.setBold(full);
+    p.setFont(small);
+    p.setPen(pal.color(QPalette::WindowText));
+    p.drawText(QRect(g.grid.left() + static_cast<int>(i) * side - side, g.grid.bottom() + 2, 3 * side, em),
+               Qt::AlignHCenter | Qt::AlignTop, QString::number(g.layers[i]));
+  }
+  small.setBold(false);
+  p.setFont(small);
+  const int head_every = std::max(1, em / std::max(1, side));
+  for (int h = 0; h < g.heads; h += head_every)
+    p.drawText(QRect(0, g.grid.top() + h * side, g.grid.left() - 3, side), Qt::AlignRight | Qt::AlignVCenter,
+               QString::number(h));
+}
+
+void LayerHeadChart::mousePressEvent(QMouseEvent* event) {
+  const int i = cellAt(event->position().toPoint());
+  if (i < 0) return QWidget::mousePressEvent(event);
+  const HeadShare& s = shares_[static_cast<size_t>(i)];
+  setSelected(s.kind, s.layer, s.head);
+  Q_EMIT cellClicked(s.kind, s.layer, s.head);
+}
+
+bool LayerHeadChart::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = cellText(cellAt(help->pos()));
+    if (text.isEmpty()) {
+      QToolTip::showText(help->globalPos(),
+                         tr("Each cell is one head of one layer (columns: layers, the full-attention ones in bold; "
+                            "rows: heads), its colour the share of the word's attention on the image."),
+                         this);
+    } else {
+      QToolTip::showText(help->globalPos(), text, this);
+    }
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+}  // namespace glance::ui
