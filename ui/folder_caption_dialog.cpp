@@ -10,6 +10,7 @@
 #include <exception>
 
 #include "core/engine/caption_sidecar.h"
+#include "ui/folder_model.h"  // CountOf
 
 namespace glance::ui {
 
@@ -21,7 +22,7 @@ FolderCaptionDialog::FolderCaptionDialog(const FolderCaptionChoice& initial, int
   which_->setObjectName(QStringLiteral("which"));
   which_->addItem(tr("The images without a caption"), static_cast<int>(FolderCaptionChoice::Which::kUncaptioned));
   which_->addItem(tr("The whole folder"), static_cast<int>(FolderCaptionChoice::Which::kAll));
-  which_->addItem(tr("The %n selected image(s)", nullptr, selected), static_cast<int>(FolderCaptionChoice::Which::kSelected));
+  which_->addItem(tr("The selected (%1)").arg(CountOf(selected, tr("image"), tr("images"))), static_cast<int>(FolderCaptionChoice::Which::kSelected));
   which_->setCurrentIndex(which_->findData(static_cast<int>(initial.which)));
   form->addRow(tr("&Caption:"), which_);
   prompt_ = new QLineEdit(initial.prompt.isEmpty() ? tr("Describe this image.") : initial.prompt, this);

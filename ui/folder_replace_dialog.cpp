@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 #include <exception>
 
+#include "ui/folder_model.h"  // CountOf
+
 namespace glance::ui {
 
 FolderReplaceDialog::FolderReplaceDialog(const QString& dir, const QString& ext, bool recursive, QWidget* parent)
@@ -117,10 +119,12 @@ bool FolderReplaceDialog::preview() {
       row->setToolTip(2, row->text(2));
       matches += e.matches;
     }
-    QString line = edits_.empty() ? tr("No caption of the %n file(s) matches.", nullptr, static_cast<int>(sidecars.size()))
-                                  : tr("%n change(s)", nullptr, matches) +
-                                        tr(" in %n caption file(s); Apply writes them all.", nullptr,
-                                           static_cast<int>(edits_.size()));
+    const QString files = tr("caption file"), filesMany = tr("caption files");
+    QString line = edits_.empty()
+                       ? tr("None of the %1 matches.").arg(CountOf(static_cast<int>(sidecars.size()), files, filesMany))
+                       : tr("%1 in %2; Apply writes them all.")
+                             .arg(CountOf(matches, tr("change"), tr("changes")),
+                                  CountOf(static_cast<int>(edits_.size()), files, filesMany));
     if (!unreadable.empty())
       line += QLatin1Char(' ') + tr("Not read: %1").arg(QString::fromStdString(unreadable.front()));
     setStatus(line);
@@ -137,9 +141,9 @@ bool FolderReplaceDialog::apply() {
   bool ok = false;
   try {
     const ReplaceOutcome out = ApplyReplace(dir_.toStdString(), edits_);
-    QString line = tr("Changed %n caption file(s).", nullptr, out.changed);
+    QString line = tr("Changed %1.").arg(CountOf(out.changed, tr("caption file"), tr("caption files")));
     if (!out.skipped.empty())
-      line += QLatin1Char(' ') + tr("Left %n changed since the preview", nullptr, static_cast<int>(out.skipped.size())) +
+      line += QLatin1Char(' ') + tr("Left %1 changed since the preview").arg(CountOf(static_cast<int>(out.skipped.size()), tr("file"), tr("files"))) +
               QStringLiteral(": ") + QString::fromStdString(out.skipped.front());
     setStatus(line);
     ok = out.changed > 0;
@@ -157,9 +161,9 @@ bool FolderReplaceDialog::undo() {
   bool ok = false;
   try {
     const ReplaceOutcome out = UndoReplace(dir_.toStdString());
-    QString line = tr("Undone: %n caption file(s) put back.", nullptr, out.changed);
+    QString line = tr("Undone: %1 put back.").arg(CountOf(out.changed, tr("caption file"), tr("caption files")));
     if (!out.skipped.empty())
-      line += QLatin1Char(' ') + tr("Left %n edited since", nullptr, static_cast<int>(out.skipped.size())) +
+      line += QLatin1Char(' ') + tr("Left %1 edited since").arg(CountOf(static_cast<int>(out.skipped.size()), tr("file"), tr("files"))) +
               QStringLiteral(": ") + QString::fromStdString(out.skipped.front());
     setStatus(line);
     ok = true;

@@ -233,7 +233,7 @@ bool FolderWindow::openFolder(const QString& dir, bool recursive, QString* error
     replace_ = nullptr;
   }
   if (filter_->rowCount() > 0) list_->setCurrentIndex(filter_->index(0, 0));
-  statusBar()->showMessage(tr("%n image(s)", nullptr, model_->rowCount()), 5000);
+  statusBar()->showMessage(CountOf(model_->rowCount(), tr("image"), tr("images")), 5000);
   updateCounts();
   showCurrent();
   return true;
@@ -378,7 +378,7 @@ void FolderWindow::updateCounts() {
 }
 
 QString FolderWindow::countsText() const {
-  return tr("%n image(s)", nullptr, model_->rowCount()) + QStringLiteral(" \u00B7 ") +
+  return CountOf(model_->rowCount(), tr("image"), tr("images")) + QStringLiteral(" \u00B7 ") +
          tr("%1 captioned \u00B7 %2 edited by hand \u00B7 %3 no caption \u00B7 %4 failed")
              .arg(model_->count(FolderImageState::kCaptioned))
              .arg(model_->count(FolderImageState::kEdited))
@@ -466,10 +466,10 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
             (void)alreadyDone;
             const int edited = model_->count(FolderImageState::kEdited);
             statusBar()->showMessage(
-                (stopped ? tr("Stopped: %n captioned.", nullptr, captioned) : tr("Done: %n captioned.", nullptr, captioned)) +
-                (skipped > 0 ? QLatin1Char(' ') + tr("%n failed.", nullptr, skipped) : QString()) +
+                (stopped ? tr("Stopped: %1 captioned.") : tr("Done: %1 captioned.")).arg(captioned) +
+                (skipped > 0 ? QLatin1Char(' ') + tr("%1 failed.").arg(skipped) : QString()) +
                 (edited > 0 && !lastChoice_.replaceEdited
-                     ? QLatin1Char(' ') + tr("%n caption(s) edited by hand left as they are.", nullptr, edited)
+                     ? QLatin1Char(' ') + tr("%1 edited by hand left as they are.").arg(CountOf(edited, tr("caption"), tr("captions")))
                      : QString()));
             Q_EMIT captionFinished(captioned, skipped, stopped);
           });
