@@ -13,11 +13,13 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
 
 #include "core/npu/backend_select.h"
+#include "core/npu/npu_detect.h"
 #include "core/settings/registry.h"
 #include "ui/settings_store.h"
 
@@ -72,6 +74,28 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
 
 }  // namespace
 
+bool NoNpuPresent(const npu::NpuStatus& status) {
+  bool node = false, pci = false;
+  for (const npu::NpuCheck& c : status.checks) {
+    if (c.name == "device node") node = c.passed;
+    if (c.name == "PCI id") pci = c.passed;
+  }
+  return !node && !pci;
+}
+
+QString NpuSummary(const npu::NpuStatus& status) {
+  if (status.ready()) return SettingsDialog::tr("NPU ready: auto runs the model on it.");
+  if (NoNpuPresent(status)) return SettingsDialog::tr("No NPU on this computer: auto runs the model on the CPU.");
+  return SettingsDialog::tr("An NPU is here but cannot be used (%1): auto runs the model on the CPU.")
+      .arg(Q(status.summary()));
+}
+
+QString NpuDetails(const QString& checklist, const npu::NpuStatus& status) {
+  if (!NoNpuPresent(status)) return checklist;
+  QString text = checklist;
+  return text.replace(QStringLiteral("[FAIL]"), QStringLiteral("[ -- ]"));
+}
+
 SettingsDialog::SettingsDialog(SettingsStore* store, QWidget* parent)
     : QDialog(parent), store_(store) {
   setWindowTitle(tr("Settings"));
@@ -121,10 +145,30 @@ void SettingsDialog::build() {
       backend_reason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
       backend_reason_->setVisible(false);
       form->addRow(QString(), backend_reason_);
-      // Every NPU check `auto` goes by (glance-cli npu-status), not only the first that failed.
-      auto* checklist = new QLabel(Q(npu::NpuChecklist("", store_->value(QStringLiteral("model_dir")).toStdString())),
-                                   form->parentWidget());
+      // One sentence about the NPU; every check `auto` goes by (glance-cli npu-status) behind
+      // Details, read as "not present" rather than failed when there is no NPU at all.
+      const std::string model_dir = store_->value(QStringLiteral("model_dir")).toStdString();
+      npu::DetectOptions detect;
+      detect.bundle_dir = npu::FindBundleDir("", model_dir);
+      const npu::NpuStatus status = npu::DetectNpu(detect);
+      auto* summaryRow = new QWidget(form->parentWidget());
+      auto* summaryLayout = new QHBoxLayout(summaryRow);
+      summaryLayout->setContentsMargins(0, 0, 0, 0);
+      auto* summary = new QLabel(NpuSummary(status), summaryRow);
+      summary->setObjectName(QStringLiteral("npu_summary"));
+      summary->setWordWrap(true);
+      auto* details = new QToolButton(summaryRow);
+      details->setObjectName(QStringLiteral("npu_details"));
+      details->setText(tr("&Details"));
+      details->setCheckable(true);
+      details->setAccessibleName(tr("NPU checks"));
+      summaryLayout->addWidget(summary, 1);
+      summaryLayout->addWidget(details);
+      form->addRow(QString(), summaryRow);
+      auto* checklist = new QLabel(NpuDetails(Q(npu::NpuChecklist("", model_dir)), status), form->parentWidget());
       checklist->setObjectName(QStringLiteral("npu_checklist"));
+      checklist->setVisible(false);
+      connect(details, &QToolButton::toggled, checklist, &QWidget::setVisible);
       checklist->setTextInteractionFlags(Qt::TextSelectableByMouse);
       checklist->setStyleSheet(QStringLiteral("font-family: monospace"));
       // A failed check's reason can be a long dlopen error: wrap it rather than widen the

@@ -12,9 +12,22 @@
 
 class QLabel;
 
+namespace glance::npu {
+struct NpuStatus;
+}
+
 namespace glance::ui {
 
 class SettingsStore;
+
+// The backend tab's NPU lines (issue 34: every CPU-only user saw eight "[FAIL]" lines on the
+// first tab). NoNpuPresent: neither the device node nor an NPU on the PCI bus, so the other
+// checks cannot pass and are not failures. NpuSummary: one sentence for the tab. NpuDetails:
+// `checklist` (npu::NpuChecklist) with "[FAIL]" read as "[ -- ]" (not present) when there is
+// no NPU; kept as "[FAIL]" when an NPU is there and a check failed.
+bool NoNpuPresent(const npu::NpuStatus& status);
+QString NpuSummary(const npu::NpuStatus& status);
+QString NpuDetails(const QString& checklist, const npu::NpuStatus& status);
 
 class SettingsDialog : public QDialog {
   Q_OBJECT

@@ -1,0 +1,70 @@
+// The settings dialog's NPU lines (issue 34): a computer without an NPU sees one sentence, not
+// eight "[FAIL]" lines; the checklist is behind Details and reads "not present" ("[ -- ]").
+// An NPU that is there but fails a check keeps "[FAIL]" and the summary names the check.
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+#include "core/npu/npu_detect.h"
+#include "ui/settings_dialog.h"
+#include "ui/settings_store.h"
+
+using glance::npu::NpuCheck;
+using glance::npu::NpuStatus;
+using glance::ui::SettingsDialog;
+using glance::ui::SettingsStore;
+
+namespace {
+
+NpuStatus Status(bool node, bool pci, bool xrt) {
+  NpuStatus s;
+  s.checks = {NpuCheck{"device node", node, node ? "/dev/accel/accel0" : "/dev/accel/accel0 is missing"},
+              NpuCheck{"driver", node, "amdxdna"},
+              NpuCheck{"PCI id", pci, pci ? "1022:17f0" : "no AMD NPU on the PCI bus"},
+              NpuCheck{"XRT", xrt, xrt ? "2.18" : "the NPU plugin is not loadable"}};
+  return s;
+}
+
+}  // namespace
+
+class TestSettingsDialog : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void noNpuIsNotAFailure() {
+    const QString list = QStringLiteral("  [FAIL] device node  missing\n  [FAIL] XRT  not loadable");
+    const NpuStatus none = Status(false, false, false);
+    QVERIFY(glance::ui::NoNpuPresent(none));
+    QVERIFY(glance::ui::NpuSummary(none).contains(QStringLiteral("No NPU")));
+    QVERIFY(!glance::ui::NpuDetails(list, none).contains(QStringLiteral("FAIL")));
+    QVERIFY(glance::ui::NpuDetails(list, none).contains(QStringLiteral("[ -- ] device node")));
+    // Control: an NPU on the bus whose XRT check fails is a failure, and says which.
+    const NpuStatus broken = Status(true, true, false);
+    QVERIFY(!glance::ui::NoNpuPresent(broken));
+    QVERIFY(glance::ui::NpuSummary(broken).contains(QStringLiteral("XRT")));
+    QCOMPARE(glance::ui::NpuDetails(list, broken), list);
+  }
+
+  // The dialog on this machine: the checklist hidden until Details is pressed.
+  void checklistIsBehindDetails() {
+    QTemporaryDir dir;
+    SettingsStore store(dir.filePath(QStringLiteral("settings.json")));
+    SettingsDialog dialog(&store);
+    dialog.show();
+    auto* summary = dialog.findChild<QLabel*>(QStringLiteral("npu_summary"));
+    auto* checklist = dialog.findChild<QLabel*>(QStringLiteral("npu_checklist"));
+    auto* details = dialog.findChild<QToolButton*>(QStringLiteral("npu_details"));
+    QVERIFY(summary && checklist && details);
+    QVERIFY(!summary->text().isEmpty());
+    QVERIFY(!checklist->isVisible());
+    details->click();
+    QVERIFY(checklist->isVisible());
+    details->click();
+    QVERIFY(!checklist->isVisible());
+    if (summary->text().contains(QStringLiteral("No NPU")))
+      QVERIFY2(!checklist->text().contains(QStringLiteral("[FAIL]")), qPrintable(checklist->text()));
+  }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "test_settings_dialog.moc"
