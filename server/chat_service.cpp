@@ -4,13 +4,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <span>
 
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
 #include "core/engine/tool_call_constraint.h"
 #include "core/text/tokenizer.h"
+#include "core/util/atomic_write.h"
 #include "core/util/error.h"
 #include "core/vision/image_decode.h"
 #include "server/api_error.h"
@@ -118,8 +118,13 @@ void ChatService::ContinueHistory(Session& session, const ChatRequest& request) 
         t.parts = m.parts;
         for (const RequestImage& img : m.images) {
           const std::string path = (dir / (img.sha256 + ".img")).string();
-          std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(img.bytes.data()),
-                                                      static_cast<std::streamsize>(img.bytes.size()));
+          // Checked (issue 35): an unchecked ofstream on a full disk left a cut-off image for the
+          // engine to read; now the request is refused with the reason.
+          try {
+            WriteFileAtomically(path, std::string(reinterpret_cast<const char*>(img.bytes.data()), img.bytes.size()));
+          } catch (const Error& e) {
+            throw ApiError(503, "server_error", std::string("cannot keep an image of the conversation: ") + e.what());
+          }
           t.images.push_back({path, img.sha256, img.mode});
         }
         continue;

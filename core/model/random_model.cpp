@@ -4,7 +4,6 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "core/model/random_init.h"
 #include "core/model/safetensors_writer.h"
 #include "core/model/tensor_manifest.h"
+#include "core/util/atomic_write.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
 #include "kernels/cpu/numeric.h"
@@ -56,12 +56,8 @@ Sizes RealSizes(ModelShape s) {
   throw Error("internal: no real sizes for the tiny shape");
 }
 
-void WriteText(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw Error("cannot write " + path.string());
-}
+// Whole or not at all (issue 35): a kill or a full disk never leaves a cut-off config or tokenizer.
+void WriteText(const fs::path& path, const std::string& text) { WriteFileAtomically(path.string(), text); }
 
 std::string ReadText(const fs::path& path) {
   return ReadWholeFile(path.string(),
@@ -336,7 +332,6 @@ MakeModelResult MakeRandomModel(const MakeModelOptions& o) {
   const std::string config_text = ToHfConfigJson(config);
   // Round-trip through the real parser: never write a config the engine would refuse.
   ModelConfig::FromJsonText(config_text, (out / "config.json").string());
-  WriteText(out / "config.json", config_text);
   CopySideFiles(o, out);
 
   MakeModelResult r;
@@ -360,6 +355,10 @@ MakeModelResult MakeRandomModel(const MakeModelOptions& o) {
     if (o.progress) o.progress(s.name, payload ? static_cast<double>(done) / static_cast<double>(payload) : 1.0);
   }
   w.Finish();
+  // config.json last (issue 35): a folder whose make-model was killed has no config.json (a new
+  // folder) or the earlier one, which does not match the new weights' shapes; either way loading it
+  // is refused with a line, never taken for a whole model.
+  WriteText(out / "config.json", config_text);
   r.bytes = fs::file_size(r.weights_path);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/util/atomic_write.h"
 #include "core/util/error.h"
 
 namespace glance {
@@ -49,29 +50,23 @@ SafetensorsWriter::SafetensorsWriter(const std::string& path, std::vector<Tensor
   std::string text = header.dump();
   text.append((8 - text.size() % 8) % 8, ' ');
 
-  out_.open(path, std::ios::binary | std::ios::trunc);
-  if (!out_) throw Error("cannot create " + path);
+  // Temporaries a killed writer left in this folder (hidden, .NAME.glance-tmp-XXXXXX).
+  RemoveAtomicWriteLeftovers(fs::path(path).parent_path().empty() ? std::string(".")
+                                                                     : fs::path(path).parent_path().string());
+  out_ = std::make_unique<AtomicFileWriter>(path);
   uint8_t len[8];
   for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i));
-  out_.write(reinterpret_cast<const char*>(len), 8);
-  out_.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out_) throw Error("cannot write " + path + " (disk full?)");
+  out_->Write(len, 8);
+  out_->Write(text);
 }
 
-SafetensorsWriter::~SafetensorsWriter() {
-  if (!finished_) {
-    out_.close();
-    std::error_code ec;
-    fs::remove(path_, ec);
-  }
-}
+SafetensorsWriter::~SafetensorsWriter() = default;  // AtomicFileWriter: temporary removed unless committed
 
 void SafetensorsWriter::Append(const void* data, size_t n) {
   if (written_ + n > total_)
     throw Error(path_ + ": " + std::to_string(written_ + n) + " data bytes appended, more than the " +
                 std::to_string(total_) + " the header announced");
-  out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
-  if (!out_) throw Error("cannot write " + path_ + " (disk full?)");
+  out_->Write(data, n);
   written_ += n;
 }
 
@@ -82,9 +77,7 @@ void SafetensorsWriter::Finish() {
     throw Error(path_ + ": data for tensor '" + name + "' is incomplete (" + std::to_string(written_) + " of " +
                 std::to_string(total_) + " bytes written)");
   }
-  out_.flush();
-  out_.close();
-  if (!out_) throw Error("cannot finish writing " + path_ + " (disk full?)");
+  out_->Commit();
   finished_ = true;
 }
 
@@ -140,9 +133,7 @@ std::vector<std::string> WriteShardedSafetensors(const std::string& dir, const s
   }
   const json index = {{"metadata", {{"total_size", total}}}, {"weight_map", weight_map}};
   const std::string index_path = (fs::path(dir) / "model.safetensors.index.json").string();
-  std::ofstream out(index_path);
-  out << index.dump(2) << '\n';
-  if (!out) throw Error("cannot write " + index_path);
+  WriteFileAtomically(index_path, index.dump(2) + "\n");
   return paths;
 }
 

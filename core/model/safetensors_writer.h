@@ -5,18 +5,22 @@
 //   tensors back to back, larger element sizes first and then by name, so every tensor starts
 //   aligned to its element size (the data block starts 8-aligned).
 // Data is streamed: the header is written first, then the caller appends each tensor's bytes
-// in order() — a 4B checkpoint never has to be held in memory.
+// in order() — a 4B checkpoint never has to be held in memory. Written through AtomicFileWriter
+// (core/util/atomic_write.h, issue 35): a hidden temporary until Finish() fsyncs and renames it,
+// so a kill, a full disk or an I/O error leaves the earlier file (or none), never a cut-off one.
 //
 // Thread contract: one writer per thread; not copyable.
 #include <cstdint>
-#include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/model/safetensors.h"
 
 namespace glance {
+
+class AtomicFileWriter;
 
 struct TensorSpec {
   std::string name;
@@ -33,7 +37,7 @@ class SafetensorsWriter {
   // the header. Throws glance::Error naming the path on I/O failure.
   SafetensorsWriter(const std::string& path, std::vector<TensorSpec> tensors,
                     const std::map<std::string, std::string>& metadata = {});
-  // A writer destroyed before Finish() removes its partial file.
+  // A writer destroyed before Finish() removes its temporary; `path` is as it was.
   ~SafetensorsWriter();
   SafetensorsWriter(const SafetensorsWriter&) = delete;
   SafetensorsWriter& operator=(const SafetensorsWriter&) = delete;
@@ -43,13 +47,14 @@ class SafetensorsWriter {
   // Appends raw little-endian bytes; may span tensor boundaries. Throws if more bytes arrive
   // than the header announced.
   void Append(const void* data, size_t n);
-  // Throws (naming the first incomplete tensor) unless every byte was appended; flushes and closes.
+  // Throws (naming the first incomplete tensor) unless every byte was appended; fsyncs and renames
+  // the file into place.
   void Finish();
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
-  std::ofstream out_;
+  std::unique_ptr<AtomicFileWriter> out_;
   std::vector<TensorSpec> order_;
   std::vector<uint64_t> ends_;  // [order_.size()] end offset of each tensor in the data block
   uint64_t total_ = 0;
