@@ -73,6 +73,10 @@ class MainWindow : public QMainWindow {
   // every image of the last message (TurnResult::attention_by_image), the last image of an
   // earlier one.
   void showMessageImage(int turn, int image);
+  // True for a picture the demo model cannot know: a photo or screenshot rather than one of its
+  // flat-coloured shape scenes (many distinct colours). The demo captioned real photos as
+  // shapes without a word (issue 34); such an image gets a hint to download a real model.
+  static bool LooksLikeAPhoto(const QImage& image);
   // Grab the window to `path` after the first finished turn, then close (for docs/tests).
   void setScreenshotPath(const QString& path) { screenshotPath_ = path; }
 

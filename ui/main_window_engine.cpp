@@ -244,6 +244,7 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   // Loaded: the settings that waited for it are in effect now.
   pendingLoadSettings_.clear();
   clearNotice(QStringLiteral("reload"));
+  if (!info.is_demo) clearNotice(QStringLiteral("demo-photo"));  // a real model knows photos
   keepNoticeOnLoad_ = false;
   loadBar_->setVisible(false);
   cancelLoad_->setVisible(false);
@@ -278,6 +279,12 @@ void MainWindow::onImageAttached(const ImageInfo& info) {
   pendingImages_.push_back(info);
   pendingPreviews_.push_back(processed);
   chat_->attachments()->setReady(static_cast<int>(pendingImages_.size()) - 1, DescribeImage(info));
+  if (model_.is_demo && LooksLikeAPhoto(incoming.preview))
+    showKeyedNotice(QStringLiteral("demo-photo"),
+                    tr("The demo model only knows simple coloured shapes, so it will describe this "
+                       "picture as shapes. For photos and screenshots, download a real model."),
+                    static_cast<int>(NoticeBar::Kind::kInfo), tr("&Download a model\u2026"),
+                    [this] { openDownloads(); });
   updateContextMeter();
   chat_->attachments()->setRemovable(incoming_.empty());
   if (captionPending_ && incoming_.empty()) {

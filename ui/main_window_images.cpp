@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QFileInfo>
 #include <QMenu>
+#include <QSet>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -44,6 +45,22 @@ MainWindow::ImageIntoAnsweredChat PolicyFromName(const QString& name) {
 }
 
 }  // namespace
+
+bool MainWindow::LooksLikeAPhoto(const QImage& image) {
+  if (image.isNull()) return false;
+  // The demo world's scenes are a background of one or two colours and a few flat shapes: a
+  // handful of colours even after scaling (resources/demo-scenes: 2-8 on a 64x64 sample). A
+  // photo or a screenshot has hundreds. Nearest-neighbour sampling adds no blended colours.
+  const QImage sample = image.scaled(64, 64, Qt::IgnoreAspectRatio, Qt::FastTransformation)
+                            .convertToFormat(QImage::Format_RGB32);
+  QSet<QRgb> colours;
+  for (int y = 0; y < sample.height(); ++y)
+    for (int x = 0; x < sample.width(); ++x) {
+      colours.insert(sample.pixel(x, y) & 0xF0F0F0);  // 4 bits a channel: JPEG noise is one colour
+      if (colours.size() > 48) return true;
+    }
+  return false;
+}
 
 void MainWindow::buildImageMenu(QMenu* chat) {
   imagePolicy_ = PolicyFromName(SettingsFile::App()->value(kImagePolicyKey).toString());

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <algorithm>
 #include <cmath>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -177,6 +178,38 @@ class TestMainWindowImages : public QObject {
     // The choice is kept for the next start.
     MainWindow next(nullptr, nullptr, &store);
     QCOMPARE(next.imageIntoAnsweredChat(), MainWindow::ImageIntoAnsweredChat::kAddToChat);
+  }
+
+  // The demo model knows only its shapes world: a photo-like picture attached to it gets a hint
+  // to download a real model (with the action); its own scenes do not (issue 34).
+  void demoModelHintsAtARealModelForPhotos() {
+    for (int i = 100; i < 130; ++i)
+      QVERIFY2(!MainWindow::LooksLikeAPhoto(QImage(Scene(i))), qPrintable(Scene(i)));
+    QVERIFY(!MainWindow::LooksLikeAPhoto(QImage(QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-image.png"))));
+    QImage photo(320, 240, QImage::Format_RGB32);  // smooth gradients with grain, as a photo has
+    quint32 noise = 12345;
+    for (int y = 0; y < photo.height(); ++y)
+      for (int x = 0; x < photo.width(); ++x) {
+        noise = noise * 1664525u + 1013904223u;
+        const int grain = static_cast<int>(noise >> 28) - 8;
+        photo.setPixel(x, y, qRgb(std::clamp(x * 255 / 320 + grain, 0, 255), std::clamp(y * 255 / 240 + grain, 0, 255),
+                                  std::clamp(128 + grain * 4, 0, 255)));
+      }
+    QVERIFY(MainWindow::LooksLikeAPhoto(photo));
+
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.setCaptionOnDrop(false);
+    LoadDemo(window);
+    window.newChat();
+    window.attachImageFile(Scene(101), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.chat()->isBusy(), kTimeoutMs);
+    QVERIFY2(!window.noticeText().contains(QStringLiteral("shapes")), qPrintable(window.noticeText()));
+    const QString path = dir.filePath(QStringLiteral("photo.png"));
+    QVERIFY(photo.save(path));
+    window.attachImageFile(path, false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.noticeText().contains(QStringLiteral("simple coloured shapes")), kTimeoutMs);
   }
 };
 
