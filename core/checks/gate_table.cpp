@@ -72,7 +72,18 @@ constexpr double kVisionQuantCos = 0.9999;
 // built without ROUND_CONV_EVEN; `npu-export --rounding floor`) is biased and measures far
 // worse and is not gated: IRON builds flm.GEMM with conv_even by default.
 // A broken path (wrong packing order) gives cosine ~0 and agreement ~1/vocab.
-constexpr const char* kNpuMeasured = "tiny-a, tiny-a-interleaved, tiny-a-two-images npu-emu, conv-even rounding (table above)";
+// The same gates off the goldens, on `npu-export` bundles through the stand-in device against
+// the f32 CPU engine (engine_reference.h: the demo image, "Describe this image.", 16 greedy
+// steps; tests/npu/test_npu_export_check.cpp):
+//                        demo model               real head geometry (real_geometry_model.h)
+//   vision cosine        0.999971                 0.999852
+//   prefill cosine       mean 0.999994, min 0.999962  0.998595, 0.996615
+//   prefill top-1        69/71                    69/71
+//   decode               16/16, min cos 0.99986   16/16, 0.99903
+//   session logits       |Δ| 0 of the range, 16/16  0.0051 of the range, 16/16
+//   control margin       -2.2e-3                  -3.1e-4   (goldens: -0.69, -0.70, -0.77)
+// Every gate holds with the goldens' limits; the trained and random shapes sit far inside them.
+constexpr const char* kNpuMeasured = "tiny-a, tiny-a-interleaved, tiny-a-two-images npu-emu, conv-even rounding; the demo model and a real-geometry shape (table above)";
 constexpr const char* kNpuRan = "the NPU kernels ran and nothing fell back to the CPU";
 constexpr double kNpuDecodeCos = 0.975;  // min measured 0.98333 (two-images decode), ~0.008 below
 
@@ -174,8 +185,13 @@ constexpr GateRow kTable[] = {
   {kNpu, "prefill top-1",               kAgreement,      kAtLeast, 0.60,      ">= %.0f%% of positions",                  kNpuMeasured},
   {kNpu, "decode (teacher-forced)",     kAgreement,      kAtLeast, 0.80,      "token agreement >= %.0f%%",               kNpuMeasured},  // 20/24: one flip more than the 21/24 measured
   {kNpu, "decode (teacher-forced)",     kMinCosine,      kAtLeast, kNpuDecodeCos, "logits cosine >= %.3f",               kNpuMeasured},
-  {kNpu, "negative control (npu)",      kControl,        kBelow,   kNpuDecodeCos,
-                                                         "must stay below the cosine gate (%.3f): the gate tells steps apart", kNpuMeasured},
+  // Paired, step by step: cos(step k, reference k+1) − cos(step k, reference k) must be < 0. On
+  // the goldens the shifted cosine alone stays below the 0.975 decode gate (max 0.30), but on the
+  // demo model and the real-geometry shape consecutive steps' logits are close (shifted 0.9978 and
+  // 0.9992, over f32 engine references: engine_reference.h), so a fixed cosine cannot tell steps
+  // apart there while each step is still nearest its own reference step.
+  {kNpu, "negative control (npu)",      kControl,        kBelow,   0.0,
+                                                         "every step nearer its own reference step than the next (margin < %.0f)", kNpuMeasured},
   {kNpu, "second turn (npu)",           kAgreement,      kAtLeast, 0.625,     "token agreement >= %.1f%%",               kNpuMeasured},  // 10/16: one flip more than measured
   {kNpu, "second turn (npu)",           kMinCosine,      kAtLeast, kNpuDecodeCos, "logits cosine >= %.3f",               kNpuMeasured},
   {kNpu, "npu dispatches",              kGemmCalls,      kAtLeast, 1,         "GEMM and GEMV dispatches, no CPU fallback", kNpuRan},

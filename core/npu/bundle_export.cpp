@@ -7,6 +7,7 @@
 
 #include "core/model/config.h"
 #include "core/model/safetensors.h"
+#include "core/npu/bundle_kernels.h"
 #include "core/npu/bundle_plan.h"
 #include "core/npu/npu_bundle.h"
 #include "core/util/error.h"
@@ -29,7 +30,8 @@ std::string Join(const std::vector<std::string>& v) {
 }  // namespace
 
 ExportSummary ExportNpuBundle(const std::string& model_dir, const std::string& out_dir, kernels::npu::Rounding rounding,
-                              const std::function<void(double, const std::string&)>& progress) {
+                              const std::function<void(double, const std::string&)>& progress,
+                              bool placeholder_kernels) {
   const ModelConfig cfg = ModelConfig::FromFile((fs::path(model_dir) / "config.json").string());
   const TensorStore store = TensorStore::OpenFolder(model_dir);
   const BundlePlan plan = PlanBundle(store);
@@ -85,11 +87,12 @@ ExportSummary ExportNpuBundle(const std::string& model_dir, const std::string& o
      << "param stop " << Join(stop) << "\n"
      << "param gemv_format bfp16\n"
      << "param rounding " << kernels::npu::RoundingName(rounding) << "\n"
-     << "# Kernels: add IRON's xclbin / gemm / gemm_chunks / gemv records and files (kernels/npu/README.md).\n"
+     << "# Kernels: IRON's xclbin / gemm / gemm_chunks / gemv records and files (kernels/npu/README.md).\n"
      << "# flm.GEMM shapes these weights need:";
   for (const auto& s : gemm_shapes) mf << "\n#   " << s;
   mf << "\n# GEMVbfp16: the same K x N (the layer GEMVs read the GEMM streams), and the head: M="
      << plan.head_rows << " K=" << plan.hidden << " x " << plan.n_head << "\n";
+  if (placeholder_kernels) mf << WritePlaceholderKernels(plan, out_dir);
   if (!mf) throw Error("npu-export: cannot write " + out_dir + "/manifest.txt");
   if (progress) progress(1.0, "done");
   return sum;

@@ -3,7 +3,9 @@
 // IRON's exporters write (npu_bundle.h): manifest.txt (version, params), tensors.txt and
 // tensors.bin with the packed tensors bundle_plan.h lists. The kernels (xclbins, instruction
 // streams and their gemm / gemm_chunks / gemv / xclbin records) come from the IRON toolchain;
-// the manifest ends with a comment listing the shapes they must cover. Host tensors (norms,
+// the manifest lists the shapes they must cover. With placeholder_kernels (the default) the
+// bundle is complete for the stand-in device: every record the dispatch plan needs, with
+// placeholder files (bundle_kernels.h), marked so that no NPU is given them. Host tensors (norms,
 // DeltaNet parameters, the tokenizer) are not written: Glance reads those from the checkpoint.
 #include <cstdint>
 #include <functional>
@@ -22,6 +24,7 @@ struct ExportSummary {
 // are replaced). progress(fraction, tensor).
 ExportSummary ExportNpuBundle(const std::string& model_dir, const std::string& out_dir,
                               kernels::npu::Rounding rounding = kernels::npu::Rounding::kConvEven,
-                              const std::function<void(double, const std::string&)>& progress = {});
+                              const std::function<void(double, const std::string&)>& progress = {},
+                              bool placeholder_kernels = true);
 
 }  // namespace glance::npu

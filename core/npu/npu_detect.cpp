@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/npu/npu_bundle.h"
+#include "core/npu/bundle_kernels.h"
 #include "kernels/npu/npu_device.h"
 
 namespace glance::npu {
@@ -123,6 +124,9 @@ NpuStatus DetectNpu(const DetectOptions& o) {
       const std::vector<std::string> missing = b.MissingKernelFiles();
       if (b.kernels().empty())
         add("bundle", false, o.bundle_dir + " has weights but no kernel records (add IRON's kernels; kernels/npu/README.md)");
+      else if (b.param("kernels") == kPlaceholderKernels)  // bundle_kernels.h: for the stand-in only
+        add("bundle", false, o.bundle_dir + " has npu-export's placeholder kernels, which only the stand-in device runs "
+                                            "(--backend npu-emu); an NPU needs IRON's compiled kernels (kernels/npu/README.md)");
       else if (!missing.empty())
         add("bundle", false, o.bundle_dir + ": kernel file " + missing.front() + " is missing" +
                                  (missing.size() > 1 ? " (and " + std::to_string(missing.size() - 1) + " more)" : ""));

@@ -70,7 +70,18 @@ TEST(NpuBundle, ExportWritesIronNamesAndFusions) {
   EXPECT_EQ(b.param("head_rows"), "4096");
   EXPECT_EQ(b.param("n_head"), "1");
   EXPECT_EQ(b.param("gemv_format"), "bfp16");
-  EXPECT_TRUE(b.kernels().empty());  // kernels come from IRON
+  // Placeholder kernels for the stand-in (bundle_kernels.h), marked as such; --weights-only none.
+  EXPECT_FALSE(b.kernels().empty());
+  EXPECT_EQ(b.param("kernels"), "placeholder");
+  EXPECT_TRUE(b.MissingKernelFiles().empty());
+  {
+    const fs::path bare = TempDir("export-weights-only");
+    ExportNpuBundle(kTiny, bare.string(), kernels::npu::Rounding::kConvEven, {}, /*placeholder_kernels=*/false);
+    const NpuBundle w = NpuBundle::Open(bare.string());
+    EXPECT_TRUE(w.kernels().empty());  // the real kernels come from IRON
+    EXPECT_EQ(w.param("kernels"), "");
+    fs::remove_all(bare);
+  }
   for (const char* t : {"l0.g.in", "l0.g.o", "l0.g.gu", "l0.g.down0", "l0.g.down1", "l3.g.in", "head0"})
     EXPECT_TRUE(b.tensors().count(t)) << t;
   EXPECT_EQ(static_cast<size_t>(s.tensors), b.tensors().size());

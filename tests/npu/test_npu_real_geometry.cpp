@@ -1,6 +1,6 @@
 // The NPU gates off tiny-a: a random checkpoint with the released models' head geometry
-// (attention head_dim 256 with 8 query / 2 KV heads; DeltaNet 16 key / 32 value heads of 128, as
-// the 4B), hidden sizes shrunk (hidden 256, MLP 640 so down has 3 K slices, 4 layers, vocabulary
+// (real_geometry_model.h: the 4B's attention head_dim 256 with 16 query / 4 KV heads and
+// DeltaNet 16 key / 32 value heads of 128), hidden sizes shrunk (hidden 256, MLP 640 so down has 3 K slices, 4 layers, vocabulary
 // 4096), run through --backend npu-emu (the fused dispatch) and compared with the f32 CPU engine
 // on the same weights — the role Hugging Face's golden plays for tiny-a — with the NPU gate
 // table's limits (gate_table.cpp) for prefill logits, teacher-forced decode, and the split the
@@ -24,53 +24,12 @@
 #include "core/model/random_model.h"
 #include "core/model/safetensors_writer.h"
 #include "core/model/tensor_manifest.h"
+#include "tests/npu/real_geometry_model.h"
 
 namespace glance {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path MakeRealGeometryModel() {
-  const fs::path dir = fs::temp_directory_path() / ("glance_npu_geometry_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  ModelConfig c = ConfigForShape(ModelShape::k4B);  // head_dim 256, DeltaNet 16 / 32 heads of 128
-  TextConfig& t = c.text;
-  t.vocab_size = 4096;
-  t.hidden_size = 256;
-  t.intermediate_size = 640;
-  t.num_hidden_layers = 4;
-  t.num_attention_heads = 8;
-  t.num_key_value_heads = 2;
-  t.layer_types.clear();
-  for (int i = 0; i < t.num_hidden_layers; ++i)
-    t.layer_types.push_back((i + 1) % 4 == 0 ? LayerType::kFullAttention : LayerType::kLinearAttention);
-  VisionConfig& v = c.vision;
-  v.depth = 1;
-  v.hidden_size = 64;
-  v.intermediate_size = 128;
-  v.num_heads = 2;
-  v.out_hidden_size = t.hidden_size;
-  std::vector<TensorBytes> tensors;
-  for (TensorSpec spec : Qwen35TensorManifest(c)) {
-    const InitRule rule = InitRuleFor(spec, t.linear_conv_kernel_dim);
-    std::vector<float> values(static_cast<size_t>(spec.numel()));
-    GenerateInit(rule, TensorSeed(7, spec.name), 0, values.size(), values.data());
-    spec.dtype = DType::F32;
-    TensorBytes tb;
-    tb.spec = spec;
-    tb.bytes.resize(values.size() * 4);
-    std::memcpy(tb.bytes.data(), values.data(), tb.bytes.size());
-    tensors.push_back(std::move(tb));
-  }
-  WriteSafetensorsFile((dir / "model.safetensors").string(), tensors);
-  std::ofstream(dir / "config.json") << ToHfConfigJson(c);
-  const fs::path res = fs::path(GLANCE_SOURCE_RESOURCES) / "demo-model";
-  for (const char* f : {"tokenizer.json", "tokenizer_config.json", "chat_template.jinja", "preprocessor_config.json",
-                        "generation_config.json"})
-    if (fs::exists(res / f)) fs::copy_file(res / f, dir / f);
-  return dir;
-}
 
 double Cosine(const float* a, const float* b, int64_t n) {
   double ab = 0, aa = 0, bb = 0;

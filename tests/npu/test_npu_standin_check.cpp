@@ -1,8 +1,8 @@
 // The whole reference check through the stand-in device (xrt_standin.h): the committed tiny-a
 // bundle completed with the kernel records a toolchain would write for it — a gemm record and
 // chunk streams per key, a gemv record per key, the vision tower on a third context — and an
-// instruction stream file each (placeholder words: the stand-in identifies a run by its stream
-// and computes it with the emulator). Every projection of prefill and decode goes through the
+// instruction stream file each (npu-export's placeholders, core/npu/bundle_kernels.h: the
+// stand-in identifies a run by its stream and computes it with the emulator). Every projection of prefill and decode goes through the
 // XRT call sequence with every contract rule checked, and the NPU gates hold. Negative control:
 // the same bundle without the gemv `down` record falls back to the CPU and fails the
 // dispatch gate.
@@ -11,20 +11,18 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 #include "core/checks/npu_check.h"
 #include "core/model/safetensors.h"
 #include "core/npu/backend_select.h"
-#include "core/npu/dispatch_plan.h"
+#include "core/npu/bundle_kernels.h"
 #include "core/npu/npu_bundle.h"
 
 namespace glance::npu {
 namespace {
 
 namespace fs = std::filesystem;
-using kernels::npu::PackedLayout;
 const std::string kTiny = std::string(GLANCE_TEST_DATA) + "/tiny-a";
 const std::string kFixture = std::string(GLANCE_TEST_DATA) + "/npu-bundle-tiny-a";
 
@@ -39,41 +37,10 @@ void CompleteBundle(const fs::path& dir, const std::string& drop = "") {
     const std::string tag = line.substr(0, line.find(' '));
     if (tag != "xclbin" && tag != "gemm" && tag != "gemm_chunks" && tag != "gemv") mf << line << "\n";
   }
-  for (const char* ctx : {"gemm", "gemv", "vision"}) {
-    mf << "xclbin " << ctx << " kernels/" << ctx << ".xclbin MLIR_AIE\n";
-    std::ofstream(dir / "kernels" / (std::string(ctx) + ".xclbin")) << "placeholder";
-  }
+  // The records and placeholder files npu-export writes (bundle_kernels.h), one left out.
   const TensorStore store = TensorStore::OpenFolder(kTiny);
-  auto bundle = std::make_shared<const NpuBundle>(NpuBundle::Open(kFixture));
-  const BundleWeightSource source(bundle, store);
-  std::map<std::string, const BundleTensorPlan*> tensors;
-  for (const auto& t : source.plan().tensors) tensors[t.name] = &t;
-  uint32_t stream = 0;
-  auto insts = [&](const std::string& file) {
-    const uint32_t words[4] = {0x06030100u, ++stream, stream * 2654435761u, 0xffu};
-    std::ofstream(dir / "kernels" / file, std::ios::binary).write(reinterpret_cast<const char*>(words), sizeof words);
-    return "kernels/" + file;
-  };
-  std::map<std::string, bool> written;
-  for (const auto& p : PlanDispatch(source.plan()).projections) {
-    const BundleTensorPlan& t = *tensors.at(p.tensors[0]);
-    const auto g = kernels::npu::PackedShape(t.n, t.k, t.layout);
-    const std::string ctx = p.gemm_key.rfind("vision.", 0) == 0 ? " ctx=vision" : "";
-    if (!p.gemm_key.empty() && !written["gemm " + p.gemm_key]) {
-      written["gemm " + p.gemm_key] = true;
-      mf << "gemm " << p.gemm_key << " M=256 K=" << g.k_pad << " N=" << g.n_pad << " lda=" << g.k_pad
-         << " c_stride=" << g.n_pad << " b_bytes=" << g.k_pad * g.n_pad / 8 * 9 << " a_elems=" << 256 * g.k_pad
-         << " c_elems=" << 256 * g.n_pad << ctx << " insts=" << insts("gemm_" + p.gemm_key + ".bin") << "\n";
-      for (int n = 2; n <= 4; ++n)
-        mf << "gemm_chunks " << p.gemm_key << " " << n << " a_elems=" << n * 256 * g.k_pad << " c_elems="
-           << n * 256 * g.n_pad << " insts=" << insts("gemm_" + p.gemm_key + "_x" + std::to_string(n) + ".bin") << "\n";
-    }
-    if (!written["gemv " + p.gemv_key] && "gemv " + p.gemv_key != drop) {
-      written["gemv " + p.gemv_key] = true;
-      mf << "gemv " << p.gemv_key << " M=" << g.n_pad << " K=" << g.k_pad << " w_words=" << g.k_pad * g.n_pad / 8 * 9 / 4
-         << ctx << " insts=" << insts("gemv_" + p.gemv_key + ".bin") << "\n";
-    }
-  }
+  const BundleWeightSource source(std::make_shared<const NpuBundle>(NpuBundle::Open(kFixture)), store);
+  mf << WritePlaceholderKernels(source.plan(), dir.string(), drop);
   std::ofstream(dir / "manifest.txt") << mf.str();
 }
 
