@@ -126,7 +126,7 @@ FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()
   stateLabel_->setWordWrap(true);
   editor_ = new QPlainTextEdit(below);
   editor_->setObjectName(QStringLiteral("captionEditor"));
-  editor_->setPlaceholderText(tr("No caption yet: type one, or caption the folder (Caption \u25B8 Caption\u2026)."));
+  editor_->setPlaceholderText(tr("No caption yet: type one, or caption the folder (Caption \u25B8 Caption into sidecar files\u2026, Ctrl+R)."));
   editor_->setEnabled(false);
   belowLayout->addWidget(stateLabel_);
   belowLayout->addWidget(editor_, 1);
@@ -309,8 +309,13 @@ bool FolderWindow::firstUncaptioned() {
 
 void FolderWindow::applyFilter() {
   saveNow();
+  // The pin keeps the row being typed into from vanishing; a new filter is the user's own choice.
+  filter_->setPinned(QString());
   filter_->setStates(stateFilter_->currentData().toInt());
   filter_->setText(textFilter_->text());
+  if (!list_->currentIndex().isValid() && filter_->rowCount() > 0) list_->setCurrentIndex(filter_->index(0, 0));
+  filter_->setPinned(editing_);
+  statusBar()->showMessage(tr("%1 of %2 shown").arg(filter_->rowCount()).arg(model_->rowCount()));
 }
 
 void FolderWindow::showCurrent() {

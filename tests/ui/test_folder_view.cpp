@@ -128,8 +128,7 @@ class TestFolderView : public QObject {
       return names;
     };
     QCOMPARE(shown().size(), 5);
-    w.list()->clearSelection();
-    w.list()->setCurrentIndex(QModelIndex());
+    QCOMPARE(w.current(), QStringLiteral("a.png"));  // selected, so pinned while typed into
     w.stateFilter()->setCurrentIndex(w.stateFilter()->findText(QStringLiteral("Edited by hand")));
     QCOMPARE(shown(), QStringList{QStringLiteral("c.png")});
     w.stateFilter()->setCurrentIndex(w.stateFilter()->findText(QStringLiteral("No caption")));
@@ -138,7 +137,8 @@ class TestFolderView : public QObject {
     w.textFilter()->setText(QStringLiteral("DOG"));  // ignoring case
     QCOMPARE(shown(), QStringList{QStringLiteral("e.png")});
     w.textFilter()->setText(QStringLiteral("zebra"));  // control: no caption says it
-    QCOMPARE(shown(), QStringList{});
+    QCOMPARE(shown(), QStringList{});  // not even the selected one: a new filter unpins it
+    QVERIFY2(w.statusText().contains(QStringLiteral("0 of 5 shown")), qPrintable(w.statusText()));
     w.textFilter()->setText(QStringLiteral("square"));
     w.stateFilter()->setCurrentIndex(w.stateFilter()->findText(QStringLiteral("Captioned")));
     QCOMPARE(shown(), QStringList{QStringLiteral("b.png")});
