@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 
 #include "ui/folder_model.h"  // CountOf
@@ -113,10 +114,17 @@ bool FolderReplaceDialog::preview() {
     for (const CaptionEdit& e : edits_) {
       auto* row = new QTreeWidgetItem(list_);
       row->setText(0, dir.relativeFilePath(QString::fromStdString(e.path)));
-      row->setText(1, QString::fromStdString(e.before));
-      row->setText(2, QString::fromStdString(e.after));
-      row->setToolTip(1, row->text(1));
-      row->setToolTip(2, row->text(2));
+      const QString before = QString::fromStdString(e.before), after = QString::fromStdString(e.after);
+      // From a little before the first change, so the change shows in a narrow column.
+      qsizetype same = 0;
+      while (same < before.size() && same < after.size() && before[same] == after[same]) ++same;
+      qsizetype from = std::max<qsizetype>(0, same - 24);
+      while (from > 0 && !before[from - 1].isSpace()) --from;  // at a word's start
+      const QString lead = from > 0 ? QStringLiteral("\u2026") : QString();
+      row->setText(1, lead + before.mid(from));
+      row->setText(2, lead + after.mid(from));
+      row->setToolTip(1, before);
+      row->setToolTip(2, after);
       matches += e.matches;
     }
     const QString files = tr("caption file"), filesMany = tr("caption files");
