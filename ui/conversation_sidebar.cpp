@@ -38,9 +38,11 @@ ConversationSidebar::ConversationSidebar(ConversationStore* store, QWidget* pare
   search_->setClearButtonEnabled(true);
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("conversationList"));
-  // Long titles end in "…" (the tooltip has all of it) rather than a sideways scroll bar.
+  // Long titles are shortened in the middle (the tooltip has all of it) rather than given a
+  // sideways scroll bar: their end stays, so "… (fork)" and "… (2)" are told apart from the
+  // chat they came from (cut at the right, a fork looked like its original: issue 34).
   list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  list_->setTextElideMode(Qt::ElideRight);
+  list_->setTextElideMode(Qt::ElideMiddle);
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setVisible(false);

@@ -150,6 +150,29 @@ class TestConversationSidebar : public QObject {
     QCOMPARE(window.sidebar()->visibleTitles().size(), 2);
   }
 
+  // A long title is shortened in the middle, so a fork ("… (fork)") does not look like the chat
+  // it came from in a narrow sidebar (issue 34: both read "A small orange square in the b…").
+  void aForkIsToldApartFromItsOriginalWhenShortened() {
+    ConversationStore store(Folder());
+    const QString title = QStringLiteral("A small orange square in the bottom right corner on a green background.");
+    Conversation original = Sample(title);
+    Conversation forked = Sample(title + QStringLiteral(" (fork)"));
+    QVERIFY(store.save(original));
+    QVERIFY(store.save(forked));
+    glance::ui::ConversationSidebar sidebar(&store);
+    sidebar.resize(220, 400);
+    sidebar.show();
+    auto* list = sidebar.findChild<QListWidget*>(QStringLiteral("conversationList"));
+    QVERIFY(list);
+    const int width = list->viewport()->width() - 8;
+    const QFontMetrics metrics(list->font());
+    QVERIFY(metrics.horizontalAdvance(title) > width);  // it is shortened at all
+    const QString shown = metrics.elidedText(title, list->textElideMode(), width);
+    const QString fork = metrics.elidedText(title + QStringLiteral(" (fork)"), list->textElideMode(), width);
+    QVERIFY2(shown != fork, qPrintable(shown + QStringLiteral(" | ") + fork));
+    QVERIFY2(fork.endsWith(QStringLiteral("(fork)")), qPrintable(fork));
+  }
+
   void sidebarFiltersRenamesDeletes() {
     ConversationStore store(Folder());
     Conversation a = Sample(QStringLiteral("Cats on a mat"));
