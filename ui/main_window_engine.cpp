@@ -145,6 +145,10 @@ void MainWindow::shutdownWorker() {
 void MainWindow::loadModel(const QString& dir) {
   loadingDir_ = dir;
   modelLabel_->setText(tr("Loading %1\u2026").arg(QFileInfo(dir).fileName()));
+  // What is loading, not what was running: the backend and precision come with the new model
+  // (the label named the previous precision during the load: issue 34).
+  backendLabel_->setText(tr("\u00B7 precision %1").arg(settings_->value(QStringLiteral("precision"))));
+  loadBar_->setFormat(QStringLiteral("%p%"));
   loadBar_->setValue(0);
   loadBar_->setVisible(true);
   cancelLoad_->setVisible(true);
@@ -214,8 +218,12 @@ void MainWindow::attachImagePixels(const QImage& image, bool caption) {
 
 void MainWindow::onLoadProgress(double fraction, const QString& what) {
   loadBar_->setValue(static_cast<int>(fraction * 1000.0));
-  loadBar_->setFormat(what);
+  // The step goes in the label beside the bar: inside the narrow bar "language model" wrapped
+  // onto two cut lines (issue 34). The bar keeps the percentage.
+  loadBar_->setFormat(QStringLiteral("%p%"));
   loadBar_->setTextVisible(true);
+  modelLabel_->setText(what.isEmpty() ? tr("Loading %1\u2026").arg(QFileInfo(loadingDir_).fileName())
+                                      : tr("Loading %1: %2\u2026").arg(QFileInfo(loadingDir_).fileName(), what));
 }
 
 void MainWindow::onModelLoaded(const ModelInfo& info) {
@@ -433,6 +441,7 @@ void MainWindow::onError(const QString& during, const QString& message) {
     const QString what = QFileInfo(loadingDir_).fileName();
     if (modelLoaded_) {  // the worker kept the engine it had
       modelLabel_->setText(model_.is_demo ? tr("Demo model (shapes world)") : Q(model_.name));
+      backendLabel_->setText(tr("\u00B7 %1 \u00B7 %2 weights").arg(Q(model_.backend), Q(std::string(Name(model_.precision)))));
       showKeyedNotice(QStringLiteral("load"), tr("Could not load %1: %2\nStill using %3.").arg(what, message, Q(model_.name)),
                       static_cast<int>(NoticeBar::Kind::kError));
     } else if (fallBackToDemo_) {
@@ -445,6 +454,7 @@ void MainWindow::onError(const QString& during, const QString& message) {
       loadDefaultModel();
     } else {
       modelLabel_->setText(tr("No model"));
+      backendLabel_->clear();
       showKeyedNotice(QStringLiteral("load"), tr("Could not load %1: %2").arg(what, message),
                       static_cast<int>(NoticeBar::Kind::kError), tr("Load the &demo model"),
                       [this] { loadDefaultModel(); });

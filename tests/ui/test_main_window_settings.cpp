@@ -2,7 +2,10 @@
 // settings round-trip into a new window, a folder that is not a model stays an inline notice
 // while the loaded model keeps answering, a failing last model falls back to the demo, and
 // Model info lists what is loaded. Needs the engine and the bundled demo model.
+#include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QToolButton>
 #include <QStandardPaths>
@@ -244,6 +247,43 @@ class TestMainWindowSettings : public QObject {
                                                     .arg(before).arg(after)));
     QMetaObject::invokeMethod(
         window.worker(), [&pins] { for (void* p : pins) std::free(p); }, Qt::BlockingQueuedConnection);
+  }
+
+  // While a model loads the status bar names what is loading: the step beside the bar (inside
+  // the narrow bar "language model" wrapped), the bar only its percentage, and not the precision
+  // of the model being replaced (issue 34: "· cpu · q8 weights" while loading at f32).
+  void loadIndicatorNamesTheLoadNotThePreviousModel() {
+    auto settings = Settings();
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    QCOMPARE(std::string(glance::Name(window.modelInfo().precision)), std::string("q8"));
+    QVERIFY(settings->setValue(QStringLiteral("precision"), QStringLiteral("f32")));
+    auto* bar = window.statusBar()->findChild<QProgressBar*>();
+    QVERIFY(bar);
+    QStringList seen;  // the status bar's labels at each progress step, after the window's update
+    int steps = 0;
+    connect(window.worker(), &glance::ui::EngineWorker::loadProgress, this, [&](double, const QString& what) {
+      ++steps;
+      QVERIFY2(bar->format() == QStringLiteral("%p%"), qPrintable(bar->format()));
+      for (QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+        seen << label->text();
+        QVERIFY2(!label->text().contains(QStringLiteral("q8")), qPrintable(label->text()));
+      }
+      if (!what.isEmpty())
+        QVERIFY2(seen.join(QLatin1Char('|')).contains(what), qPrintable(seen.join(QLatin1Char('|'))));
+    });
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, kTimeoutMs);
+    QVERIFY(steps > 0);
+    QVERIFY(seen.join(QLatin1Char('|')).contains(QStringLiteral("precision f32")));
+    disconnect(window.worker(), &glance::ui::EngineWorker::loadProgress, this, nullptr);
+    bool named = false;  // loaded: the precision that runs
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+      named = named || label->text().contains(QStringLiteral("f32 weights"));
+    QVERIFY(named);
   }
 
   void failingLastModelFallsBackToTheDemo() {
