@@ -440,6 +440,14 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
       return false;
     }
   }
+  // The captions edited by hand this run will leave alone (caption_sidecar.h kProtected), to say
+  // so at the end; in skip mode every caption is left, edited or not.
+  int leftAlone = 0;
+  if (choice.existing != QStringLiteral("skip") && !choice.replaceEdited) {
+    for (int row = 0; row < model_->rowCount(); ++row)
+      if (model_->state(row) == FolderImageState::kEdited && (only.isEmpty() || only.contains(model_->name(row))))
+        ++leftAlone;
+  }
   setRunning(true);
   bar_->setRange(0, 0);
   statusBar()->showMessage(tr("Starting\u2026"));
@@ -466,16 +474,14 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
     reloadKeepingCurrent();
   };
   connect(worker_, &EngineWorker::folderFinished, run,
-          [this, finish](int captioned, int alreadyDone, int skipped, bool stopped) {
+          [this, finish, leftAlone](int captioned, int alreadyDone, int skipped, bool stopped) {
             finish();
             (void)alreadyDone;
-            const int edited = model_->count(FolderImageState::kEdited);
-            statusBar()->showMessage(
-                (stopped ? tr("Stopped: %1 captioned.") : tr("Done: %1 captioned.")).arg(captioned) +
-                (skipped > 0 ? QLatin1Char(' ') + tr("%1 failed.").arg(skipped) : QString()) +
-                (edited > 0 && !lastChoice_.replaceEdited
-                     ? QLatin1Char(' ') + tr("%1 edited by hand left as they are.").arg(CountOf(edited, tr("caption"), tr("captions")))
-                     : QString()));
+            QString line = (stopped ? tr("Stopped: %1 captioned.") : tr("Done: %1 captioned.")).arg(captioned);
+            if (skipped > 0) line += QLatin1Char(' ') + tr("%1 failed.").arg(skipped);
+            if (leftAlone == 1) line += QLatin1Char(' ') + tr("1 caption edited by hand left as it was.");
+            if (leftAlone > 1) line += QLatin1Char(' ') + tr("%1 captions edited by hand left as they were.").arg(leftAlone);
+            statusBar()->showMessage(line);
             Q_EMIT captionFinished(captioned, skipped, stopped);
           });
   connect(worker_, &EngineWorker::error, run, [this, finish](const QString& during, const QString& message) {

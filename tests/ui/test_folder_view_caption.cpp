@@ -96,11 +96,13 @@ class TestFolderViewCaption : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
     QCOMPARE(ReadText(dir.path() + QStringLiteral("/scene-001.txt")), QByteArray("my own caption"));
     QCOMPARE(m->state(m->rowOf(QStringLiteral("scene-001.png"))), FolderImageState::kEdited);
-    QVERIFY2(view.statusText().contains(QStringLiteral("edited by hand left")), qPrintable(view.statusText()));
+    QVERIFY2(view.statusText().contains(QStringLiteral("1 caption edited by hand left as it was")),
+             qPrintable(view.statusText()));
     // Control: when the user says so, it is replaced.
     all.replaceEdited = true;
     QVERIFY(view.startCaption(all));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kTimeoutMs);
+    QVERIFY2(!view.statusText().contains(QStringLiteral("left as")), qPrintable(view.statusText()));
     QVERIFY(ReadText(dir.path() + QStringLiteral("/scene-001.txt")) != "my own caption");
     QCOMPARE(m->state(m->rowOf(QStringLiteral("scene-001.png"))), FolderImageState::kCaptioned);
 
