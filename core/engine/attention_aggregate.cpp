@@ -1,8 +1,11 @@
 #include "core/engine/attention_aggregate.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace glance {
 
@@ -65,13 +68,43 @@ std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const Attentio
   return sum;
 }
 
+bool IsFunctionWord(const std::string& word) {
+  static constexpr std::array<std::string_view, 48> kWords = {
+      "a",    "an",   "the",  "on",    "in",   "at",    "of",   "and",   "or",   "but",  "with", "to",
+      "from", "by",   "for",  "into",  "onto", "over",  "under", "near", "as",   "is",   "are",  "was",
+      "were", "be",   "been", "has",   "have", "had",   "it",   "its",   "this", "that", "these", "those",
+      "there", "here", "which", "who",  "what", "some",  "one",  "each",  "very", "also", "than", "then"};
+  std::string lower;
+  for (char c : word)
+    if (std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80 || c == '\'')
+      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return std::find(kWords.begin(), kWords.end(), lower) != kWords.end();
+}
+
+namespace {
+bool HasLetter(const std::string& word) {
+  for (char c : word)
+    if (std::isalpha(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) return true;
+  return false;
+}
+}  // namespace
+
 std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
-                                        int cell, const MapAggregate& a) {
+                                        int cell, const MapAggregate& a, LookupRanking ranking) {
   std::vector<WordAtCell> ranked;
   if (cell < 0) return ranked;
   for (size_t w = 0; w < words.size(); ++w) {
     const std::vector<float> map = WordMap(maps, words[w], a);
-    if (static_cast<size_t>(cell) < map.size()) ranked.push_back({static_cast<int>(w), map[static_cast<size_t>(cell)]});
+    if (static_cast<size_t>(cell) >= map.size()) continue;
+    if (ranking == LookupRanking::kContentWords && (IsFunctionWord(words[w].text) || !HasLetter(words[w].text))) continue;
+    float weight = map[static_cast<size_t>(cell)];
+    if (ranking == LookupRanking::kRelative) {
+      double mean = 0.0;
+      for (float v : map) mean += std::abs(static_cast<double>(v));
+      mean /= static_cast<double>(map.size());
+      weight = mean > 0.0 ? static_cast<float>(static_cast<double>(weight) / mean) : 0.0f;
+    }
+    ranked.push_back({static_cast<int>(w), weight});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const WordAtCell& x, const WordAtCell& y) { return x.weight > y.weight; });
   return ranked;
@@ -96,7 +129,7 @@ std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, in
       } else if (layers != (hidden ? layout->linear_layers : layout->layers) || s.size() != sum.size()) {
         continue;
       }
-      for (size_t i = 0; i < s.size(); ++i) sum[i] += s[i];
+      for (size_t i = 0; i < s.size(); ++i) sum[i] += static_cast<double>(s[i]);
       ++count;
     }
     if (!layout) continue;

@@ -42,10 +42,21 @@ std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const Attentio
 // the grid, give nothing.
 struct WordAtCell {
   int word = 0;        // index into `words`
-  float weight = 0.f;  // that word's map at the cell
+  float weight = 0.f;  // that word's map at the cell (kRelative: divided by the map's mean)
 };
+// kRaw ranks by the weight itself; kRelative by the weight over the word's mean weight on the
+// whole image ("where this word looked more than usual"): a word that looks at the whole image
+// a lot (a function word resting on it) no longer outranks the word that looked at this cell.
+// For signed hidden attention the mean of |weight| is the divisor. kContentWords ranks by the
+// weight itself but leaves out function words (IsFunctionWord) and words without a letter.
+enum class LookupRanking { kRaw, kRelative, kContentWords };
+
+// English articles, prepositions, conjunctions, pronouns and auxiliaries ("a", "the", "on",
+// "and", "is", …), compared case-insensitively: words that rest their attention broadly on the
+// image and outrank the words that name what is there (issue 36 item 4's measurement).
+bool IsFunctionWord(const std::string& word);
 std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
-                                        int cell, const MapAggregate& a);
+                                        int cell, const MapAggregate& a, LookupRanking ranking = LookupRanking::kRaw);
 
 // The layer × head map (issue 36 item 5): one cell per (kind, layer, head) with the mean of
 // AttentionMap::shares / linear_shares over the maps whose step lies in [first_step, last_step].

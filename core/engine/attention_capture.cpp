@@ -37,10 +37,10 @@ void AttentionCapture::AddLayerRow(int layer, int n_heads, const float* probs, i
     double image = 0.0, all = 0.0;
     for (int64_t p : positions_) {
       current_.weights.push_back(p < n_keys ? row[p] : 0.0f);
-      if (p < n_keys) image += row[p];
+      if (p < n_keys) image += static_cast<double>(row[p]);
     }
-    for (int64_t k = 0; k < n_keys; ++k) all += row[k];
-    const double sink = n_keys > 0 && !sink_is_image ? row[0] : 0.0;
+    for (int64_t k = 0; k < n_keys; ++k) all += static_cast<double>(row[k]);
+    const double sink = n_keys > 0 && !sink_is_image ? static_cast<double>(row[0]) : 0.0;
     current_.shares.insert(current_.shares.end(), {static_cast<float>(image), static_cast<float>(all - image - sink),
                                                    static_cast<float>(sink)});
   }
@@ -67,11 +67,12 @@ void AttentionCapture::AddHiddenRow(int layer, int n_heads, const int64_t* posit
     double image = 0.0;
     for (int64_t i : index) {
       current_.linear_weights.push_back(row[i]);
-      image += row[i];
+      image += static_cast<double>(row[i]);
     }
     if (!linear_shares_ok_) continue;
     // Fractions of the signed total: they add up to 1, but a_{t,j} is signed (qwen35.md §2.9).
-    const double total = totals[static_cast<int64_t>(h) * total_stride], sink = row[0];
+    const double total = static_cast<double>(totals[static_cast<int64_t>(h) * total_stride]);
+    const double sink = static_cast<double>(row[0]);
     const double inv = total != 0.0 ? 1.0 / total : 0.0;
     current_.linear_shares.insert(current_.linear_shares.end(),
                                   {static_cast<float>(image * inv), static_cast<float>((total - image - sink) * inv),

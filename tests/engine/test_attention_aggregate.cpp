@@ -77,3 +77,34 @@ TEST(AttentionAggregate, PercentilesAndDisplayScaling) {
   EXPECT_GT(logd[3], 0.25f * 3);  // a quarter of the range shows as far more than a quarter
   ExpectMap(ScaleForDisplay(v, 2.0f, 2.0f, false), {0, 0, 0, 0, 0});  // an empty range: nothing
 }
+
+// The reverse lookup's rankings (issue 36 item 4): raw weight, weight over the word's mean on
+// the image, and content words only. Three words over a 1×3 grid: "the" rests everywhere, "red"
+// peaks on cell 0, "left" looks at cells 0 and 1.
+TEST(AttentionAggregate, ReverseLookupRankings) {
+  std::vector<AttentionMap> maps(3);
+  const float w[3][3] = {{0.6f, 0.6f, 0.6f}, {0.5f, 0.1f, 0.0f}, {0.55f, 0.45f, 0.0f}};
+  for (int t = 0; t < 3; ++t) {
+    AttentionMap& m = maps[static_cast<size_t>(t)];
+    m.step = t;
+    m.grid_h = 1;
+    m.grid_w = 3;
+    m.layers = {3};
+    m.n_heads = 1;
+    m.weights.assign(w[t], w[t] + 3);
+    m.mean = m.weights;
+  }
+  const std::vector<AttentionWord> words = {{"The", 0, 0}, {"red", 1, 1}, {"left.", 2, 2}};
+  const auto order = [&](LookupRanking r) {
+    std::vector<int> o;
+    for (const WordAtCell& x : RankWordsAtCell(maps, words, 0, MapAggregate{}, r)) o.push_back(x.word);
+    return o;
+  };
+  EXPECT_EQ(order(LookupRanking::kRaw), (std::vector<int>{0, 2, 1}));       // "The" 0.6 first
+  EXPECT_EQ(order(LookupRanking::kRelative), (std::vector<int>{1, 2, 0}));  // 0.5/0.2 = 2.5 > 0.55/0.333 > 1
+  EXPECT_EQ(order(LookupRanking::kContentWords), (std::vector<int>{2, 1}));  // "The" left out
+  EXPECT_TRUE(IsFunctionWord("The"));
+  EXPECT_TRUE(IsFunctionWord("on"));
+  EXPECT_FALSE(IsFunctionWord("triangle"));
+  EXPECT_FALSE(IsFunctionWord("theme"));  // whole words only
+}
