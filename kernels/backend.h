@@ -56,6 +56,13 @@ class Backend {
   }
   // Cumulative per-kernel times since construction (empty when the backend records none).
   virtual std::vector<KernelStat> Stats() const { return {}; }
+  // Cumulative seconds since construction spent in device dispatches (the kernels' runs) and in
+  // moving their data (writes and syncs to the device, syncs and reads back); the rest of a
+  // stage is host time. Zero on the CPU. Cheap: stages read it at their start and end.
+  struct DeviceTime {
+    double dispatch_s = 0.0, transfer_s = 0.0;
+  };
+  virtual DeviceTime DeviceTotals() const { return {}; }
 };
 
 // The CPU: exactly kernels::Matmul, so the reference path stays bit-identical.

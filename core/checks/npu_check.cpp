@@ -135,7 +135,7 @@ CheckReport RunNpuCheck(const std::string& dir, const CheckOptions& options,
       if (s.name.rfind("npu:gemm.", 0) == 0) gemm += s.calls;
       else if (s.name.rfind("npu:gemv.", 0) == 0) gemv += s.calls;
       else if (s.name == "cpu:fallback") fallback += s.calls;
-      if (s.name == "host:npu-staging") continue;  // time, not dispatches
+      if (s.name == "host:npu-staging" || s.name == "sync:npu") continue;  // time, not dispatches
       figure += (figure.empty() ? "" : ", ") + s.name + FormatFigure(" %lld", static_cast<long long>(s.calls));
     }
     gates.Record("npu dispatches",

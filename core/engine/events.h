@@ -75,6 +75,10 @@ struct StageTime {
   std::string name;  // "preprocess", "vision", "prefill", "decode", "sample", "cpu:matmul", ...
   double seconds = 0.0;
   int64_t calls = 0;
+  // Of `seconds` (stages only, not the per-kernel entries): in the backend's device dispatches
+  // and in moving their data (Backend::DeviceTotals); the rest is host time. 0 on the CPU.
+  double npu_s = 0.0, transfer_s = 0.0;
+  double host_s() const { return seconds - npu_s - transfer_s; }
 };
 
 struct TurnStats {

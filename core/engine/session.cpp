@@ -607,7 +607,7 @@ void Session::SetSystemPrompt(const std::string& text) {
 // Decodes and encodes one image file (index of count being encoded, for progress).
 static SessionImage EncodeFile(const SessionImpl& im, const std::string& path, ImageMode mode,
                                const StreamCallbacks& cb, int index, int count) {
-  Timing timing;
+  Timing timing(&im.engine->backend());
   vision::PreprocessedImage pre;
   {
     ScopedStage s(timing, "preprocess");
@@ -623,7 +623,7 @@ ImageInfo Session::AttachImage(const std::string& path, ImageMode mode, const St
 ImageInfo Session::AttachImageRgb(const uint8_t* rgb, int width, int height, int stride, ImageMode mode,
                                   const StreamCallbacks& cb) {
   if (!rgb || width <= 0 || height <= 0) throw Error("the pasted image is empty");
-  Timing timing;
+  Timing timing(&impl_->engine->backend());
   vision::PreprocessedImage pre;
   {
     ScopedStage s(timing, "preprocess");
@@ -691,10 +691,11 @@ TurnResult Session::Send(const std::string& user_text, const GenerateOptions& op
   im.CheckForcedTokens(options);
   im.engine->CheckWeightsUnchanged();  // a weights file changed in place under the mapping
   const auto t0 = Clock::now();
-  Timing timing;
+  Timing timing(&im.engine->backend());
   int new_image_tokens = 0;
   for (int i : PendingImages(parts)) {
-    for (const auto& s : im.images[static_cast<size_t>(i)].timing.stages()) timing.Add(s.name, s.seconds, s.calls);
+    for (const auto& s : im.images[static_cast<size_t>(i)].timing.stages())
+      timing.Add(s.name, s.seconds, s.calls, s.npu_s, s.transfer_s);
     new_image_tokens += im.images[static_cast<size_t>(i)].info.tokens();
   }
   // Keep what the user wrote if anything below fails: the turn is removed, the parts stay pending.
@@ -867,7 +868,7 @@ void Session::Continue(const SavedConversation& saved, const StreamCallbacks& cb
     next.turns.push_back(t);
     streams.push_back(next.Stream(std::nullopt));
   }
-  Timing timing;
+  Timing timing(&next.engine->backend());
   PromptProgress progress{cb};
   progress.total = static_cast<int64_t>(streams.back().user_end);
   progress.total_known = true;

@@ -67,6 +67,7 @@ class NpuBackend final : public Backend {
   bool SwiGlu(const float* x, int64_t n_rows, const WeightRef& gate, const WeightRef& up, float* act,
               ThreadPool* pool) const override;
   std::vector<KernelStat> Stats() const override;
+  DeviceTime DeviceTotals() const override;
 
   // Packs/uploads `w` now instead of at first use (load time). Returns false if unsupported.
   bool Prepare(const WeightRef& w) const { return Handle(w) >= 0; }
@@ -102,6 +103,7 @@ class NpuBackend final : public Backend {
   mutable std::unordered_map<const void*, int> handles_;  // weight data → device handle / -1
   mutable std::unordered_map<std::string, int> tensor_handles_;  // bundle tensor → handle / -1
   mutable std::map<std::string, KernelStat> stats_;
+  mutable DeviceTime totals_;  // under mutex_
   mutable std::vector<std::string> log_;
   bool log_dispatches_ = false;
 };

@@ -61,6 +61,9 @@ class NpuDevice {
   // Returns the dispatch's kernel name (e.g. "gemm", "gemv") for timing.
   virtual const char* Run(KernelFamily family, int handle, const uint16_t* a, int64_t rows,
                           uint16_t* c, ThreadPool* pool, Epilogue epilogue, const std::string& key) = 0;
+  // Cumulative seconds Run spent moving data: A written and synced to the device, C synced
+  // back and read (the XRT sequence's buffer calls); 0 for the emulator, which moves none.
+  virtual double TransferSeconds() const { return 0.0; }
 };
 
 // The emulator: every shape has a kernel (padding makes any K × N legal). `rounding`: the

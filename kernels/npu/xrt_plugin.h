@@ -11,7 +11,7 @@
 
 namespace glance::kernels::npu {
 
-inline constexpr int kXrtPluginAbi = 2;  // 2: NpuDevice::Run takes the epilogue
+inline constexpr int kXrtPluginAbi = 3;  // 2: NpuDevice::Run takes the epilogue; 3: TransferSeconds
 inline constexpr const char* kXrtPluginFile = "libglance_npu_xrt.so";
 inline constexpr const char* kXrtPluginEntry = "glance_npu_xrt_plugin";
 

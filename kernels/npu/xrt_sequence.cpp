@@ -6,6 +6,7 @@
 // run_gemm: `a.sub(col, a_elems)`, `c.sub(0, c_elems)`); weights in host-only BOs synced at
 // upload. A dispatch: A written and synced to the device, run(3, instructions, size in bytes,
 // A, W, C), the state checked, C synced from the device and read.
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -100,15 +101,24 @@ class SequenceDevice final : public NpuDevice {
     const int64_t c_cols = epilogue == Epilogue::kSwiGluPairs ? w.packed->n_pad / 2 : w.packed->n_pad;
     const size_t c_bytes = static_cast<size_t>(rows * c_cols) * 2;
     const int a_view = k->a_view, c_view = k->c_view;
+    using Clock = std::chrono::steady_clock;
+    const auto x0 = Clock::now();
     api_->Write(a_view, a, a_bytes, 0);
     api_->Sync(a_view, SyncDirection::kToDevice);
+    const auto x1 = Clock::now();
     const int run = api_->Start(k->kernel, kOpcodeTransaction, k->instr, k->instr_bytes, {a_view, w.bo, c_view});
     const RunState state = api_->Wait(run);
     if (state != RunState::kCompleted)
       throw Error("NPU: the " + what + " run ended in state " + std::to_string(static_cast<int>(state)) + ", not completed");
+    const auto x2 = Clock::now();
     api_->Sync(c_view, SyncDirection::kFromDevice);
     api_->Read(c_view, c, c_bytes, 0);
+    transfer_s_ += std::chrono::duration<double>((x1 - x0) + (Clock::now() - x2)).count();
     return family == KernelFamily::kGemm ? "gemm" : "gemv";
+  }
+  double TransferSeconds() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return transfer_s_;
   }
 
  private:
@@ -123,6 +133,7 @@ class SequenceDevice final : public NpuDevice {
   };
   std::unique_ptr<XrtApi> api_;
   std::string name_;
+  double transfer_s_ = 0.0;  // under mutex_
   std::vector<Kernel> kernels_;
   std::vector<Weight> weights_;
   int64_t max_chunks_ = 0;
