@@ -266,11 +266,18 @@ QString ConversationStore::keepImageFile(const QString& source, QString* error) 
     return {};
   }
   const QByteArray bytes = in.readAll();
+  const QString sha = Sha256Hex(bytes);
   const QString suffix = QFileInfo(source).suffix().toLower();
-  const QString path = imagesFolder() + QLatin1Char('/') + Sha256Hex(bytes) +
-                       (suffix.isEmpty() ? QString() : QLatin1Char('.') + suffix);
+  // Kept before under <sha256>.<suffix>: that copy is still found and used.
+  const QString older = imagesFolder() + QLatin1Char('/') + sha + (suffix.isEmpty() ? QString() : QLatin1Char('.') + suffix);
+  if (QFile::exists(older)) return older;
+  // Under its own name in a folder named by its content, so the image area, the transcript and
+  // the exports still call it "cat.jpg" after a restart (issue 34: they named it by its hash),
+  // and two different files of one name do not collide.
+  const QString folder = imagesFolder() + QLatin1Char('/') + sha;
+  const QString path = folder + QLatin1Char('/') + QFileInfo(source).fileName();
   if (QFile::exists(path)) return path;
-  if (!QDir().mkpath(imagesFolder()) || !WriteAtomically(path, bytes, error)) return {};
+  if (!QDir().mkpath(folder) || !WriteAtomically(path, bytes, error)) return {};
   return path;
 }
 
@@ -285,6 +292,9 @@ QString ConversationStore::findImage(const QString& path, const QString& sha256)
   const QDir images(imagesFolder());
   for (const QString& name : images.entryList({sha256 + QStringLiteral("*")}, QDir::Files))
     if (matches(images.filePath(name))) return images.filePath(name);
+  const QDir named(images.filePath(sha256));  // keepImageFile: <sha256>/<its own name>
+  for (const QString& name : named.entryList(QDir::Files))
+    if (matches(named.filePath(name))) return named.filePath(name);
   return {};
 }
 

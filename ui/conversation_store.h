@@ -52,7 +52,8 @@ class ConversationStore : public QObject {
   bool restore(const QString& id, QString* error = nullptr);
 
   // Images: pasted pixels are written as <images>/<sha256 of the PNG>.png; a file is copied
-  // there under <sha256>.<suffix>. Returns the kept path, or empty + *error.
+  // there as <sha256>/<its file name> (a copy kept earlier as <sha256>.<suffix> is reused).
+  // Returns the kept path, or empty + *error.
   QString imagesFolder() const { return folder_ + QStringLiteral("/images"); }
   QString keepImage(const QImage& image, QString* error = nullptr) const;
   QString keepImageFile(const QString& path, QString* error = nullptr) const;

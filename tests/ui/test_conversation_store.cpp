@@ -14,6 +14,7 @@
 
 #include "core/engine/events_json.h"
 #include "core/util/error.h"
+#include "core/util/sha256.h"
 #include "ui/attention_codec.h"
 #include "ui/attention_data.h"
 #include "ui/conversation_store.h"
@@ -510,6 +511,50 @@ class ConversationStoreTest : public QObject {
     // A file in a folder that may vanish is copied under its sha256.
     const QString copy = store.keepImageFile(kept);
     QCOMPARE(copy, kept);
+  }
+
+  // A kept file keeps its own name (in a folder named by its sha256), so after a restart the
+  // image area, the transcript and the exports call it by that name, not by its hash (issue 34).
+  // Two different files of one name get two copies; the same file kept twice, one; each is found
+  // by its sha256 once the original is gone.
+  void keptFilesKeepTheirNames() {
+    ConversationStore store(Folder());
+    QTemporaryDir source;
+    auto write = [&](const QString& sub, const QByteArray& bytes) {
+      QDir().mkpath(source.filePath(sub));
+      QFile f(source.filePath(sub + QStringLiteral("/cat photo.jpg")));
+      f.open(QIODevice::WriteOnly);
+      f.write(bytes);
+      return f.fileName();
+    };
+    const QString a = write(QStringLiteral("a"), QByteArray("first image bytes"));
+    const QString b = write(QStringLiteral("b"), QByteArray("second image bytes"));
+    QString error;
+    const QString keptA = store.keepImageFile(a, &error);
+    QVERIFY2(!keptA.isEmpty(), qPrintable(error));
+    QCOMPARE(QFileInfo(keptA).fileName(), QStringLiteral("cat photo.jpg"));
+    QVERIFY(keptA.startsWith(store.imagesFolder()));
+    const QString keptB = store.keepImageFile(b);
+    QCOMPARE(QFileInfo(keptB).fileName(), QStringLiteral("cat photo.jpg"));
+    QVERIFY(keptA != keptB);
+    QCOMPARE(store.keepImageFile(a), keptA);
+    const QString sha = QString::fromStdString(glance::Sha256File(a.toStdString()));
+    QVERIFY(QFile::remove(a));
+    QCOMPARE(store.findImage(a, sha), keptA);
+    // The Markdown export names the image by its own name.
+    Conversation c;
+    c.title = QStringLiteral("kept");
+    ConversationTurn t;
+    t.user_text = QStringLiteral("Describe this image.");
+    t.answer = QStringLiteral("A cat.");
+    glance::ImageInfo info;
+    info.path = keptA.toStdString();
+    info.sha256 = sha.toStdString();
+    t.images = {info};
+    c.turns = {t};
+    const QString md = glance::ui::ToMarkdown(c);
+    QVERIFY2(md.contains(QStringLiteral("`cat photo.jpg`")), qPrintable(md));
+    QVERIFY(!md.contains(sha + QStringLiteral(".jpg")));
   }
 
   void exportNamesAndAutomaticTitles() {

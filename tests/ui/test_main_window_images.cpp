@@ -113,7 +113,7 @@ class TestMainWindowImages : public QObject {
     const auto& turn = window.currentConversation().turns.back();
     QCOMPARE(turn.images.size(), size_t{2});
     // By content: a file under a temporary folder (a CI clone in /tmp) is kept beside the
-    // conversations under its sha256, so its saved path is not the scene's.
+    // conversations (in a folder named by its sha256), so its saved path is not the scene's.
     QCOMPARE(turn.images[0].sha256, glance::Sha256File(Scene(0).toStdString()));
     QCOMPARE(turn.images[1].sha256, glance::Sha256File(Scene(2).toStdString()));
     const QString first_name = QFileInfo(QString::fromStdString(turn.images[0].path)).fileName();
