@@ -8,6 +8,8 @@
 #include <QStandardPaths>
 #include <algorithm>
 
+#include "core/model/weight_cache.h"
+
 namespace glance::ui {
 
 FolderThumbnails::FolderThumbnails(int edge, QString diskDir, QObject* parent)
@@ -24,7 +26,10 @@ FolderThumbnails::~FolderThumbnails() {
 }
 
 QString FolderThumbnails::DefaultDiskDir() {
-  return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/thumbnails");
+  // Glance's cache folder, where the weight cache lives too (it removes only its own leftovers).
+  const std::string dir = WeightCache::DefaultDir();
+  if (dir.empty()) return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/thumbnails");
+  return QString::fromStdString(dir) + QStringLiteral("/thumbnails");
 }
 
 QString FolderThumbnails::diskKey(const QString& path) const {

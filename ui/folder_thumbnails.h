@@ -26,7 +26,8 @@ class FolderThumbnails : public QObject {
   explicit FolderThumbnails(int edge, QString diskDir, QObject* parent = nullptr);
   ~FolderThumbnails() override;
 
-  // QStandardPaths' cache location + "/thumbnails".
+  // Glance's cache folder + "/thumbnails": $XDG_CACHE_HOME/glance, else ~/.cache/glance
+  // (core/model/weight_cache.h), else QStandardPaths' cache location.
   static QString DefaultDiskDir();
   // The disk cache's file name for `path` as it is now ("" when it cannot be looked at).
   QString diskKey(const QString& path) const;
