@@ -43,6 +43,8 @@ class AttentionPanel : public QWidget {
   QAction* originalAction() const { return original_; }
   QAction* patchLinesAction() const { return patchLines_; }
   QAction* sameScaleAction() const { return sameScale_; }
+  // View ▸ "Reverse lookup: content words only" (LookupRanking::kContentWords; off: every word).
+  QAction* contentWordsAction() const { return contentWords_; }
   void setScaling(Scaling scaling);
   // A finished turn's maps and words; selects the first word.
   void setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words);
@@ -148,6 +150,7 @@ class AttentionPanel : public QWidget {
   QAction* patchLines_ = nullptr;
   QActionGroup* scales_ = nullptr;
   QAction* sameScale_ = nullptr;
+  QAction* contentWords_ = nullptr;
   QAction* original_ = nullptr;
   QWidget* viewButton_ = nullptr;
   QPushButton* png_ = nullptr;

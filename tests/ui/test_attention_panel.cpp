@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QSet>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 
 #include "ui/attention_data.h"
@@ -126,6 +127,14 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(map->markedCell(), -1);
     QVERIFY(panel.lookup().empty());
     QVERIFY(panel.chip(2)->styleSheet().isEmpty());
+    // Content words only: "A" (word 0) is left out of the ranking; every word again brings it back.
+    panel.lookUpCell(0);
+    QVERIFY(std::any_of(panel.lookup().begin(), panel.lookup().end(), [](const WordAtCell& x) { return x.word == 0; }));
+    panel.contentWordsAction()->setChecked(true);
+    QVERIFY(!panel.lookup().empty());
+    QVERIFY(std::none_of(panel.lookup().begin(), panel.lookup().end(), [](const WordAtCell& x) { return x.word == 0; }));
+    panel.contentWordsAction()->setChecked(false);
+    QCOMPARE(static_cast<int>(panel.lookup().size()), 3);
     // New maps clear it too.
     panel.lookUpCell(3);
     QCOMPARE(panel.lookup().front().word, 1);
