@@ -1,8 +1,10 @@
 // glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
 //                  [--only vision,prefill,decode,ttft,constrained,capture] [--cpu native|avx2] [--json]
-//                  [--long-prompts 2048,8192,16384]:
+//                  [--long-prompts 2048,8192,16384] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
+// With an NPU backend, vision, prefill and decode are also split into NPU dispatch, transfer/sync
+// and host time.
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -38,7 +40,7 @@ void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts", "constraint-tokenizer"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts", "constraint-tokenizer", "backend", "bundle"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -48,6 +50,8 @@ int RunBenchCommand(const glance::cli::Args& args) {
   o.reps = static_cast<int>(p.GetInt("reps", 3));
   o.decode_tokens = static_cast<int>(p.GetInt("decode-tokens", 64));
   o.constraint_tokenizer = p.Get("constraint-tokenizer", "");
+  o.backend = glance::cli::BackendFlag(p, glance::BackendKind::kCpu);
+  o.npu_bundle = p.Get("bundle", "");
   if (o.threads < 0) throw glance::Error("--threads must be >= 0");
   o.cpu = p.Get("cpu", "native");
   o.only = SplitCommas(p.Get("only", ""));
@@ -76,7 +80,7 @@ int RunBenchCommand(const glance::cli::Args& args) {
   }
   std::printf("%s%s, precision %s, %d threads, %d reps (median, min, max)\n", r.model_dir.c_str(),
               r.is_demo ? " (bundled demo model)" : "", std::string(glance::Name(r.precision)).c_str(), r.threads, r.reps);
-  std::printf("  kernels: %s\n", r.cpu_features.c_str());
+  std::printf("  kernels: %s; backend %s\n", r.cpu_features.c_str(), r.backend.c_str());
   Line("load", r.load_s, "s");
   Line("vision 224x224 fast", r.vision_s_224, "s");
   Line("vision 640x480 detail", r.vision_s_640x480, "s");
@@ -96,6 +100,13 @@ int RunBenchCommand(const glance::cli::Args& args) {
     std::printf("  %-24s %10.1f MiB    (peak RSS after it: %.1f MiB)\n", ("KV cache @" + n).c_str(),
                 static_cast<double>(l.kv_cache_bytes) / double(1 << 20),
                 static_cast<double>(l.peak_rss_bytes) / double(1 << 20));
+  }
+  if (r.backend != "cpu") {
+    // Each stage's time over all its reps, split as the NPU path spends it (Backend::DeviceTotals).
+    std::printf("  %-24s %10s %10s %10s %10s\n", "stage split (all reps)", "total s", "NPU s", "transfer s", "host s");
+    for (const glance::BenchResult::StageSplit& s : r.splits)
+      std::printf("  %-24s %10.4f %10.4f %10.4f %10.4f\n", s.stage.c_str(), s.seconds, s.npu_s, s.transfer_s,
+                  s.host_s());
   }
   Line("memory read bandwidth", r.bandwidth_gb_s, "GB/s");
   Line("triad bandwidth", r.triad_gb_s, "GB/s");
@@ -135,6 +146,6 @@ static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
     "      [--only vision,prefill,decode,ttft,constrained,capture] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
     "      [--constraint-tokenizer tokenizer.json]\n"
-    "      [--long-prompts 2048,8192,16384]",
+    "      [--long-prompts 2048,8192,16384] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
     "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, attention capture cost, peak RSS, bandwidth and roofline",
     RunBenchCommand);

@@ -250,6 +250,8 @@ BenchResult RunBench(const BenchOptions& o) {
   EngineOptions eo;
   eo.threads = o.threads;
   eo.precision = o.precision;
+  eo.backend = o.backend;
+  eo.npu_bundle = o.npu_bundle;
 
   stage("load");
   std::shared_ptr<const Engine> engine;
@@ -270,20 +272,40 @@ BenchResult RunBench(const BenchOptions& o) {
   r.weight_bytes_in_use = r.decode_weight_bytes + engine->vision().WeightBytes();
   r.rss_target_bytes = r.weight_bytes_in_use + r.weight_bytes_in_use / 10 + (512ull << 20);
 
+  r.backend = engine->info().backend;
+  // A stage's wall time and the backend's device totals around it (all its reps).
+  auto split = [&](const char* name, const std::function<void()>& run) {
+    const kernels::Backend::DeviceTime d0 = engine->backend().DeviceTotals();
+    const auto t0 = Clock::now();
+    run();
+    const kernels::Backend::DeviceTime d1 = engine->backend().DeviceTotals();
+    r.splits.push_back({name, Since(t0), d1.dispatch_s - d0.dispatch_s, d1.transfer_s - d0.transfer_s});
+  };
   std::vector<double> v224, v640, p64, p512, dec, ttft;
-  if (wanted("vision")) stage("vision");
-  for (int i = 0; i < o.reps && wanted("vision"); ++i) {
-    v224.push_back(TimeAttach(engine, 224, 224, ImageMode::kFast));
-    v640.push_back(TimeAttach(engine, 640, 480, ImageMode::kDetail));
+  if (wanted("vision")) {
+    stage("vision");
+    split("vision", [&] {
+      for (int i = 0; i < o.reps; ++i) {
+        v224.push_back(TimeAttach(engine, 224, 224, ImageMode::kFast));
+        v640.push_back(TimeAttach(engine, 640, 480, ImageMode::kDetail));
+      }
+    });
   }
-  if (wanted("prefill")) stage("prefill");
-  for (int i = 0; i < o.reps && wanted("prefill"); ++i) {
-    p64.push_back(PrefillRate(*engine, 64, 64, 100u + static_cast<uint32_t>(i)));
-    p512.push_back(PrefillRate(*engine, 512, 512, 200u + static_cast<uint32_t>(i)));
+  if (wanted("prefill")) {
+    stage("prefill");
+    split("prefill", [&] {
+      for (int i = 0; i < o.reps; ++i) {
+        p64.push_back(PrefillRate(*engine, 64, 64, 100u + static_cast<uint32_t>(i)));
+        p512.push_back(PrefillRate(*engine, 512, 512, 200u + static_cast<uint32_t>(i)));
+      }
+    });
   }
-  if (wanted("decode")) stage("decode");
-  for (int i = 0; i < o.reps && wanted("decode"); ++i)
-    dec.push_back(DecodeRate(*engine, o.decode_tokens, 300u + static_cast<uint32_t>(i)));
+  if (wanted("decode")) {
+    stage("decode");
+    split("decode", [&] {
+      for (int i = 0; i < o.reps; ++i) dec.push_back(DecodeRate(*engine, o.decode_tokens, 300u + static_cast<uint32_t>(i)));
+    });
+  }
   if (wanted("ttft")) stage("ttft");
   const std::string question = TwentyTokenQuestion(engine->tokenizer(), &r.ttft_prompt_words_tokens);
   const std::vector<uint8_t> rgb = SyntheticRgb(224, 224);
@@ -385,6 +407,14 @@ nlohmann::json BenchToJson(const BenchResult& r) {
     j[std::string(key) + "_min"] = s.min;
     j[std::string(key) + "_max"] = s.max;
   };
+  j["backend"] = r.backend;
+  for (const BenchResult::StageSplit& s : r.splits) {  // split_<stage>_{s,npu_s,transfer_s,host_s}
+    const std::string k = "split_" + s.stage;
+    j[k + "_s"] = s.seconds;
+    j[k + "_npu_s"] = s.npu_s;
+    j[k + "_transfer_s"] = s.transfer_s;
+    j[k + "_host_s"] = s.host_s();
+  }
   put("load_s", r.load_s);
   put("vision_s_224", r.vision_s_224);
   put("vision_s_640x480", r.vision_s_640x480);

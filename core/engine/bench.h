@@ -48,6 +48,10 @@ struct BenchOptions {
   // tokenizer gives the figure for a real ~150-250k-token vocabulary). Empty: the model's.
   std::string constraint_tokenizer;
   std::function<void(const std::string& stage)> progress;  // called as each stage starts
+  // EngineOptions::backend / npu_bundle: with npu-emu or npu each stage's time is also split
+  // into NPU dispatch, transfer/sync and host time (BenchResult::splits).
+  BackendKind backend = BackendKind::kCpu;
+  std::string npu_bundle;
 };
 
 struct BenchStat {
@@ -94,6 +98,16 @@ struct BenchResult {
   // constrained_decode_overhead (constraint_bench.h); unset when the stage did not run.
   std::optional<ConstraintOverhead> constrained;
   bool rss_within_target() const { return peak_rss_bytes <= rss_target_bytes; }
+  std::string backend = "cpu";  // as resolved at load
+  // Each stage's time over all its reps (vision, prefill, decode; a stage not run: absent)
+  // split by Backend::DeviceTotals into NPU dispatch, transfer/sync and host seconds (the
+  // first two 0 on the CPU): the NPU path's version of the seed's cycle chart.
+  struct StageSplit {
+    std::string stage;
+    double seconds = 0.0, npu_s = 0.0, transfer_s = 0.0;
+    double host_s() const { return seconds - npu_s - transfer_s; }
+  };
+  std::vector<StageSplit> splits;
 };
 
 // Throws glance::Error (bad folder, bad options) like Engine::Load.

@@ -85,3 +85,30 @@ TEST(BenchCli, BadOptionsFail) {
   EXPECT_NE(RunBench("--reps 1 --long-prompts 12x").status, 0);
   EXPECT_NE(RunBench("--reps 1 --long-prompts 0").status, 0);
 }
+
+// The NPU path's per-stage split (issue 30 item 5): through npu-emu each measured stage reports
+// NPU dispatch, transfer/sync and host seconds summing to the stage's; on the CPU the NPU and
+// transfer shares are zero (the control).
+TEST(BenchCli, EachStageSplitsIntoNpuTransferAndHost) {
+  for (const char* backend : {"npu-emu", "cpu"}) {
+    const RunResult r = RunBench(std::string("--reps 1 --json --only prefill,decode --decode-tokens 4 --backend ") + backend);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("backend").get<std::string>(), backend);
+    for (const std::string stage : {"prefill", "decode"}) {
+      const std::string k = "split_" + stage;
+      const double total = j.at(k + "_s").get<double>(), npu = j.at(k + "_npu_s").get<double>(),
+                   transfer = j.at(k + "_transfer_s").get<double>(), host = j.at(k + "_host_s").get<double>();
+      EXPECT_GT(total, 0.0) << k;
+      EXPECT_NEAR(npu + transfer + host, total, 1e-9) << k;
+      EXPECT_GE(host, 0.0) << k;
+      if (std::string(backend) == "cpu") {
+        EXPECT_EQ(npu, 0.0) << k;
+        EXPECT_EQ(transfer, 0.0) << k;
+      } else {
+        EXPECT_GT(npu, 0.0) << k;
+      }
+    }
+    EXPECT_FALSE(j.contains("split_vision_s"));  // not run (--only)
+  }
+}
