@@ -62,6 +62,9 @@ QString DescribeStats(const TurnStats& s) {
   parts << QStringLiteral("decode %1 tok/s").arg(s.decode_tokens_per_s, 0, 'f', 1);
   parts << QStringLiteral("%1 tok").arg(s.generated_tokens);
   if (s.draft_tokens > 0) parts << SpeculativeSummary(s);
+  // How the tokens were chosen (issue 34: the stats did not say): a seed is recorded exactly
+  // when the turn sampled.
+  parts << (s.seed ? QStringLiteral("sampled, seed %1").arg(*s.seed) : QStringLiteral("greedy"));
   parts << Q(s.backend) + QLatin1Char(' ') + Q(std::string(Name(s.precision)));
   return parts.join(dot);
 }

@@ -178,6 +178,26 @@ void SettingsDialog::build() {
     }
   }
 
+  // The sampling fields only matter for "custom" (the seed for anything but greedy): they are
+  // greyed out otherwise, with the reason as tooltip (issue 34: editable while ignored).
+  if (auto* sampling = qobject_cast<QComboBox*>(editors_.value(QStringLiteral("sampling")))) {
+    auto update = [this, sampling] {
+      const QString mode = sampling->currentData().toString();
+      for (const char* key : {"temperature", "top_k", "top_p", "min_p", "repetition_penalty", "presence_penalty"}) {
+        QWidget* editor = editors_.value(QLatin1String(key));
+        if (!editor) continue;
+        const bool used = mode == QStringLiteral("custom");
+        editor->setEnabled(used);
+        const settings::Key* k = settings::FindKey(key);
+        editor->setToolTip(used || !k ? (k ? Q(k->help) : QString())
+                                      : tr("Used only when Sampling is custom (now: %1).").arg(mode));
+      }
+      if (QWidget* seed = editors_.value(QStringLiteral("seed"))) seed->setEnabled(mode != QStringLiteral("greedy"));
+    };
+    connect(sampling, &QComboBox::currentIndexChanged, this, update);
+    update();
+  }
+
   error_label_ = new QLabel(this);
   error_label_->setObjectName(QStringLiteral("settings_error"));
   error_label_->setWordWrap(true);

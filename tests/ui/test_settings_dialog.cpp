@@ -1,12 +1,14 @@
 // The settings dialog's NPU lines (issue 34): a computer without an NPU sees one sentence, not
 // eight "[FAIL]" lines; the checklist is behind Details and reads "not present" ("[ -- ]").
 // An NPU that is there but fails a check keeps "[FAIL]" and the summary names the check.
+// The sampling fields are off unless they are used.
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
 
 #include "core/npu/npu_detect.h"
+#include "ui/event_types.h"
 #include "ui/settings_dialog.h"
 #include "ui/settings_store.h"
 
@@ -63,6 +65,30 @@ class TestSettingsDialog : public QObject {
     QVERIFY(!checklist->isVisible());
     if (summary->text().contains(QStringLiteral("No NPU")))
       QVERIFY2(!checklist->text().contains(QStringLiteral("[FAIL]")), qPrintable(checklist->text()));
+  }
+
+  // The sampling fields are greyed out unless Sampling is custom (the seed unless greedy), and
+  // follow the choice as it changes; the answer's stats say how it was sampled.
+  void samplingFieldsFollowTheSamplingChoice() {
+    QTemporaryDir dir;
+    SettingsStore store(dir.filePath(QStringLiteral("settings.json")));
+    SettingsDialog dialog(&store);
+    QCOMPARE(dialog.editorValue(QStringLiteral("sampling")), QStringLiteral("model"));
+    QVERIFY(!dialog.editorFor(QStringLiteral("temperature"))->isEnabled());
+    QVERIFY(!dialog.editorFor(QStringLiteral("top_p"))->isEnabled());
+    QVERIFY(dialog.editorFor(QStringLiteral("temperature"))->toolTip().contains(QStringLiteral("custom")));
+    QVERIFY(dialog.editorFor(QStringLiteral("seed"))->isEnabled());
+    dialog.setEditorValue(QStringLiteral("sampling"), QStringLiteral("custom"));
+    QVERIFY(dialog.editorFor(QStringLiteral("temperature"))->isEnabled());
+    QVERIFY(dialog.editorFor(QStringLiteral("presence_penalty"))->isEnabled());
+    dialog.setEditorValue(QStringLiteral("sampling"), QStringLiteral("greedy"));
+    QVERIFY(!dialog.editorFor(QStringLiteral("top_k"))->isEnabled());
+    QVERIFY(!dialog.editorFor(QStringLiteral("seed"))->isEnabled());
+
+    glance::TurnStats stats;
+    QVERIFY(glance::ui::DescribeStats(stats).contains(QStringLiteral("greedy")));
+    stats.seed = 42;
+    QVERIFY(glance::ui::DescribeStats(stats).contains(QStringLiteral("sampled, seed 42")));
   }
 };
 
