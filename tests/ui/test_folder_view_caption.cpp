@@ -2,7 +2,7 @@
 // sidecar files… on the engine thread, each image's state changing as its sidecar is written, a
 // file that is not an image marked failed, a caption edited by hand in the view left alone by an
 // overwrite run (control: "also change captions edited by hand" replaces it), the selected images
-// only, append with a prefix, and no run without a model.
+// only, append with a prefix, no run without a model, and Stop keeping what was written.
 #include <QDir>
 #include <QFile>
 #include <QPlainTextEdit>
@@ -122,6 +122,50 @@ class TestFolderViewCaption : public QObject {
     QCOMPARE(ReadText(dir.path() + QStringLiteral("/scene-000.txt")), before0);
     // The editor shows what the run wrote for the image it is on.
     QCOMPARE(view.editor()->toPlainText().toUtf8(), after2);
+  }
+
+  void stopKeepsWhatWasWrittenAndTheNextRunResumes() {
+    QTemporaryDir dir, cache;
+    constexpr int kImages = 24;
+    for (int i = 0; i < kImages; ++i) {
+      const QString name = QStringLiteral("scene-%1.png").arg(i + 100, 3, 10, QLatin1Char('0'));
+      QVERIFY(QFile::copy(kScenes + QLatin1Char('/') + name, dir.path() + QLatin1Char('/') + name));
+    }
+    MainWindow window;
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.generateOptions().max_new_tokens = 24;
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    FolderWindow view(window.worker(), [&] { return window.generateOptions(); },
+                      [&] { return window.isModelLoaded(); }, nullptr, cache.path());
+    QVERIFY(view.openFolder(dir.path(), false));
+    FolderModel* m = view.model();
+    QSignalSpy done(&view, &FolderWindow::captionFinished);
+    // Stop as soon as the first sidecar is in.
+    connect(m, &QAbstractItemModel::dataChanged, &view, [&] {
+      if (m->count(FolderImageState::kCaptioned) >= 1) view.stopCaption();
+    });
+    QVERIFY(view.startCaption(FolderCaptionChoice{}));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    QCOMPARE(done.at(0).at(2).toBool(), true);  // stopped
+    const int first = m->count(FolderImageState::kCaptioned);
+    qInfo("captioned before the stop took effect: %d of %d", first, kImages);
+    QVERIFY(first >= 1 && first < kImages);
+    QVERIFY2(view.statusText().startsWith(QStringLiteral("Stopped")), qPrintable(view.statusText()));
+    // What was written stays, nothing half-written is left, and the next run does the rest.
+    int sidecars = 0;
+    for (const QString& name : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden)) {
+      QVERIFY2(name.endsWith(QStringLiteral(".png")) || name.endsWith(QStringLiteral(".txt")) ||
+                   name == QStringLiteral(".glance-sidecars.jsonl"),
+               qPrintable(name));
+      sidecars += name.endsWith(QStringLiteral(".txt")) ? 1 : 0;
+    }
+    QCOMPARE(sidecars, first);
+    m->disconnect(&view);
+    QVERIFY(view.startCaption(FolderCaptionChoice{}));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
+    QCOMPARE(done.at(1).at(0).toInt(), kImages - first);  // only the rest
+    QCOMPARE(m->count(FolderImageState::kCaptioned), kImages);
   }
 };
 
