@@ -234,10 +234,16 @@ bool ChatView::handleChatLink(const QUrl& url) {
   if (url.scheme().toLower() != QStringLiteral("glance")) return false;
   const QStringList parts = url.path().split(QLatin1Char('/'));
   const QString& what = parts.value(0);
-  if (what != QStringLiteral("alt") && what != QStringLiteral("edit") && what != QStringLiteral("fork")) return false;
+  if (what != QStringLiteral("alt") && what != QStringLiteral("edit") && what != QStringLiteral("fork") &&
+      what != QStringLiteral("maps"))
+    return false;
   bool ok = false;
   const int message = parts.value(1).toInt(&ok);
   if (!ok || message < 0 || static_cast<size_t>(message) >= messages_.size()) return true;
+  if (what == QStringLiteral("maps") && !busy_) {  // viewing: read-only chats too
+    if (!messages_[static_cast<size_t>(message)].user) Q_EMIT answerMapsRequested(turnOf(static_cast<size_t>(message)));
+    return true;
+  }
   if (busy_) {
     flash(tr("Wait for the answer (or Stop it) first."));
     return true;
@@ -591,6 +597,10 @@ void ChatView::renderMessage(QTextCursor& cursor, size_t index) {
         cursor.insertText(QStringLiteral("   "), note);
         cursor.insertText(tr("Fork"), ActionLink(QStringLiteral("fork/%1").arg(index),
                                                  tr("Fork: a new chat with the messages up to this answer")));
+        // An earlier answer's maps were out of reach once a later one replaced them (issue 34).
+        cursor.insertText(QStringLiteral("   "), note);
+        cursor.insertText(tr("Attention"), ActionLink(QStringLiteral("maps/%1").arg(index),
+                                                      tr("Show where this answer looked in its image")));
         if (m.alts > 1) {
           const bool last = static_cast<int>(index) == lastIndex(false) && static_cast<int>(index) > lastIndex(true);
           cursor.insertText(QStringLiteral("   "), note);

@@ -115,6 +115,8 @@ class ChatView : public QWidget {
   void editMessageRequested(int turn, const QString& text);
   // "Fork" under the answer of message `turn` (0-based): a new chat with the messages up to it.
   void forkRequested(int turn);
+  // "Attention" under the answer of message `turn` (0-based): show that answer's maps.
+  void answerMapsRequested(int turn);
   // Ctrl+V in the message box with an image (or image files) on the clipboard: the text box
   // does not take it, the window attaches it.
   void imagePasteRequested();

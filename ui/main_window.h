@@ -73,6 +73,10 @@ class MainWindow : public QMainWindow {
   // every image of the last message (TurnResult::attention_by_image), the last image of an
   // earlier one.
   void showMessageImage(int turn, int image);
+  // The "Attention" link under an answer: the image the answer of message `turn` looked at (its
+  // maps' image, which may belong to an earlier message) with that answer's saved maps and words.
+  // False (with a status line) when the answer kept no maps or its image is gone.
+  bool showAnswerMaps(int turn);
   // True for a picture the demo model cannot know: a photo or screenshot rather than one of its
   // flat-coloured shape scenes (many distinct colours). The demo captioned real photos as
   // shapes without a word (issue 34); such an image gets a hint to download a real model.

@@ -129,6 +129,7 @@ void MainWindow::connectWorker() {
   });
   connect(chat_->attachments(), &AttachmentStrip::removeRequested, this, &MainWindow::removeAttachment);
   connect(chat_, &ChatView::imageClicked, this, &MainWindow::showMessageImage);
+  connect(chat_, &ChatView::answerMapsRequested, this, &MainWindow::showAnswerMaps);
   connect(chat_, &ChatView::newChatRequested, this, &MainWindow::newChat);
   thread_->start();
 }

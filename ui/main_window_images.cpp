@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QSet>
+#include <QStatusBar>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -182,6 +183,41 @@ QImage MainWindow::processedImageOf(const ImageInfo& info, QImage* source) const
   const QImage picture = LoadImagePreview(path, &error);
   if (source) *source = picture;
   return picture.isNull() ? QImage() : ProcessedView(picture, info.resized_w, info.resized_h);
+}
+
+bool MainWindow::showAnswerMaps(int turn) {
+  if (turn < 0 || turn >= static_cast<int>(current_.turns.size())) return false;
+  const ConversationTurn& saved = current_.turns[static_cast<size_t>(turn)];
+  if (saved.attention.empty()) {
+    statusBar()->showMessage(tr("This answer kept no attention maps (no image, or capture was off)."), 8000);
+    return false;
+  }
+  // The maps are over the newest image the answer saw (AttentionMap::image_index counts the
+  // conversation's images in order); find which message holds it.
+  const int index = saved.attention.back().image_index;
+  const ImageInfo* info = nullptr;
+  int seen = 0;
+  for (const ConversationTurn& t : current_.turns) {
+    const int n = static_cast<int>(t.images.size());
+    if (index >= seen && index < seen + n) info = &t.images[static_cast<size_t>(index - seen)];
+    seen += n;
+  }
+  QImage source;
+  const QImage processed = info ? processedImageOf(*info, &source) : QImage();
+  if (processed.isNull()) {
+    statusBar()->showMessage(tr("The image this answer looked at is no longer there."), 8000);
+    return false;
+  }
+  std::vector<AttentionMap> maps;
+  for (const AttentionMap& m : saved.attention)
+    if (m.image_index == index) maps.push_back(m);
+  std::vector<AttentionWord> words;
+  if (maps.size() == saved.attention.size()) words = saved.words;
+  attention_->clear();
+  attention_->setImage(processed, source);
+  dropArea_->setImageInfo(*info, processed);
+  attention_->setAttention(std::move(maps), std::move(words));
+  return true;
 }
 
 void MainWindow::showMessageImage(int turn, int image) {

@@ -282,6 +282,12 @@ class TestChatView : public QObject {
     };
     QVERIFY(hasLink(QStringLiteral("glance:edit/0")));
     QVERIFY(hasLink(QStringLiteral("glance:fork/1")));
+    QVERIFY(hasLink(QStringLiteral("glance:maps/1")));   // the answer's maps (issue 34)
+    QVERIFY(!hasLink(QStringLiteral("glance:maps/0")));  // not under a question
+    QSignalSpy maps(&view, &ChatView::answerMapsRequested);
+    Q_EMIT view.transcript()->anchorClicked(QUrl(QStringLiteral("glance:maps/1")));
+    QCOMPARE(maps.count(), 1);
+    QCOMPARE(maps.last().at(0).toInt(), 0);
     QVERIFY(!hasLink(QStringLiteral("glance:alt/1/0")));  // one answer: no arrows
     QVERIFY(!view.previousAnswerAction()->isEnabled());
     view.setLastAnswerAlternatives(2, 3);  // Regenerate twice

@@ -180,6 +180,41 @@ class TestMainWindowImages : public QObject {
     QCOMPARE(next.imageIntoAnsweredChat(), MainWindow::ImageIntoAnsweredChat::kAddToChat);
   }
 
+  // "Attention" under an earlier answer shows that answer's maps over the image it looked at,
+  // after later answers replaced them in the panel (issue 34); a follow-up's maps are over the
+  // image of an earlier message.
+  void answerLinkShowsAnEarlierAnswersMaps() {
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.setCaptionOnDrop(true);
+    LoadDemo(window);
+    window.newChat();
+    window.setImageIntoAnsweredChat(MainWindow::ImageIntoAnsweredChat::kAddToChat);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(6));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(7));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    window.chat()->submit(QStringLiteral("What colour is it?"));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 3, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const auto& turns = window.currentConversation().turns;
+    QCOMPARE(turns.size(), size_t{3});
+    QVERIFY(!turns[0].attention.empty());
+    const QString first = QStringLiteral("scene-006");
+    const QString second = QStringLiteral("scene-007");
+    QVERIFY(!window.dropArea()->infoText().contains(first));
+    Q_EMIT window.chat()->answerMapsRequested(0);  // what the link asks for
+    QVERIFY2(window.dropArea()->infoText().contains(first), qPrintable(window.dropArea()->infoText()));
+    QCOMPARE(window.attention()->wordCount(), static_cast<int>(turns[0].words.size()));
+    QVERIFY(window.showAnswerMaps(2));  // the follow-up looked at the second image
+    QVERIFY2(window.dropArea()->infoText().contains(second), qPrintable(window.dropArea()->infoText()));
+    QCOMPARE(window.attention()->wordCount(), static_cast<int>(turns[2].words.size()));
+    QVERIFY(!window.showAnswerMaps(3));  // no such answer
+  }
+
   // The demo model knows only its shapes world: a photo-like picture attached to it gets a hint
   // to download a real model (with the action); its own scenes do not (issue 34).
   void demoModelHintsAtARealModelForPhotos() {
