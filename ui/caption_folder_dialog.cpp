@@ -183,10 +183,12 @@ void CaptionFolderDialog::onProgress(int done, int total, const QString& file, d
 }
 
 void CaptionFolderDialog::onItem(const QString& file, const QString& text, bool ok) {
+  if (!running_) return;  // the folder view's run (ui/folder_view.h) reports through the same signals
   log_->appendPlainText(ok ? tr("%1: %2").arg(file, text) : tr("skipped %1: %2").arg(file, text));
 }
 
 void CaptionFolderDialog::onFinished(int captioned, int alreadyDone, int skipped, bool stopped) {
+  if (!running_) return;  // not this dialog's run
   setRunning(false);
   bar_->setRange(0, 1);
   bar_->setValue(stopped ? 0 : 1);
@@ -200,6 +202,7 @@ void CaptionFolderDialog::onFinished(int captioned, int alreadyDone, int skipped
 }
 
 void CaptionFolderDialog::onFailed(const QString& message) {
+  if (!running_) return;  // not this dialog's run
   setRunning(false);
   bar_->setRange(0, 1);
   bar_->setValue(0);

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "ui/caption_folder_dialog.h"
 #include "ui/folder_model.h"
 #include "ui/folder_view.h"
 #include "ui/main_window.h"
@@ -61,6 +62,13 @@ class TestFolderViewCaption : public QObject {
     window.loadDefaultModel();
     QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
     QCOMPARE(failed.count(), 0);
+
+    // The main window's Caption a folder dialog listens to the same worker signals: it must not
+    // take the view's run for its own.
+    glance::ui::CaptionFolderDialog* dialog = window.openCaptionFolder();
+    QVERIFY(dialog);
+    dialog->hide();
+    const QString dialogStatus = dialog->statusText();
 
     // The user writes scene-001's caption by hand before any run.
     QVERIFY(view.select(QStringLiteral("scene-001.png")));
@@ -122,6 +130,8 @@ class TestFolderViewCaption : public QObject {
     QCOMPARE(ReadText(dir.path() + QStringLiteral("/scene-000.txt")), before0);
     // The editor shows what the run wrote for the image it is on.
     QCOMPARE(view.editor()->toPlainText().toUtf8(), after2);
+    QCOMPARE(dialog->logText(), QString());
+    QCOMPARE(dialog->statusText(), dialogStatus);
   }
 
   void stopKeepsWhatWasWrittenAndTheNextRunResumes() {
