@@ -102,6 +102,11 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   kernels_->setVisible(false);
   layout->addWidget(kernels_);
 
+  npuSplit_ = new QLabel(this);
+  npuSplit_->setWordWrap(true);
+  npuSplit_->setVisible(false);
+  layout->addWidget(npuSplit_);
+
   auto* buttons = new QHBoxLayout;
   auto* csv = new QPushButton(tr("Export CSV\u2026"), this);
   auto* clearButton = new QPushButton(tr("Clear"), this);
@@ -215,8 +220,27 @@ void TimingPanel::rebuildCharts() {
                            .arg(s.calls);
   kernels_->setText(kernelLines.join(QStringLiteral(" \u00B7 ")));
   kernels_->setVisible(!kernelLines.isEmpty());
+  const QStringList split = npuSplitRows();
+  npuSplit_->setText(tr("On the NPU path, latest turn:") + QStringLiteral("<br>") + split.join(QStringLiteral("<br>")));
+  npuSplit_->setVisible(!split.isEmpty());
   summary_->setText(summaryText());
 }
+
+QStringList TimingPanel::npuSplitRows() const {
+  QStringList rows;
+  if (turns_.empty() || turns_.back().backend.rfind("npu", 0) != 0) return rows;
+  for (const StageTime& s : turns_.back().stages)
+    if (!IsKernelStage(s.name) && s.seconds > 0.0)
+      rows << tr("%1: %2 s = NPU %3 \u00B7 transfer %4 \u00B7 host %5")
+                  .arg(QString::fromStdString(s.name))
+                  .arg(s.seconds, 0, 'f', 3)
+                  .arg(s.npu_s, 0, 'f', 3)
+                  .arg(s.transfer_s, 0, 'f', 3)
+                  .arg(s.host_s(), 0, 'f', 3);
+  return rows;
+}
+
+bool TimingPanel::npuSplitShown() const { return !npuSplit_->isHidden(); }
 
 QString TimingPanel::summaryText() const {
   if (turns_.empty()) return tr("No turns yet.");
@@ -284,6 +308,13 @@ QByteArray TimingPanel::toCsv() const {
     for (const StageTime& st : s.stages)
       out << turn << ",stage," << CsvField(QString::fromStdString(st.name)) << ','
           << QString::number(st.seconds, 'g', 9) << ',' << st.calls << '\n';
+    if (s.backend.rfind("npu", 0) == 0)  // the NPU path's split of each stage (npuSplitRows)
+      for (const StageTime& st : s.stages)
+        if (!IsKernelStage(st.name))
+          for (const auto& [part, value] : {std::pair<const char*, double>{"npu_s", st.npu_s},
+                                            {"transfer_s", st.transfer_s}, {"host_s", st.host_s()}})
+            out << turn << ",stage_" << part << ',' << CsvField(QString::fromStdString(st.name)) << ','
+                << QString::number(value, 'g', 9) << ",\n";
     for (size_t i = 0; i < s.token_latencies_s.size(); ++i)
       out << turn << ",token_latency_s," << i << ','
           << QString::number(s.token_latencies_s[i], 'g', 9) << ",\n";

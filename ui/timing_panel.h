@@ -46,6 +46,11 @@ class TimingPanel : public QWidget {
   // The latency chart's token axis as "first..last every step" (tests).
   QString tokenAxisTicks() const;
   bool turnAxisVisible() const;
+  // The latest turn's stages split into NPU dispatch, transfer/sync and host time, one row a
+  // stage ("prefill: 0.842 s = NPU 0.795 · transfer 0.003 · host 0.044"); shown only when the
+  // turn ran on an NPU backend (npu, npu-emu). Empty otherwise.
+  QStringList npuSplitRows() const;
+  bool npuSplitShown() const;
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -68,6 +73,7 @@ class TimingPanel : public QWidget {
   QValueAxis* msAxis_ = nullptr;
   QLabel* summary_ = nullptr;
   QLabel* kernels_ = nullptr;
+  QLabel* npuSplit_ = nullptr;
 };
 
 }  // namespace glance::ui

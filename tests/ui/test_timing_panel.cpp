@@ -94,6 +94,32 @@ class TestTimingPanel : public QObject {
     QVERIFY2(csv.contains(QStringLiteral("2,summary,drafts_accepted,4,")), qPrintable(csv));
     QVERIFY(!csv.contains(QStringLiteral("1,summary,drafts_accepted")));
   }
+
+  // Issue 30 item 5: on an NPU backend each stage's time splits into NPU dispatch, transfer/sync
+  // and host time, one row a stage; a CPU turn shows no split (the control).
+  void npuTurnSplitsEachStage() {
+    TimingPanel panel;
+    TurnStats s = MakeStats(1.0, false);
+    s.backend = "npu-emu";
+    for (StageTime& st : s.stages)
+      if (st.name == "prefill") {
+        st.npu_s = 0.2;
+        st.transfer_s = 0.05;
+      }
+    panel.addTurn(s);
+    const QStringList rows = panel.npuSplitRows();
+    QCOMPARE(rows.size(), 4);  // preprocess, vision, prefill, decode: not the cpu:matmul entry
+    QVERIFY(rows.contains(QStringLiteral("prefill: 0.300 s = NPU 0.200 \u00B7 transfer 0.050 \u00B7 host 0.050")));
+    QVERIFY(rows.contains(QStringLiteral("decode: 0.400 s = NPU 0.000 \u00B7 transfer 0.000 \u00B7 host 0.400")));
+    QVERIFY(panel.npuSplitShown());
+    const QString csv = QString::fromUtf8(panel.toCsv());
+    QVERIFY2(csv.contains(QStringLiteral("1,stage_npu_s,prefill,0.2,")), qPrintable(csv));
+    QVERIFY2(csv.contains(QStringLiteral("1,stage_transfer_s,prefill,0.05,")), qPrintable(csv));
+    s.backend = "cpu";
+    panel.addTurn(s);
+    QVERIFY(panel.npuSplitRows().isEmpty());
+    QVERIFY(!panel.npuSplitShown());
+  }
 };
 
 QTEST_MAIN(TestTimingPanel)
