@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/engine/attention_capture.h"
+#include "core/engine/attention_rollout.h"
 #include "core/engine/engine.h"
 #include "core/engine/prompt_stream.h"
 #include "core/engine/speculative.h"
@@ -909,6 +910,16 @@ void Session::Reset() {
 const std::vector<ChatTurn>& Session::turns() const { return impl_->turns; }
 const std::vector<ImageInfo>& Session::images() const { return impl_->image_infos; }
 int Session::context_tokens() const { return impl_->context_tokens; }
+
+std::vector<AttentionMap> Session::Rollout(const std::vector<AttentionMap>& answer, std::optional<bool> enable_thinking,
+                                           int64_t max_rows) const {
+  const SessionImpl& im = *impl_;
+  if (im.turns.empty() || im.turns.back().image_indices.empty())
+    throw Error("rollout: the last message has no image");
+  const PromptStream stream = im.Stream(enable_thinking);
+  const size_t run = stream.runs.size() - 1;  // the message's last image is the prompt's last run
+  return RolloutMaps(*im.engine, stream, im.FeaturePointers(), answer, run, im.RenderOrder()[run], max_rows);
+}
 int Session::context_limit() const { return impl_->context_limit(); }
 uint64_t Session::snapshot_bytes() const {
   const auto& im = *impl_;

@@ -278,6 +278,13 @@ class Session {
   const std::vector<ChatTurn>& turns() const;
   const std::vector<ImageInfo>& images() const;
   int context_tokens() const;
+  // Attention rollout (core/engine/attention_rollout.h, issue 36 item 2) of the last turn's
+  // answer over the last image of its message: `answer` is the turn's captured maps (their
+  // steps, token ids and texts), `enable_thinking` as the turn was generated. Re-runs the prompt
+  // and the answer in one forward; throws glance::Error (one line) when the sequence is longer
+  // than max_rows or the message has no image. Engine thread.
+  std::vector<AttentionMap> Rollout(const std::vector<AttentionMap>& answer, std::optional<bool> enable_thinking,
+                                    int64_t max_rows = 1024) const;
   int context_limit() const;
   uint64_t snapshot_bytes() const;  // memory held by state snapshots
 

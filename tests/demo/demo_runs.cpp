@@ -35,6 +35,10 @@ std::shared_ptr<const Engine> LoadDemoEngine(Precision precision, BackendKind ba
 
 TurnResult Caption(const std::shared_ptr<const Engine>& engine, const DemoScene& scene, bool capture_attention) {
   Session s(engine);
+  return Caption(s, scene, capture_attention);
+}
+
+TurnResult Caption(Session& s, const DemoScene& scene, bool capture_attention) {
   s.AttachImage(scene.image_path, ImageMode::kFast);
   GenerateOptions g;
   g.sampling = SamplingParams::Greedy();

@@ -19,6 +19,8 @@ std::shared_ptr<const Engine> LoadDemoEngine(Precision precision, BackendKind ba
 
 // One greedy caption of a scene ("Describe this image.", the template's default, no thinking).
 TurnResult Caption(const std::shared_ptr<const Engine>& engine, const DemoScene& scene, bool capture_attention);
+// The same in the caller's session (e.g. to ask for the turn's attention rollout after).
+TurnResult Caption(Session& session, const DemoScene& scene, bool capture_attention);
 
 // Logits [rows][vocab] that the model gives, teacher-forced, for each token of `answer` and the
 // stop token after it, following the caption prompt of `scene`.

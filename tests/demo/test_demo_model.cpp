@@ -55,6 +55,7 @@ constexpr double kMinLayerFusedHit[] = {0.90, 0.90};
 constexpr double kMinReverseLookupContent = 0.45;
 constexpr double kMinReverseLookupContentLastLayer = 0.78;
 constexpr double kMinReverseLookupLastLayerHead0 = 0.85;
+constexpr double kMinRolloutHit = 0.90;  // measured 100 % (issue 36 item 2)
 constexpr double kMinAllLayersFused = 0.90;   // measured 100 %: raw weights, every layer's head mean
 constexpr int kCaptionScenes = 256;
 constexpr int kQaScenes = 128;
@@ -192,12 +193,13 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
       last_raw_hits = 0;
   // Fused maps besides the mean: every full-attention layer with heads by max; each layer's head
   // mean and head max.
-  int max_fused_hits = 0;
+  int max_fused_hits = 0, rollout_hits = 0;
   std::vector<int> layer_mean_hits, layer_max_hits;
   double softmax_min_peak = 1.0;   // smallest over scenes of the softmax mean map's peak
   for (const auto& s : w.scenes) {
     if (s.objects.size() != 1) continue;
-    const TurnResult r = Caption(engine, s, true);
+    Session session(engine);
+    const TurnResult r = Caption(session, s, true);
     // The first shape noun of the caption, right or wrong (whether it is right is the caption
     // test's business): where does the model look when it names the object?
     const auto word = std::find_if(r.words.begin(), r.words.end(), [&](const AttentionWord& x) {
@@ -273,6 +275,19 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
       far_background += is(top(far, 0), s.background);
     }
     mean_hits += PeaksInside(m.mean, cells);
+    {  // Attention rollout (issue 36 item 2) through every layer, the noun's tokens' mean.
+      const std::vector<AttentionMap> rollout = session.Rollout(r.attention, std::nullopt);
+      ASSERT_EQ(rollout.size(), r.attention.size());
+      rollout_hits += PeaksInside(WordMap(rollout, *word, MapAggregate{}), cells);
+      if (scenes == 1) {  // too long a sequence is refused with one line naming the length
+        try {
+          (void)session.Rollout(r.attention, std::nullopt, 10);
+          ADD_FAILURE() << "a 10-row limit was not enforced";
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("more than the 10 it takes"), std::string::npos) << e.what();
+        }
+      }
+    }
     {
       MapAggregate ag;
       ag.fusion = HeadFusion::kMax;
@@ -331,6 +346,9 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
     EXPECT_GE(Rate(layer_max_hits[l], scenes), kMinLayerFusedHit[l]) << "layer " << layers[l] << " head max";
   }
   std::printf("noun attention: every full-attention layer, heads fused by max %.1f%%\n", 100 * Rate(max_fused_hits, scenes));
+  std::printf("noun attention rollout (every layer, Abnar & Zuidema 2020): peaks inside in %.1f%%\n",
+              100 * Rate(rollout_hits, scenes));
+  EXPECT_GE(Rate(rollout_hits, scenes), kMinRolloutHit);
   EXPECT_GE(Rate(max_fused_hits, scenes), kMinAttentionHit);
   EXPECT_GE(Rate(hits[static_cast<size_t>(best)], scenes), kMinAttentionHit);
   EXPECT_GE(Rate(mean_hits, scenes), kMinAttentionHit);
