@@ -20,6 +20,7 @@
 
 #include "core/engine/caption_folder.h"
 #include "core/engine/sidecar_manifest.h"
+#include "ui/folder_caption_dialog.h"
 #include "ui/folder_model.h"
 #include "ui/folder_replace_dialog.h"
 #include "ui/folder_thumbnails.h"
@@ -271,6 +272,28 @@ class TestFolderView : public QObject {
     QVERIFY(replace->preview());
     QVERIFY(replace->apply());
     QCOMPARE(ReadText(dir.path() + QStringLiteral("/e.txt")), QByteArray("a dog in grass"));
+  }
+
+  void captionDialogRefusesABadExtensionNamingTheField() {
+    glance::ui::FolderCaptionDialog dialog(glance::ui::FolderCaptionChoice{}, 2);
+    auto* ext = dialog.findChild<QComboBox*>(QStringLiteral("ext"));
+    auto* which = dialog.findChild<QComboBox*>(QStringLiteral("which"));
+    QVERIFY(ext && which);
+    QVERIFY(which->itemText(2).contains(QStringLiteral("2 images")));
+    for (const QString bad : {QStringLiteral(".png"), QStringLiteral("txt"), QStringLiteral(".a/b")}) {
+      ext->setCurrentText(bad);
+      dialog.accept();
+      QCOMPARE(dialog.result(), int(QDialog::Rejected));
+      QVERIFY2(dialog.problem().startsWith(QStringLiteral("Sidecar extension: '") + bad + QLatin1Char('\'')),
+               qPrintable(dialog.problem()));
+    }
+    // Control: a good one is taken, with the other choices.
+    ext->setCurrentText(QStringLiteral(".caption"));
+    dialog.findChild<QComboBox*>(QStringLiteral("existing"))->setCurrentIndex(3);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.choice().ext, QStringLiteral(".caption"));
+    QCOMPARE(dialog.choice().existing, QStringLiteral("prepend"));
   }
 
   void thousandsOfImagesStayResponsive() {
