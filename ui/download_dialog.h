@@ -5,6 +5,7 @@
 //
 // Thread contract: GUI thread only.
 #include <QDialog>
+#include <functional>
 #include <QList>
 
 #include "ui/model_download_catalogue.h"
@@ -33,6 +34,14 @@ class DownloadDialog : public QDialog {
   QPushButton* cancelButton() const { return cancel_; }
   QPushButton* loadButton() const { return load_; }
   QProgressBar* progressBar() const { return bar_; }
+  QPushButton* folderButton() const { return folder_; }
+  // Where models go (the "Folder…" button): the downloader's models root, said in the intro.
+  void setModelsFolder(const QString& dir);
+  // Free bytes at a folder (default QStorageInfo); tests give their own.
+  void setFreeSpaceProbe(std::function<qint64(const QString&)> probe) { freeSpace_ = std::move(probe); }
+  // Bytes the selected model still needs on disk: its catalogue size less what is already
+  // there (finished files and .part pieces); -1 when its size is unknown.
+  qint64 bytesStillNeeded(const CatalogueModel& model) const;
 
  Q_SIGNALS:
   // The user chose to load a finished download.
@@ -54,6 +63,9 @@ class DownloadDialog : public QDialog {
   QPushButton* download_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QPushButton* load_ = nullptr;
+  QPushButton* folder_ = nullptr;
+  QLabel* intro_ = nullptr;
+  std::function<qint64(const QString&)> freeSpace_;
   QString finishedDir_;
 };
 

@@ -260,6 +260,9 @@ void ModelDownloader::OnFinished() {
       redirects_ = 0;
       return Request(FileUrl(f.name));
     }
+    if (part_.size() == 0)  // nothing came: not an interruption, and nothing to resume
+      return Fail(tr("Could not download %1 (%2). Check the network connection and try again.")
+                      .arg(f.name, short_body ? tr("connection closed early") : error_text));
     return Fail(tr("Downloading %1 was interrupted (%2) after %3%4. Check the network "
                    "connection and press Resume to continue.")
                     .arg(f.name, short_body ? tr("connection closed early") : error_text,

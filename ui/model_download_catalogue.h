@@ -22,6 +22,9 @@ struct CatalogueModel {
   QString title;        // "Qwen3.5 0.8B (BF16)"
   QString description;  // one line for the picker
   QList<CatalogueFile> files;
+  // About how many bytes the whole folder takes (the sizes in the description), for the free
+  // space check before a download; 0 = unknown.
+  qint64 approx_bytes = 0;
 };
 
 // The standard file list of a Qwen3.5 checkpoint folder (what Engine::Load reads).

@@ -101,6 +101,47 @@ class TestDownloadDialog : public QObject {
     for (const auto& r : server_->requests) ranged = ranged || (r.range.startsWith("bytes=") && r.range != "bytes=0-");
     QVERIFY(ranged);
   }
+
+  // Offline (nothing arrives): the failure says it could not download, not "interrupted", and
+  // the button stays Download, not Resume after 0.0 MB (issue 34).
+  void offlineFailureOffersNoResume() {
+    ModelDownloader* d = nullptr;
+    auto dialog = MakeDialog(d);
+    d->setUrlPattern(QStringLiteral("http://127.0.0.1:1/{repo}/{file}"));  // nothing listens
+    QSignalSpy failed(d, &ModelDownloader::failed);
+    dialog->startSelected();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+    QVERIFY2(!dialog->statusText().contains(QStringLiteral("interrupted")), qPrintable(dialog->statusText()));
+    QVERIFY2(!dialog->statusText().contains(QStringLiteral("Resume")), qPrintable(dialog->statusText()));
+    QCOMPARE(dialog->downloadButton()->text(), QStringLiteral("Download"));
+  }
+
+  // The free space is checked before anything is fetched, and the folder can be chosen: the
+  // next download goes there (issue 34: neither existed).
+  void freeSpaceIsCheckedAndTheFolderChosen() {
+    ServeModel();
+    ModelDownloader* d = nullptr;
+    auto dialog = MakeDialog(d);
+    const glance::ui::CatalogueModel model = glance::ui::ModelCatalogue().first();
+    QVERIFY(dialog->bytesStillNeeded(model) > 1000000);
+    dialog->setFreeSpaceProbe([](const QString&) { return qint64{1000}; });
+    dialog->startSelected();
+    QVERIFY2(dialog->statusText().contains(QStringLiteral("Not enough free space")), qPrintable(dialog->statusText()));
+    QVERIFY(!d->isRunning());
+    QVERIFY(server_->requests.isEmpty());
+    QVERIFY(dialog->folderButton()->isEnabled());
+    QTemporaryDir other;
+    dialog->setModelsFolder(other.path());
+    QCOMPARE(d->modelsRoot(), other.path());
+    QVERIFY(d->targetDir(model.repo).startsWith(other.path()));
+    // Control: with room it starts, into the chosen folder.
+    dialog->setFreeSpaceProbe([](const QString&) { return qint64{1} << 50; });
+    QSignalSpy started(d, &ModelDownloader::fileStarted);
+    dialog->startSelected();
+    QTRY_VERIFY_WITH_TIMEOUT(started.count() > 0, kTimeoutMs);
+    QVERIFY(!dialog->folderButton()->isEnabled());  // not while it downloads
+    d->cancel();
+  }
 };
 
 QTEST_MAIN(TestDownloadDialog)
