@@ -39,6 +39,15 @@ enum class KernelFamily : uint8_t { kGemm, kGemv };
 //                  iron/operators/flm/gemm, section "Matching the shipped FastFlowLM overlay"),
 //                  so the emulator does the same. NOT VERIFIED: the silu the core computes (the
 //                  emulator uses f32 x / (1 + e^-x)); the pairing is taconite's reading.
+//                  NOT IN IRON's flm.GEMM either (checked for issue 30): amd/IRON
+//                  iron/operators/flm/gemm/design.py `class Epilogue` (commit 038e91b) has only
+//                  none | gelu | silu | sigmoid, each on one accumulator, plus a clamp, and C is
+//                  a dense M×N drained at row stride N (no c_stride parameter); the shipped
+//                  FastFlowLM overlay (gemm/shipped.py `_parameter_words`) takes the same mode
+//                  word. So a gate·up pair in one store is a kernel neither IRON's design nor
+//                  the overlay it ports has; a gu GEMM built from IRON would be kNone, which the
+//                  dispatch plan does not yet take for prompts (the sequence refuses the
+//                  mismatch; host SwiGLU for prompt rows is not built).
 enum class Epilogue : uint8_t { kNone, kSwiGluPairs };
 inline constexpr int64_t kPairHalf = 32;
 
