@@ -461,6 +461,19 @@ QString ChatView::lastAnswer() const {
   return i < 0 ? QString() : messages_[static_cast<size_t>(i)].text;
 }
 
+void ChatView::appendToLastStats(const QString& text) {
+  const int i = lastIndex(false);
+  if (i < 0) return;
+  messages_[static_cast<size_t>(i)].stats += text;
+  markDirty(static_cast<size_t>(i));
+  render();
+}
+
+QString ChatView::lastAnswerStats() const {
+  const int i = lastIndex(false);
+  return i < 0 ? QString() : messages_[static_cast<size_t>(i)].stats;
+}
+
 QString ChatView::lastUserMessage() const {
   const int i = lastIndex(true);
   return i < 0 ? QString() : messages_[static_cast<size_t>(i)].text;

@@ -273,6 +273,9 @@ void MainWindow::buildStatusBar() {
   backendLabel_ = new QLabel(this);
   threadsLabel_ = new QLabel(this);
   memoryLabel_ = new QLabel(this);
+  rateLabel_ = new QLabel(this);
+  rateLabel_->setObjectName(QStringLiteral("liveRate"));
+  rateLabel_->setAccessibleName(tr("Decoding speed"));
   loadBar_ = new QProgressBar(this);
   loadBar_->setRange(0, 1000);
   loadBar_->setMaximumWidth(fontMetrics().height() * 12);
@@ -286,6 +289,7 @@ void MainWindow::buildStatusBar() {
   // (the whole text is in the tooltip).
   backendLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(backendLabel_, 1);
+  statusBar()->addWidget(rateLabel_);
   statusBar()->addWidget(threadsLabel_);
   statusBar()->addWidget(memoryLabel_);
   statusBar()->addPermanentWidget(loadBar_);

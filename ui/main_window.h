@@ -7,6 +7,7 @@
 // ConversationStore after every finished turn, and problems (a folder that is not a model, a
 // failed load) show in an inline notice above the chat, never in a chain of dialogs.
 // GUI thread only.
+#include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
 #include <deque>
@@ -124,6 +125,8 @@ class MainWindow : public QMainWindow {
   const Conversation& currentConversation() const { return current_; }
   bool isReadOnly() const { return readOnly_; }
   QString noticeText() const;
+  // The status bar's live decoding rate while an answer streams ("12.3 tok/s"), else empty.
+  QString liveRateText() const;
   // View ▸ Reset layout: the docks back where a first run puts them (shown, docked, sized).
   void resetLayout();
 
@@ -297,6 +300,12 @@ class MainWindow : public QMainWindow {
   int contextUsed_ = 0;   // EngineWorker::contextUsage
   bool answering_ = false;  // a Send, Regenerate or Edit is being answered (startTurn..afterAnswer)
   int answerPieces_ = 0;    // its streamed pieces so far (about one token each)
+  QElapsedTimer firstPiece_;      // since the answer's first piece: the live rate
+  qint64 rateShownAtMs_ = -1000;  // the live rate is redrawn at most 4 times a second
+  QElapsedTimer rereadTimer_;     // a saved chat being re-read before its next message
+  double rereadSeconds_ = -1.0;   // that re-read, for the next answer's stats line (-1: none)
+  int rereadTokens_ = 0;
+  QLabel* rateLabel_ = nullptr;   // "12.3 tok/s" while an answer streams
   int contextLimit_ = 0;
   bool needsContinue_ = false;               // current_ is not (yet) in the engine's session
   std::function<void()> afterContinue_;      // the command waiting for the continuation

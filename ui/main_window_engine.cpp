@@ -63,8 +63,21 @@ void MainWindow::connectWorker() {
   connect(worker_, &EngineWorker::textPiece, this, [this] {
     ++answerPieces_;
     updateContextMeter();
+    // Live tokens/s: pieces after the first over the time since it (the first waits for the
+    // prompt), redrawn at most four times a second; the turn's exact rate is in its stats line.
+    if (answerPieces_ == 1) {
+      firstPiece_.start();
+      rateShownAtMs_ = -1000;
+    } else if (firstPiece_.isValid() && firstPiece_.elapsed() - rateShownAtMs_ >= 250 && firstPiece_.elapsed() > 0) {
+      rateShownAtMs_ = firstPiece_.elapsed();
+      rateLabel_->setText(tr("%1 tok/s \u00B7").arg(1000.0 * (answerPieces_ - 1) / static_cast<double>(firstPiece_.elapsed()), 0, 'f', 1));
+    }
   });
   connect(worker_, &EngineWorker::attentionMap, attention_, &AttentionPanel::appendMap);
+  // Rollout (issue 36 item 2): computed on the engine thread when the panel asks for it.
+  connect(attention_, &AttentionPanel::rolloutRequested, worker_, &EngineWorker::rollout);
+  connect(worker_, &EngineWorker::rolloutReady, attention_, &AttentionPanel::setRollout);
+  connect(worker_, &EngineWorker::rolloutFailed, attention_, &AttentionPanel::setRolloutError);
   connect(worker_, &EngineWorker::turnFinished, this, &MainWindow::onTurnFinished);
   connect(worker_, &EngineWorker::error, this, &MainWindow::onError);
 
@@ -77,8 +90,13 @@ void MainWindow::connectWorker() {
     updateContextMeter();
   });
   connect(chat_->input(), &QPlainTextEdit::textChanged, this, &MainWindow::updateContextMeter);
-  connect(worker_, &EngineWorker::conversationContinued, this, [this] {
+  connect(worker_, &EngineWorker::conversationContinued, this, [this](int, int contextTokens) {
     needsContinue_ = false;
+    if (rereadTimer_.isValid()) {  // said under the answer it was for (issue 34: not shown)
+      rereadSeconds_ = static_cast<double>(rereadTimer_.elapsed()) / 1000.0;
+      rereadTokens_ = contextTokens;
+      rereadTimer_.invalidate();
+    }
     clearNotice(QStringLiteral("model-changed"));  // done: it has been re-read
     chat_->setProgress(QString(), 0.0);
     std::function<void()> command = std::move(afterContinue_);
@@ -319,6 +337,8 @@ void MainWindow::whenContinued(std::function<void()> command) {
     return;
   }
   afterContinue_ = std::move(command);
+  rereadTimer_.start();
+  rereadSeconds_ = -1.0;
   chat_->setProgress(tr("Re-reading the conversation\u2026"), 0.0);
   Q_EMIT requestContinue(history);
 }
@@ -376,9 +396,13 @@ void MainWindow::onCancelled(const QString& during) {
   }
 }
 
+QString MainWindow::liveRateText() const { return rateLabel_->text(); }
+
 void MainWindow::afterAnswer() {
   clearNotice(QStringLiteral("wait-answer"));  // no longer true
   answering_ = false;
+  rateLabel_->clear();
+  firstPiece_.invalidate();
   updateContextMeter();  // the engine's exact count follows (contextUsage)
   if (!openAfterStop_.isEmpty()) {  // "Stop and open" on another conversation
     const QString id = openAfterStop_;
@@ -401,6 +425,10 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
     visionSecondsPerToken_ = ImageSeconds(result.stats) / result.stats.image_tokens;
   if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
+  if (rereadSeconds_ >= 0.0) {  // this answer first re-read the saved conversation
+    chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2 s").arg(rereadTokens_).arg(rereadSeconds_, 0, 'f', 2));
+    rereadSeconds_ = -1.0;
+  }
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
   // (the CLI prints the same line on stderr).
   if (!result.stats.speculative_warning.empty())

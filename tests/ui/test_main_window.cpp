@@ -205,6 +205,8 @@ class TestMainWindow : public QObject {
     QVERIFY2(during.used >= sent.next_message_tokens() + 5, qPrintable(meter->text()));
     QVERIFY2(meter->text().startsWith(QStringLiteral("\u2248")) && !meter->text().contains(QLatin1Char('+')),
              qPrintable(meter->text()));
+    // The live decoding rate in the status bar (issue 34), gone when the answer ends.
+    QTRY_VERIFY_WITH_TIMEOUT(window.liveRateText().contains(QStringLiteral("tok/s")), kTimeoutMs);
     window.chat()->input()->setPlainText(QStringLiteral("next"));  // typed while it answers
     QCOMPARE(meter->usage().text_bytes, 4);
     QVERIFY(meter->usage().used >= during.used);
@@ -214,6 +216,29 @@ class TestMainWindow : public QObject {
     const TurnResult result = LastResult(done);
     QTRY_VERIFY(!meter->usage().estimated);
     QTRY_COMPARE(meter->usage().used, result.stats.context_tokens);
+    QVERIFY(window.liveRateText().isEmpty());
+  }
+
+  // A reopened chat re-reads its history before the next answer: how long that took is said
+  // under that answer (issue 34: the timing left it out); the answer after it re-reads nothing.
+  void rereadIsTimedUnderTheNextAnswer() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = 6;
+    LoadDemo(window);
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    QVERIFY(!window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")));
+    const QString id = window.currentConversation().id;
+    window.newChat();
+    QVERIFY(window.openConversation(id));
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Go on.")); });
+    QVERIFY2(window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")),
+             qPrintable(window.chat()->lastAnswerStats()));
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("More.")); });
+    QVERIFY2(!window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")),
+             qPrintable(window.chat()->lastAnswerStats()));
   }
 
   void closingWhileGeneratingExitsCleanly() {
