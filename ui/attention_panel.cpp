@@ -272,6 +272,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
     refresh();
   };
   connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, restyle] {
+    if (rolloutChosen()) requestRollout();
     rebuildHeads();  // a DeltaNet layer has its own value heads
     restyle();
   });
@@ -315,20 +316,53 @@ void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<At
   maps_ = std::move(maps);
   words_ = words.empty() ? TokensAsWords(maps_) : std::move(words);
   live_ = false;
+  rollout_.clear();
+  rolloutPending_ = false;
+  rolloutError_.clear();
   selected_ = -1;
   spanLast_ = -1;
   lookedCell_ = -1;
   rebuildSelectors();
   buildChips();
   buildSmallMultiples();
+  if (rolloutChosen()) requestRollout();  // still chosen: the new answer's
   if (words_.empty())
     refresh();
   else
     selectWord(0);
 }
 
+bool AttentionPanel::rolloutChosen() const { return layerBox_->currentData().toPoint().x() == 2; }
+
+void AttentionPanel::chooseRollout() {
+  const int at = layerBox_->findData(QPoint(2, -1));
+  if (at >= 0) layerBox_->setCurrentIndex(at);
+}
+
+void AttentionPanel::requestRollout() {
+  if (!rollout_.empty() || rolloutPending_ || live_ || maps_.empty()) return;
+  rolloutPending_ = true;
+  rolloutError_.clear();
+  Q_EMIT rolloutRequested(maps_);
+}
+
+void AttentionPanel::setRollout(const std::vector<AttentionMap>& maps) {
+  rolloutPending_ = false;
+  rollout_ = maps;
+  refresh();
+}
+
+void AttentionPanel::setRolloutError(const QString& message) {
+  rolloutPending_ = false;
+  rolloutError_ = message;
+  refresh();
+}
+
 void AttentionPanel::appendMap(const AttentionMap& map) {
   if (!live_) {  // the first map of a new answer
+    rollout_.clear();
+    rolloutPending_ = false;
+    rolloutError_.clear();
     maps_.clear();
     words_.clear();
     selected_ = -1;
@@ -409,6 +443,7 @@ MapAggregate AttentionPanel::currentAggregate() const {
   MapAggregate a;
   const QPoint layer = layerBox_->currentData().toPoint();
   const int head = headBox_->currentIndex() >= 0 ? headBox_->currentData().toInt() : -1;
+  if (layer.x() == 2) return a;  // rollout: its maps hold one map each (`mean`)
   a.kind = layer.x() == 1 ? MapKind::kHidden : MapKind::kSoftmax;
   a.first_layer = a.last_layer = layerBox_->currentIndex() >= 0 ? layer.y() : -1;
   a.head = head >= 0 ? head : -1;
@@ -424,12 +459,13 @@ void AttentionPanel::setOpacity(double opacity) {
 
 std::vector<float> AttentionPanel::currentMap() const {
   const MapAggregate choice = currentAggregate();
-  if (live_ && !maps_.empty()) return SelectMap(maps_.back(), choice);
+  if (live_ && !maps_.empty()) return rolloutChosen() ? std::vector<float>{} : SelectMap(maps_.back(), choice);
   if (selected_ < 0 || selected_ >= wordCount()) return {};
+  const std::vector<AttentionMap>& maps = shownMaps();
   if (spanLast_ > selected_ && spanLast_ < wordCount())  // a span: every token of its words
-    return WordMap(maps_, {std::string(), words_[static_cast<size_t>(selected_)].first_step,
-                           words_[static_cast<size_t>(spanLast_)].last_step}, choice);
-  return WordMap(maps_, words_[static_cast<size_t>(selected_)], choice);
+    return WordMap(maps, {std::string(), words_[static_cast<size_t>(selected_)].first_step,
+                          words_[static_cast<size_t>(spanLast_)].last_step}, choice);
+  return WordMap(maps, words_[static_cast<size_t>(selected_)], choice);
 }
 
 QImage AttentionPanel::renderOverlay(QSize size) const {
@@ -560,7 +596,7 @@ QString AttentionPanel::lookupText() const {
 
 void AttentionPanel::refreshLookup() {
   const LookupRanking ranking = contentWords_->isChecked() ? LookupRanking::kContentWords : LookupRanking::kRaw;
-  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(maps_, words_, lookedCell_, currentAggregate(), ranking)
+  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(shownMaps(), words_, lookedCell_, currentAggregate(), ranking)
                              : std::vector<WordAtCell>{};
   heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
   // The top words' chips are tinted by their weight relative to the first; the others plain.
@@ -662,6 +698,11 @@ void AttentionPanel::rebuildSelectors() {
       layerBox_->addItem(tr("All DeltaNet layers (hidden attention)"), QPoint(1, -1));
       for (int l : m.linear_layers) layerBox_->addItem(tr("Layer %1 \u00B7 DeltaNet").arg(l), QPoint(1, l));
     }
+    layerBox_->addItem(tr("Rollout (every layer)"), QPoint(2, -1));
+    layerBox_->setItemData(layerBox_->count() - 1,
+                           tr("Attention rollout (Abnar & Zuidema 2020): attention followed through every layer, "
+                              "the residual counted; computed on demand by running the chat again"),
+                           Qt::ToolTipRole);
   }
   layerBox_->setCurrentIndex(std::max(0, layer.isValid() ? layerBox_->findData(layer) : 0));
   rebuildHeads();
@@ -674,7 +715,7 @@ void AttentionPanel::rebuildHeads() {
   headBox_->addItem(tr("All heads"), -1);
   headBox_->addItem(tr("All heads, max"), -2);
   const bool hidden = layerBox_->currentData().toPoint().x() == 1;
-  const int n = maps_.empty() ? 0 : hidden ? maps_.front().linear_heads : maps_.front().n_heads;
+  const int n = maps_.empty() || rolloutChosen() ? 0 : hidden ? maps_.front().linear_heads : maps_.front().n_heads;
   for (int h = 0; h < n; ++h) headBox_->addItem(tr("Head %1").arg(h), h);
   headBox_->setCurrentIndex(std::max(0, head.isValid() ? headBox_->findData(head) : 0));
 }
@@ -692,7 +733,7 @@ OverlayStyle AttentionPanel::currentStyle() const {
     const MapAggregate choice = currentAggregate();
     std::vector<float> all;
     for (const AttentionWord& w : words_) {
-      const std::vector<float> map = WordMap(maps_, w, choice);
+      const std::vector<float> map = WordMap(shownMaps(), w, choice);
       const std::vector<bool> sinks = style.hide_sinks ? FindSinks(map, style.sink_factor) : std::vector<bool>(map.size(), false);
       for (size_t i = 0; i < map.size(); ++i)
         if (!sinks[i]) all.push_back(map[i]);
@@ -725,6 +766,9 @@ void AttentionPanel::refresh() {
     caption_->setText(tr("Generating\u2026 token %1 \u201C%2\u201D")
                           .arg(maps_.back().step)
                           .arg(VisibleToken(maps_.back().token_text)));
+  } else if (rolloutChosen() && (rolloutPending_ || !rolloutError_.isEmpty())) {
+    caption_->setText(rolloutPending_ ? tr("Rollout: running the chat again with every layer\u2019s attention\u2026")
+                                      : tr("Rollout: %1").arg(rolloutError_));
   } else if (selected_ >= 0 && selected_ < wordCount()) {
     QString what = QStringLiteral("\u201C%1\u201D").arg(ChipText(words_[static_cast<size_t>(selected_)].text));
     if (spanLast_ > selected_) {
@@ -770,7 +814,7 @@ void AttentionPanel::refreshSmallMultiples() {
   const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
   for (size_t i = 0; i < multipleWidgets_.size(); ++i) {
     multipleWidgets_[i]->setStyle(style);
-    multipleWidgets_[i]->setMap(WordMap(maps_, words_[i], choice), ref ? ref->grid_h : 0,
+    multipleWidgets_[i]->setMap(WordMap(shownMaps(), words_[i], choice), ref ? ref->grid_h : 0,
                                 ref ? ref->grid_w : 0);
   }
 }

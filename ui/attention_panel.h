@@ -11,6 +11,7 @@
 
 #include "core/engine/events.h"
 #include "ui/attention_data.h"
+#include "ui/event_types.h"  // the metatype of rolloutRequested's maps, declared before moc uses it
 #include "ui/heatmap.h"
 
 class QAbstractButton;
@@ -65,6 +66,13 @@ class AttentionPanel : public QWidget {
   // decoder layer index (-1: all of that kind), one head or all fused by mean or max.
   void setLayerChoice(MapKind kind, int layer, int head, HeadFusion fusion = HeadFusion::kMean);
   MapAggregate currentAggregate() const;
+  // "Rollout (every layer)" in the layer box (issue 36 item 2): attention rollout through every
+  // layer (core/engine/attention_rollout.h). Choosing it asks for the maps (rolloutRequested,
+  // answered by setRollout or setRolloutError); they last until new maps come.
+  void chooseRollout();
+  bool rolloutChosen() const;
+  void setRollout(const std::vector<AttentionMap>& maps);
+  void setRolloutError(const QString& message);
   void setHideSinks(bool hide);
   void setOpacity(double opacity);
 
@@ -102,6 +110,7 @@ class AttentionPanel : public QWidget {
 
  Q_SIGNALS:
   void wordSelected(int index);
+  void rolloutRequested(const std::vector<glance::AttentionMap>& answer);
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
@@ -129,6 +138,11 @@ class AttentionPanel : public QWidget {
   int spanLast_ = -1;  // the selected span's last word (selected_ when one word is selected)
   int lookedCell_ = -1;
   std::vector<WordAtCell> lookup_;
+  std::vector<AttentionMap> rollout_;  // per answer token, `mean` the rollout row (empty: none yet)
+  bool rolloutPending_ = false;
+  QString rolloutError_;
+  void requestRollout();
+  const std::vector<AttentionMap>& shownMaps() const { return rolloutChosen() ? rollout_ : maps_; }
   bool live_ = false;
   QString model_, precision_;  // showing the newest streamed token, not a selected word
 

@@ -138,15 +138,31 @@ void EngineWorker::generate(Run&& run) {
   Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
 }
 
+void EngineWorker::rollout(const std::vector<AttentionMap>& answer) {
+  if (!session_) {
+    Q_EMIT rolloutFailed(tr("No model is loaded."));
+    return;
+  }
+  try {
+    const auto hold = holdEngine();
+    Q_EMIT rolloutReady(session_->Rollout(answer, thinking_));
+  } catch (const std::exception& e) {
+    Q_EMIT rolloutFailed(QString::fromUtf8(e.what()));
+  }
+}
+
 void EngineWorker::send(const QString& text, const GenerateOptions& options) {
+  thinking_ = options.enable_thinking;
   generate([&](const StreamCallbacks& cb) { return session_->Send(text.toStdString(), options, cb); });
 }
 
 void EngineWorker::regenerate(const GenerateOptions& options) {
+  thinking_ = options.enable_thinking;
   generate([&](const StreamCallbacks& cb) { return session_->Regenerate(options, cb); });
 }
 
 void EngineWorker::editLast(const QString& text, const GenerateOptions& options) {
+  thinking_ = options.enable_thinking;
   generate([&](const StreamCallbacks& cb) {
     return session_->EditLastUser(text.toStdString(), options, cb);
   });

@@ -16,6 +16,8 @@
 #include <QStringList>
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "ui/event_types.h"
 
@@ -86,6 +88,9 @@ class EngineWorker : public QObject {
   // free port, and a port in use falls back to any free one. It follows model switches. The
   // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
   // empty once stopped; a failure: error("server", why). In engine_worker_server.cpp.
+  // Attention rollout of the latest answer (Session::Rollout; `answer` its captured maps):
+  // rolloutReady, or rolloutFailed with the one-line reason (too long a chat, no image).
+  void rollout(const std::vector<glance::AttentionMap>& answer);
   void startServer(int port);
   void stopServer();
 
@@ -113,6 +118,8 @@ class EngineWorker : public QObject {
   // One image handled: its caption (ok) or why it was skipped (!ok).
   void folderItem(const QString& file, const QString& text, bool ok);
   void folderFinished(int captioned, int alreadyDone, int skipped, bool stopped);
+  void rolloutReady(const std::vector<glance::AttentionMap>& maps);
+  void rolloutFailed(const QString& message);
   void serverChanged(const QString& url);
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
@@ -139,6 +146,7 @@ class EngineWorker : public QObject {
   std::atomic<bool> cancel_{false};
   std::atomic<bool> cancelLoad_{false};
   ImageMode imageMode_ = ImageMode::kFast;
+  std::optional<bool> thinking_;  // the last generation's, for the rollout's re-run of its prompt
 };
 
 }  // namespace glance::ui

@@ -13,6 +13,7 @@ void RegisterEventTypes() {
   qRegisterMetaType<glance::ImageMode>();
   qRegisterMetaType<glance::Progress>();
   qRegisterMetaType<glance::SavedConversation>();
+  qRegisterMetaType<std::vector<glance::AttentionMap>>();
 }
 
 QString DescribeImage(const ImageInfo& info) {

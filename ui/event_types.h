@@ -20,6 +20,7 @@ Q_DECLARE_METATYPE(glance::EngineOptions)
 Q_DECLARE_METATYPE(glance::ImageMode)
 Q_DECLARE_METATYPE(glance::Progress)
 Q_DECLARE_METATYPE(glance::SavedConversation)
+Q_DECLARE_METATYPE(std::vector<glance::AttentionMap>)  // attention rollout maps
 
 namespace glance::ui {
 

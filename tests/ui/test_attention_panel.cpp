@@ -162,7 +162,7 @@ class TestAttentionPanel : public QObject {
     panel.setAttention(maps, words_);
     QComboBox* layers = panel.findChild<QComboBox*>();
     QVERIFY(layers);
-    QCOMPARE(layers->count(), 1 + kLayers + 1 + 3);  // all, 2 softmax, all DeltaNet, 3 DeltaNet
+    QCOMPARE(layers->count(), 1 + kLayers + 1 + 3 + 1);  // all, 2 softmax, all DeltaNet, 3 DeltaNet, rollout
     panel.selectWord(2);  // " sit": token 3
     panel.setLayerChoice(glance::MapKind::kHidden, 1, 2);
     std::vector<float> want(kCells, 0.01f);
@@ -183,7 +183,7 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(panel.currentMap(), WordMap(maps_, words_[2], -1, -1));
     // Without captured hidden attention nothing of the kind is offered (control).
     panel.setAttention(maps_, words_);
-    QCOMPARE(layers->count(), 1 + kLayers);
+    QCOMPARE(layers->count(), 1 + kLayers + 1);
   }
 
   // The layer × head chart (issue 36 item 5): one cell per layer and head with the selected
@@ -243,6 +243,54 @@ class TestAttentionPanel : public QObject {
     panel.setAttention(maps_, words_);
     QVERIFY(chart->shares().empty());
     QVERIFY(chart->cellRect(7, 1).isEmpty());
+  }
+
+  // Rollout (issue 36 item 2): choosing it asks for the maps once; they replace the map until
+  // new maps come; a refusal is said in the caption.
+  void rolloutIsAskedForAndShown() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    std::vector<std::vector<AttentionMap>> asked;
+    connect(&panel, &AttentionPanel::rolloutRequested, this,
+            [&asked](const std::vector<AttentionMap>& answer) { asked.push_back(answer); });
+    QVERIFY(!panel.rolloutChosen());
+    panel.chooseRollout();
+    QVERIFY(panel.rolloutChosen());
+    QCOMPARE(static_cast<int>(asked.size()), 1);
+    QCOMPARE(static_cast<int>(asked[0].size()), static_cast<int>(maps_.size()));
+    QVERIFY(panel.currentMap().empty());  // nothing until it comes
+    QLabel* caption = panel.findChild<QLabel*>();
+    QVERIFY(caption->text().contains(QStringLiteral("Rollout")));
+    // The rollout maps: token t puts everything on cell t.
+    std::vector<AttentionMap> rollout;
+    for (const AttentionMap& m : maps_) {
+      AttentionMap r;
+      r.step = m.step;
+      r.token_id = m.token_id;
+      r.grid_h = kGridH;
+      r.grid_w = kGridW;
+      r.mean.assign(kCells, 0.0f);
+      r.mean[static_cast<size_t>(m.step)] = 1.0f;
+      rollout.push_back(r);
+    }
+    panel.setRollout(rollout);
+    panel.selectWord(1);  // " cats": tokens 1 and 2
+    std::vector<float> want(kCells, 0.0f);
+    want[1] = want[2] = 0.5f;
+    QCOMPARE(panel.currentMap(), want);
+    panel.selectWord(2);
+    QCOMPARE(static_cast<int>(asked.size()), 1);  // not asked again
+    // Back to a layer: the captured maps again (control).
+    panel.setLayerHead(-1, -1);
+    QCOMPARE(panel.currentMap(), WordMap(maps_, words_[2], -1, -1));
+    // New maps with rollout chosen: asked again; a refusal is said.
+    panel.chooseRollout();
+    panel.setAttention(maps_, words_);
+    QCOMPARE(static_cast<int>(asked.size()), 2);
+    panel.setRolloutError(QStringLiteral("rollout needs every row's attention: too long"));
+    QVERIFY(caption->text().contains(QStringLiteral("too long")));
+    QVERIFY(panel.currentMap().empty());
   }
 
   void originalPictureAndPatchesAreOffered() {
