@@ -12,7 +12,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -167,14 +169,25 @@ void SettingsDialog::build() {
       form->addRow(QString(), summaryRow);
       auto* checklist = new QLabel(NpuDetails(Q(npu::NpuChecklist("", model_dir)), status), form->parentWidget());
       checklist->setObjectName(QStringLiteral("npu_checklist"));
-      checklist->setVisible(false);
-      connect(details, &QToolButton::toggled, checklist, &QWidget::setVisible);
+      // In a scroll area a dozen lines tall, and the dialog grows to show it: shown in the
+      // dialog's old size the rows above were squeezed and cut (seen under Xvfb, 1280x720).
+      auto* scroll = new QScrollArea(form->parentWidget());
+      scroll->setObjectName(QStringLiteral("npu_checklist_area"));
+      scroll->setWidgetResizable(true);
+      scroll->setFrameShape(QFrame::NoFrame);
+      scroll->setMaximumHeight(fontMetrics().lineSpacing() * 12);
+      scroll->setVisible(false);
+      connect(details, &QToolButton::toggled, this, [this, scroll](bool on) {
+        scroll->setVisible(on);
+        QTimer::singleShot(0, this, [this] { adjustSize(); });
+      });
       checklist->setTextInteractionFlags(Qt::TextSelectableByMouse);
       checklist->setStyleSheet(QStringLiteral("font-family: monospace"));
       // A failed check's reason can be a long dlopen error: wrap it rather than widen the
       // dialog past the screen.
       checklist->setWordWrap(true);
-      form->addRow(QString(), checklist);
+      scroll->setWidget(checklist);
+      form->addRow(QString(), scroll);
     }
   }
 
