@@ -68,6 +68,7 @@ static BackendChoice Emulator(const std::string& bundle_dir, const TensorStore& 
     // sequence the hardware gets, every rule of the contract checked (xrt_standin.h).
     if (!bundle->kernels().empty() && bundle->MissingKernelFiles().empty()) {
       const auto specs = bundle->kernel_specs();
+      UseKernelEpilogues(plan, specs);
       c.backend = std::make_unique<kernels::npu::NpuBackend>(
           kernels::npu::MakeSequenceDevice(std::make_unique<kernels::npu::StandinXrt>(specs), specs, "npu-emu"),
           std::move(source), std::move(plan), WeightNames(store));
@@ -91,6 +92,7 @@ static BackendChoice Hardware(const std::string& bundle_dir, const TensorStore& 
   c.name = "npu";
   auto source = std::make_unique<BundleWeightSource>(bundle, store);
   kernels::npu::FusedPlan plan = PlanDispatch(source->plan());
+  UseKernelEpilogues(plan, bundle->kernel_specs());
   c.backend = std::make_unique<kernels::npu::NpuBackend>(kernels::npu::MakeXrtDevice(bundle->kernel_specs()),
                                                          std::move(source), std::move(plan), WeightNames(store));
   c.reason = "NPU: every check passed; bundle " + bundle_dir;

@@ -115,4 +115,13 @@ FusedPlan PlanDispatch(const BundlePlan& plan) {
   return out;
 }
 
+void UseKernelEpilogues(FusedPlan& plan, const std::vector<kernels::npu::XrtKernelSpec>& specs) {
+  for (FusedProjection& p : plan.projections) {
+    if (p.combine != Combine::kSwiGlu || p.gemm_key.empty()) continue;
+    for (const auto& s : specs)
+      if (s.family == kernels::npu::KernelFamily::kGemm && s.key == p.gemm_key && s.chunks == 1)
+        p.prefill_epilogue = s.epilogue;
+  }
+}
+
 }  // namespace glance::npu

@@ -17,12 +17,21 @@
 //   other projections (the vision tower, Glance's addition): one tensor each, key
 //                   `vision.K<k_pad>.N<n_pad>` (IRON's vision kernels are on a context of their
 //                   own, taconite's third; records of these keys come from the toolchain)
+#include <vector>
+
 #include "core/npu/bundle_plan.h"
 #include "kernels/npu/fused_dispatch.h"
+#include "kernels/npu/npu_device.h"
 
 namespace glance::npu {
 
 kernels::npu::FusedPlan PlanDispatch(const BundlePlan& plan);
+
+// The prompt's SwiGLU where the bundle's kernels put it: a `gu` GEMM record built without the
+// paired epilogue (epilogue=none, as IRON's flm.GEMM builds every GEMM: its epilogues act on one
+// accumulator, npu_device.h) returns the raw [32 gate | 32 up] pairs, and the host computes
+// silu(gate)·up for prompt rows as it does for a token. Records with the epilogue keep it.
+void UseKernelEpilogues(kernels::npu::FusedPlan& plan, const std::vector<kernels::npu::XrtKernelSpec>& specs);
 
 // The rows [n_begin, n_end) of a plain (unpaired) piece, as result columns.
 kernels::npu::FusedSlice SliceOf(const BundlePiece& piece);

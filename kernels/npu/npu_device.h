@@ -45,9 +45,8 @@ enum class KernelFamily : uint8_t { kGemm, kGemv };
 //                  a dense M×N drained at row stride N (no c_stride parameter); the shipped
 //                  FastFlowLM overlay (gemm/shipped.py `_parameter_words`) takes the same mode
 //                  word. So a gate·up pair in one store is a kernel neither IRON's design nor
-//                  the overlay it ports has; a gu GEMM built from IRON would be kNone, which the
-//                  dispatch plan does not yet take for prompts (the sequence refuses the
-//                  mismatch; host SwiGLU for prompt rows is not built).
+//                  the overlay it ports has; a gu GEMM built from IRON is kNone, and the plan
+//                  then does the prompt's SwiGLU on the host (dispatch_plan.h UseKernelEpilogues).
 enum class Epilogue : uint8_t { kNone, kSwiGluPairs };
 inline constexpr int64_t kPairHalf = 32;
 

@@ -17,6 +17,7 @@
 #include "core/model/safetensors.h"
 #include "core/npu/backend_select.h"
 #include "core/npu/bundle_kernels.h"
+#include "core/npu/dispatch_plan.h"
 #include "core/npu/npu_bundle.h"
 
 namespace glance::npu {
@@ -68,6 +69,51 @@ TEST(NpuStandinCheck, TheGoldenRunsThroughTheStandinWithEveryProjectionDispatche
   bool dispatch_gate_failed = false;
   for (const auto& g : broken.gates) dispatch_gate_failed |= g.name == "npu dispatches" && !g.passed;
   EXPECT_TRUE(dispatch_gate_failed);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace glance::npu
+
+namespace glance::npu {
+namespace {
+
+// A gu GEMM record built without the paired epilogue (epilogue=none: IRON's flm.GEMM has no
+// gate·up epilogue, npu_device.h) runs the raw pairs in prompts too, SwiGLU on the host: the plan
+// follows the record, every projection still dispatches and the gates hold. (Before the plan
+// followed the record, the sequence refused the dispatch: the epilogue mismatch.)
+TEST(NpuStandinCheck, AGuRecordWithoutThePairedEpilogueRunsSwiGluOnTheHost) {
+  const fs::path dir = fs::temp_directory_path() / ("glance_standin_gu_none_" + std::to_string(::getpid()));
+  CompleteBundle(dir);
+  std::ifstream in(dir / "manifest.txt");
+  std::ostringstream mf;
+  int edited = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("gemm gu ", 0) == 0) {
+      line += " epilogue=none";
+      ++edited;
+    }
+    mf << line << "\n";
+  }
+  in.close();
+  ASSERT_EQ(edited, 1);
+  std::ofstream(dir / "manifest.txt", std::ios::trunc) << mf.str();
+  const NpuBundle b = NpuBundle::Open(dir.string());
+  auto plan = PlanDispatch(BundleWeightSource(std::make_shared<const NpuBundle>(b), TensorStore::OpenFolder(kTiny)).plan());
+  UseKernelEpilogues(plan, b.kernel_specs());
+  int gu = 0;
+  for (const auto& p : plan.projections)
+    if (p.gemm_key == "gu") {
+      EXPECT_EQ(p.prefill_epilogue, kernels::npu::Epilogue::kNone);
+      ++gu;
+    }
+  EXPECT_GT(gu, 0);
+  const checks::CheckReport report = Check(dir);
+  for (const auto& g : report.gates) EXPECT_TRUE(g.passed || g.skipped) << g.name << ": " << g.figure;
+  bool gu_prompt = false;
+  for (const auto& g : report.gates)
+    if (g.name == "npu dispatches") gu_prompt = g.figure.find("npu:gemm.gu.x") != std::string::npos;
+  EXPECT_TRUE(gu_prompt);
   fs::remove_all(dir);
 }
 
