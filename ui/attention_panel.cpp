@@ -77,7 +77,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   auto* whole = new QPushButton(tr("Whole answer"), chipRow_);
   whole->setFlat(true);
   whole->setToolTip(tr("Where the whole answer looked: the mean over all its tokens "
-                       "(shift-click a word for a span from the selected one)"));
+                       "(shift-click a word for a span from the selected one; ctrl-click a word to "
+                       "see it beside the selected one, on the same scale)"));
   whole->setVisible(false);
   connect(whole, &QPushButton::clicked, this, [this] { selectSpan(0, wordCount() - 1); });
   wholeAnswer_ = whole;
@@ -92,7 +93,14 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   heatmap_->setInteractive(true);
   heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
   heatmap_->setAccessibleName(tr("Attention heatmap"));
-  layout->addWidget(heatmap_, 1);  // all the space the dock gives: the panel is about this
+  compareHeatmap_ = new HeatmapWidget(this);
+  compareHeatmap_->setObjectName(QStringLiteral("compareHeatmap"));
+  compareHeatmap_->setAccessibleName(tr("Second word's attention heatmap"));
+  compareHeatmap_->setVisible(false);
+  auto* maps = new QHBoxLayout;
+  maps->addWidget(heatmap_, 1);
+  maps->addWidget(compareHeatmap_, 1);
+  layout->addLayout(maps, 1);  // all the space the dock gives: the panel is about this
   cellInfo_ = new QLabel(this);
   cellInfo_->setObjectName(QStringLiteral("cellInfo"));
   cellInfo_->setForegroundRole(QPalette::PlaceholderText);
@@ -128,10 +136,15 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   chipGroup_ = new QButtonGroup(this);
   chipGroup_->setExclusive(true);
   connect(chipGroup_, &QButtonGroup::idClicked, this, [this](int id) {
-    if ((QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) && selected_ >= 0)
+    // The word last clicked stays the first of the two (hovering a chip on the way previews it).
+    const int first = clicked_ >= 0 && clicked_ < wordCount() ? clicked_ : selected_;
+    if ((QGuiApplication::keyboardModifiers() & Qt::ControlModifier) && first >= 0 && id != first) {
+      selectWord(first);
+      compareWith(id == compare_ ? -1 : id);
+    } else if ((QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) && selected_ >= 0)
       selectSpan(std::min(selected_, id), std::max(spanLast_, id));
     else
-      selectWord(id);
+      selectWord(clicked_ = id);
   });
 
   auto* form = new QFormLayout;
@@ -322,6 +335,8 @@ void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<At
   selected_ = -1;
   spanLast_ = -1;
   lookedCell_ = -1;
+  compare_ = -1;
+  clicked_ = -1;
   rebuildSelectors();
   buildChips();
   buildSmallMultiples();
@@ -330,6 +345,16 @@ void AttentionPanel::setAttention(std::vector<AttentionMap> maps, std::vector<At
     refresh();
   else
     selectWord(0);
+}
+
+void AttentionPanel::compareWith(int index) {
+  compare_ = index >= 0 && index < wordCount() ? index : -1;
+  refresh();
+}
+
+std::vector<float> AttentionPanel::comparedMap() const {
+  if (compare_ < 0 || compare_ >= wordCount() || live_) return {};
+  return WordMap(shownMaps(), words_[static_cast<size_t>(compare_)], currentAggregate());
 }
 
 bool AttentionPanel::rolloutChosen() const { return layerBox_->currentData().toPoint().x() == 2; }
@@ -368,6 +393,8 @@ void AttentionPanel::appendMap(const AttentionMap& map) {
     selected_ = -1;
     spanLast_ = -1;
     lookedCell_ = -1;
+    compare_ = -1;
+    clicked_ = -1;
     buildChips();
     buildSmallMultiples();
   }
@@ -384,6 +411,8 @@ void AttentionPanel::clear() {
   selected_ = -1;
   spanLast_ = -1;
   lookedCell_ = -1;
+  compare_ = -1;
+  clicked_ = -1;
   live_ = false;
   rebuildSelectors();
   buildChips();
@@ -634,7 +663,8 @@ void AttentionPanel::keyPressEvent(QKeyEvent* event) {
 
 bool AttentionPanel::eventFilter(QObject* watched, QEvent* event) {
   if (auto* button = qobject_cast<QAbstractButton*>(watched)) {
-    if (event->type() == QEvent::Enter && spanLast_ == selected_) {
+    if (event->type() == QEvent::Enter && spanLast_ == selected_ && compare_ < 0 &&
+        !(QGuiApplication::keyboardModifiers() & Qt::ControlModifier)) {
       selectWord(chipGroup_->id(button));  // hover previews the word (a chosen span stays)
     } else if (event->type() == QEvent::KeyPress) {
       auto* key = static_cast<QKeyEvent*>(event);
@@ -757,11 +787,37 @@ void AttentionPanel::refresh() {
   if (maps_.empty()) cellInfo_->clear();
   else if (cellInfo_->text().isEmpty())
     cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."));
-  const OverlayStyle style = currentStyle();
+  OverlayStyle style = currentStyle();
+  const std::vector<float> second = comparedMap();
+  if (!second.empty() && !style.fixed_range) {
+    // Two words side by side share one colour range: the range of both maps taken together.
+    std::vector<float> both = currentMap();
+    const std::vector<float> a = both;
+    both.insert(both.end(), second.begin(), second.end());
+    std::vector<bool> sinks = style.hide_sinks ? FindSinks(a, style.sink_factor) : std::vector<bool>(a.size(), false);
+    const std::vector<bool> sinks2 =
+        style.hide_sinks ? FindSinks(second, style.sink_factor) : std::vector<bool>(second.size(), false);
+    sinks.insert(sinks.end(), sinks2.begin(), sinks2.end());
+    std::vector<float> kept;
+    for (size_t i = 0; i < both.size(); ++i)
+      if (!sinks[i]) kept.push_back(both[i]);
+    const auto [lo, hi] = DisplayRange(kept, {}, style);
+    style.fixed_range = true;
+    style.range_lo = lo;
+    style.range_hi = hi;
+    style.range_of_two = true;
+  }
   heatmap_->setStyle(style);
   refreshLookup();  // the layer/head choice changes the ranking
   const AttentionMap* ref = maps_.empty() ? nullptr : &maps_.front();
   heatmap_->setMap(currentMap(), ref ? ref->grid_h : 0, ref ? ref->grid_w : 0);
+  compareHeatmap_->setVisible(!second.empty());
+  if (!second.empty()) {
+    compareHeatmap_->setImage(image_);
+    compareHeatmap_->setStyle(style);
+    compareHeatmap_->setCaption(ChipText(words_[static_cast<size_t>(compare_)].text));
+    compareHeatmap_->setMap(second, ref ? ref->grid_h : 0, ref ? ref->grid_w : 0);
+  }
   if (live_ && !maps_.empty()) {
     caption_->setText(tr("Generating\u2026 token %1 \u201C%2\u201D")
                           .arg(maps_.back().step)
@@ -780,6 +836,8 @@ void AttentionPanel::refresh() {
                  ? tr("Whole answer")
                  : tr("\u201C%1\u201D (words %2\u2013%3)").arg(span).arg(selected_ + 1).arg(spanLast_ + 1);
     }
+    if (!second.empty())
+      what = tr("%1 beside \u201C%2\u201D (one scale)").arg(what, ChipText(words_[static_cast<size_t>(compare_)].text));
     caption_->setText(tr("%1 \u00B7 %2\u00D7%3 grid \u00B7 %4 \u00B7 %5")
                           .arg(what)
                           .arg(ref ? ref->grid_w : 0)

@@ -60,6 +60,12 @@ class AttentionPanel : public QWidget {
   void selectSpan(int first, int last);
   std::pair<int, int> selectedSpan() const { return {selected_, spanLast_}; }
   QAbstractButton* wholeAnswerButton() const { return wholeAnswer_; }
+  // Two words side by side (issue 36 item 3): ctrl-click a second word's chip; its map is drawn
+  // beside the selected one's, both on one colour scale. -1 (or ctrl-clicking it again) ends it.
+  void compareWith(int index);
+  int comparedWord() const { return compare_; }
+  std::vector<float> comparedMap() const;
+  HeatmapWidget* compareHeatmap() const { return compareHeatmap_; }
   int wordCount() const { return static_cast<int>(words_.size()); }
   void setLayerHead(int layer_slot, int head);  // a full-attention layer slot and head; -1 = mean of all
   // Any layer of either kind (the DeltaNet layers' hidden attention when it was captured), by
@@ -147,6 +153,9 @@ class AttentionPanel : public QWidget {
   QString model_, precision_;  // showing the newest streamed token, not a selected word
 
   HeatmapWidget* heatmap_ = nullptr;
+  HeatmapWidget* compareHeatmap_ = nullptr;  // the second word's map (hidden unless comparing)
+  int compare_ = -1;
+  int clicked_ = -1;  // the chip last clicked (hover previews change selected_, not this)
   QLabel* caption_ = nullptr;
   QLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight
   QLabel* lookupInfo_ = nullptr;  // the reverse lookup's words

@@ -401,9 +401,13 @@ void HeatmapWidget::paintLegend(QPainter& p, const QRect& area) const {
   p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(static_cast<double>(lo), 'g', 3));
   QString what = style_.scaling == Scaling::kLog ? tr("attention weight, log scale") : tr("attention weight");
   if (style_.scaling == Scaling::kPercentile && !style_.fixed_range) what = tr("attention weight, 2nd\u201398th pct");
-  if (style_.fixed_range) what += tr(", same for every word");
+  if (style_.fixed_range) what += style_.range_of_two ? tr(", same for both words") : tr(", same for every word");
   if (style_.hide_sinks) what += tr(" (sinks grey)");
-  p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, what);
+  // Between the two numbers, shortened when the map is narrow (two words side by side).
+  const QFontMetrics fm = fontMetrics();
+  const int ends = 2 * std::max(fm.horizontalAdvance(QString::number(static_cast<double>(lo), 'g', 3)),
+                                fm.horizontalAdvance(QString::number(static_cast<double>(hi), 'g', 3))) + em;
+  p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, fm.elidedText(what, Qt::ElideRight, std::max(0, labels.width() - ends)));
   p.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(static_cast<double>(hi), 'g', 3));
 }
 

@@ -64,6 +64,7 @@ struct OverlayStyle {
   // compare across maps; otherwise each map spans the whole colour map.
   bool fixed_range = false;
   float range_lo = 0.0f, range_hi = 0.0f;
+  bool range_of_two = false;  // the fixed range is that of two words side by side (the legend says so)
 };
 
 // Draws `image` into `target` (any rectangle: the caller keeps the aspect) with `map`

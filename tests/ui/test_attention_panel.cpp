@@ -7,6 +7,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QComboBox>
+#include <QEnterEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QSet>
@@ -291,6 +292,51 @@ class TestAttentionPanel : public QObject {
     panel.setRolloutError(QStringLiteral("rollout needs every row's attention: too long"));
     QVERIFY(caption->text().contains(QStringLiteral("too long")));
     QVERIFY(panel.currentMap().empty());
+  }
+
+  // Two words side by side (issue 36 item 3): ctrl-click a second chip; its map is drawn beside
+  // the selected word's on one colour scale; ctrl-click it again to end.
+  void twoWordsSideBySideShareOneScale() {
+    AttentionPanel panel;
+    panel.resize(700, 700);
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTest::mouseClick(panel.chip(0), Qt::LeftButton);
+    QVERIFY(!panel.compareHeatmap()->isVisible());
+    // Hovering the second chip on the way previews it; the ctrl-click still pairs it with the
+    // clicked word.
+    QEnterEvent enter(QPointF(2, 2), QPointF(2, 2), QPointF(2, 2));
+    QCoreApplication::sendEvent(panel.chip(2), &enter);
+    QCOMPARE(panel.selectedWord(), 2);
+    QTest::mouseClick(panel.chip(2), Qt::LeftButton, Qt::ControlModifier);
+    QCOMPARE(panel.selectedWord(), 0);  // the first word stays selected
+    QCOMPARE(panel.comparedWord(), 2);
+    QVERIFY(panel.compareHeatmap()->isVisible());
+    QVERIFY(panel.chip(0)->isChecked());
+    QCOMPARE(panel.comparedMap(), WordMap(maps_, words_[2], -1, -1));
+    // One scale: both legends give the range over both maps.
+    const auto a = panel.heatmap()->legendRange(), b = panel.compareHeatmap()->legendRange();
+    QCOMPARE(a, b);
+    std::vector<float> both = panel.currentMap();
+    const std::vector<float> second = panel.comparedMap();
+    both.insert(both.end(), second.begin(), second.end());
+    QCOMPARE(a.second, *std::max_element(both.begin(), both.end()));
+    QCOMPARE(a.first, *std::min_element(both.begin(), both.end()));
+    QVERIFY(panel.findChild<QLabel*>()->text().contains(QStringLiteral("beside")));
+    // The layer/head choice applies to both.
+    panel.setLayerHead(1, 1);
+    QCOMPARE(panel.comparedMap(), WordMap(maps_, words_[2], 1, 1));
+    // Ctrl-click it again: back to one map (control: the legends no longer need to agree).
+    QTest::mouseClick(panel.chip(2), Qt::LeftButton, Qt::ControlModifier);
+    QCOMPARE(panel.comparedWord(), -1);
+    QVERIFY(!panel.compareHeatmap()->isVisible());
+    // New maps end it too.
+    panel.compareWith(1);
+    QVERIFY(panel.compareHeatmap()->isVisible());
+    panel.setAttention(maps_, words_);
+    QCOMPARE(panel.comparedWord(), -1);
   }
 
   void originalPictureAndPatchesAreOffered() {
