@@ -18,6 +18,7 @@
 #include "core/npu/bundle_export.h"
 #include "core/npu/npu_bundle.h"
 #include "core/npu/npu_detect.h"
+#include "core/util/error.h"
 #include "tests/npu/real_geometry_model.h"
 
 namespace glance::npu {
@@ -111,6 +112,31 @@ TEST(NpuExportCheck, ARealHeadGeometryExportRunsThroughTheStandinAndPassesTheGat
   const fs::path model = MakeRealGeometryModel("glance_npu_export_geometry_model");
   ExportAndCheck(model.string(), "glance_npu_export_geometry");
   fs::remove_all(model);
+}
+
+// make-reference's bad input: one line naming what is wrong.
+TEST(NpuExportCheck, AnEngineReferenceRefusesBadInputByName) {
+  const fs::path out = fs::temp_directory_path() / ("glance_engine_ref_bad_" + std::to_string(::getpid()));
+  auto error_of = [&](checks::EngineReferenceOptions o) {
+    try {
+      checks::WriteEngineReference(o, out.string());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  checks::EngineReferenceOptions o;
+  o.model_dir = kResources + "/demo-model";
+  o.image = kResources + "/demo-image.png";
+  o.steps = 1;
+  EXPECT_NE(error_of(o).find("steps must be at least 2"), std::string::npos) << error_of(o);
+  o.steps = 4;
+  o.model_dir = kResources;  // no config.json there
+  EXPECT_NE(error_of(o).find(kResources + " has no config.json"), std::string::npos) << error_of(o);
+  o.model_dir = kResources + "/demo-model";
+  o.image = kResources + "/no-such.png";
+  EXPECT_NE(error_of(o).find("no image file " + kResources + "/no-such.png"), std::string::npos) << error_of(o);
+  fs::remove_all(out);
 }
 
 }  // namespace
