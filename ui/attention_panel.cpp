@@ -240,8 +240,8 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   // Beside them, the layer × head chart (the same height), so the map keeps its room.
   chart_ = new LayerHeadChart(this);
   chart_->setObjectName(QStringLiteral("layerHeadChart"));
-  chart_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-  chart_->setMinimumHeight(fontMetrics().height() * 3);
+  chart_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);  // the row is as tall as the multiples
+  chart_->setMinimumHeight(fontMetrics().height() * 3);  // 3 em: a title, a few rows of cells, the layer numbers
   chart_->setMaximumHeight(fontMetrics().height() * 5);
   chart_->setVisible(false);
   connect(chart_, &LayerHeadChart::cellClicked, this,

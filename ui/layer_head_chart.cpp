@@ -41,8 +41,9 @@ LayerHeadChart::Geometry LayerHeadChart::geometry() const {
   std::sort(g.layers.begin(), g.layers.end());
   g.layers.erase(std::unique(g.layers.begin(), g.layers.end()), g.layers.end());
   const int em = fontMetrics().height();
-  // A title line above, the layer numbers below, the head numbers on the left.
-  g.grid = rect().adjusted(fontMetrics().horizontalAdvance(QStringLiteral("00")) + 4, em + 2, -2, -em - 2);
+  // The layer numbers below, the head numbers on the left (what the colours mean is in the
+  // tooltip: the panel gives this chart only a few lines of height).
+  g.grid = rect().adjusted(fontMetrics().horizontalAdvance(QStringLiteral("00")) + 4, 2, -2, -em - 2);
   if (!g.layers.empty() && g.heads > 0) {  // square-ish cells, as large as fit
     const int side = std::max(2, std::min(g.grid.width() / static_cast<int>(g.layers.size()), g.grid.height() / g.heads));
     g.grid.setSize(QSize(side * static_cast<int>(g.layers.size()), side * g.heads));
@@ -86,12 +87,12 @@ QSize LayerHeadChart::sizeHint() const {
   const Geometry g = geometry();
   const int em = fontMetrics().height();
   const int cols = std::max<int>(8, static_cast<int>(g.layers.size())), rows = std::max(4, g.heads);
-  return {fontMetrics().horizontalAdvance(QStringLiteral("00")) + 6 + cols * em * 2 / 3, 2 * em + 4 + rows * em * 2 / 3};
+  return {fontMetrics().horizontalAdvance(QStringLiteral("00")) + 6 + cols * em * 2 / 3, em + 4 + rows * em * 2 / 3};
 }
 
 QSize LayerHeadChart::minimumSizeHint() const {
   const int em = fontMetrics().height();
-  return {em * 4, em * 3};
+  return {em * 4, em * 2};
 }
 
 void LayerHeadChart::paintEvent(QPaintEvent*) {
@@ -105,10 +106,6 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Layer \u00D7 head shares: not captured"));
     return;
   }
-  p.drawText(QRect(0, 0, width(), em), Qt::AlignLeft | Qt::AlignVCenter,
-             fontMetrics().elidedText(tr("Share on the image, layer \u00D7 head (0\u2013%1 %)")
-                                          .arg(QString::number(100.0 * static_cast<double>(top_), 'f', 0)),
-                                      Qt::ElideRight, width()));
   const auto& lut = ColormapLut(Colormap::kCividis);
   for (const HeadShare& s : shares_) {
     const QRect r = cellRect(s.layer, s.head);
@@ -138,7 +135,7 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
   }
   small.setBold(false);
   p.setFont(small);
-  const int head_every = std::max(1, em / std::max(1, side));
+  const int head_every = std::max(1, (em + side - 1) / std::max(1, side));  // labels never overlap
   for (int h = 0; h < g.heads; h += head_every)
     p.drawText(QRect(0, g.grid.top() + h * side, g.grid.left() - 3, side), Qt::AlignRight | Qt::AlignVCenter,
                QString::number(h));
@@ -158,8 +155,10 @@ bool LayerHeadChart::event(QEvent* event) {
     const QString text = cellText(cellAt(help->pos()));
     if (text.isEmpty()) {
       QToolTip::showText(help->globalPos(),
-                         tr("Each cell is one head of one layer (columns: layers, the full-attention ones in bold; "
-                            "rows: heads), its colour the share of the word's attention on the image."),
+                         tr("Layer \u00D7 head: each cell is one head of one layer (columns: layers, the "
+                            "full-attention ones in bold; rows: heads), its colour the share of the word's "
+                            "attention on the image, from 0 (dark) to %1 % (bright).")
+                             .arg(QString::number(100.0 * static_cast<double>(top_), 'f', 0)),
                          this);
     } else {
       QToolTip::showText(help->globalPos(), text, this);
