@@ -1,5 +1,7 @@
 #include "ui/engine_worker.h"
 
+#include <QRegularExpression>
+
 #include <exception>
 #include <string>
 #include <vector>
@@ -141,6 +143,15 @@ void EngineWorker::generate(Run&& run) {
 void EngineWorker::rollout(const std::vector<AttentionMap>& answer) {
   if (!session_) {
     Q_EMIT rolloutFailed(tr("No model is loaded."));
+    return;
+  }
+  // Rollout re-runs the latest turn: maps of an earlier answer (its "Attention" link) are refused.
+  QString shown, latest = session_->turns().empty() ? QString() : Q(session_->turns().back().answer);
+  for (const AttentionMap& m : answer) shown += Q(m.token_text);
+  shown.remove(QRegularExpression(QStringLiteral("\\s")));
+  latest.remove(QRegularExpression(QStringLiteral("\\s")));
+  if (latest.isEmpty() || !(shown.contains(latest) || latest.contains(shown))) {
+    Q_EMIT rolloutFailed(tr("it is computed for the latest answer only; show that answer's attention first"));
     return;
   }
   try {
