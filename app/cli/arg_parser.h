@@ -2,7 +2,7 @@
 // A tiny flag parser shared by the subcommands: `--name value`, `--name=value`, boolean
 // `--flag`, and positionals. Unknown flags, single-dash options and a flag given twice are
 // errors naming the flag (a repeated flag silently taking the last value hides typos in
-// scripts). `--help` / `-h` anywhere an option may stand throws HelpRequested: main() prints
+// scripts), except the flags named repeatable (`--var a=1 --var b=2`: GetAll). `--help` / `-h` anywhere an option may stand throws HelpRequested: main() prints
 // the command's usage. `--` ends the options (a file named "-h" is then a positional).
 #include <map>
 #include <optional>
@@ -20,8 +20,10 @@ struct HelpRequested {};
 
 class ArgParser {
  public:
-  // value_flags take a value; bool_flags do not. Names without the leading "--".
-  ArgParser(const Args& args, std::set<std::string> value_flags, std::set<std::string> bool_flags) {
+  // value_flags take a value; bool_flags do not; repeatable flags take a value each time they are
+  // given. Names without the leading "--".
+  ArgParser(const Args& args, std::set<std::string> value_flags, std::set<std::string> bool_flags,
+            std::set<std::string> repeatable = {}) {
     bool options_ended = false;
     for (size_t i = 0; i < args.size(); ++i) {
       const std::string& a = args[i];
@@ -38,6 +40,14 @@ class ArgParser {
         if (has_eq) {
           value = name.substr(eq + 1);
           name = name.substr(0, eq);
+        }
+        if (repeatable.count(name)) {
+          if (!has_eq) {
+            if (i + 1 >= args.size()) throw Error("--" + name + " needs a value");
+            value = args[++i];
+          }
+          repeated_[name].push_back(value);
+          continue;
         }
         if (flags_.count(name)) throw Error("--" + name + " is given twice; give it once");
         if (bool_flags.count(name)) {
@@ -61,7 +71,12 @@ class ArgParser {
     }
   }
 
-  bool Has(const std::string& name) const { return flags_.count(name) > 0; }
+  bool Has(const std::string& name) const { return flags_.count(name) > 0 || repeated_.count(name) > 0; }
+  // Every value of a repeatable flag, in the order given (empty when it is absent).
+  std::vector<std::string> GetAll(const std::string& name) const {
+    auto it = repeated_.find(name);
+    return it == repeated_.end() ? std::vector<std::string>{} : it->second;
+  }
   // Two spellings of one option (an old name and the new one) given together are one option
   // given twice: refused as such, naming both as typed.
   void RefuseBoth(const std::string& a, const std::string& b) const {
@@ -102,6 +117,7 @@ class ArgParser {
 
  private:
   std::map<std::string, std::string> flags_;
+  std::map<std::string, std::vector<std::string>> repeated_;
   std::vector<std::string> positional_;
 };
 

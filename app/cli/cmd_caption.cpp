@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/caption_preset_flags.h"
 #include "app/cli/caption_progress.h"
 #include "app/cli/command.h"
 #include "app/cli/json_output.h"
@@ -43,6 +44,29 @@ void ApplyJsonSchema(GenerateOptions& options, const std::string& schema, const 
   if (schema.empty()) return;
   options.constraint = cache.ForSchemaText(schema, "--json-schema " + path);
   options.enable_thinking = false;  // the answer starts with the document
+}
+
+// The answer as JSON: --json-schema, or a json-style preset (its schema, or any JSON object when it
+// has none; --json-schema replaces its schema). Returns whether answers are JSON documents.
+bool ApplyJsonAnswer(GenerateOptions& options, const std::string& schema_flag, const ArgParser& p,
+                     const std::optional<PresetChoice>& preset, JsonConstraintCache& cache) {
+  if (!preset || preset->preset.style != CaptionStyle::kJson) {
+    ApplyJsonSchema(options, schema_flag, p.Get("json-schema", ""), cache);
+    return !schema_flag.empty();
+  }
+  if (!schema_flag.empty()) ApplyJsonSchema(options, schema_flag, p.Get("json-schema", ""), cache);
+  else if (!preset->preset.schema.empty())
+    options.constraint = cache.ForSchemaText(preset->preset.schema, "preset '" + preset->preset.name + "' schema");
+  else options.constraint = cache.AnyObject();
+  options.enable_thinking = false;  // the answer starts with the document
+  return true;
+}
+
+// --json-schema with a preset of another style: its question asks for prose.
+void CheckSchemaWithPreset(const std::string& schema_flag, const std::optional<PresetChoice>& preset) {
+  if (preset && !schema_flag.empty() && preset->preset.style != CaptionStyle::kJson)
+    throw Error("--json-schema is for a preset of style json; --preset " + preset->preset.name + " is style " +
+                CaptionStyleName(preset->preset.style));
 }
 
 // A constrained answer cut by --max-tokens is not a document: an error, never written.
@@ -113,14 +137,18 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
                 "to caption every image in it");
   if (!folder.out_path.empty()) CaptionFormatForPath(folder.out_path);  // a bad extension fails before the model loads
   const std::string schema = JsonSchemaFlag(p);
+  const std::optional<PresetChoice> preset = PresetFromFlags(p);
+  CheckSchemaWithPreset(schema, preset);
+  GenerateOptions options = ParseGenerateOptions(p);
+  if (preset) ApplyPresetFlags(*preset, p, options);
   auto engine = LoadEngineFromFlags(p);
   JsonConstraintCache schemas(engine->tokenizer());
   const auto mode = ParseMode(p);
-  GenerateOptions options = ParseGenerateOptions(p);
   ResolveSpeculative(options, *engine);
   options.capture_attention = false;
-  ApplyJsonSchema(options, schema, p.Get("json-schema", ""), schemas);
-  const std::string prompt = p.Get("prompt", "Describe this image.");
+  folder.json_captions = ApplyJsonAnswer(options, schema, p, preset, schemas);
+  const std::string prompt = preset ? preset->prompt : p.Get("prompt", "Describe this image.");
+  if (preset) std::fprintf(stderr, "%s\n", DescribePresetChoice(*preset, options).c_str());
   const auto system = p.Get("system");
   auto captioner = [&](const std::string& path) {
     Session session(engine);
@@ -147,7 +175,6 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
     progress.Note("skipped " + file + ": the same image as " + same_as);
   };
-  folder.json_captions = !schema.empty();
   const CaptionFolderSummary s = CaptionFolder(dir, folder, captioner, cb);
   progress.Finish();
   PrintSummary(s, folder);
@@ -168,15 +195,19 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
       throw Error("--attention-csv " + attention_csv + ": the folder " + folder.string() + " does not exist");
   }
   const std::string schema = JsonSchemaFlag(p);
+  const std::optional<PresetChoice> preset = PresetFromFlags(p);
+  CheckSchemaWithPreset(schema, preset);
+  GenerateOptions options = ParseGenerateOptions(p);
+  if (preset) ApplyPresetFlags(*preset, p, options);
   auto engine = LoadEngineFromFlags(p);
   JsonConstraintCache schemas(engine->tokenizer());
   Session session(engine);
   if (auto sys = p.Get("system")) session.SetSystemPrompt(*sys);
   const ImageInfo info = session.AttachImage(image, ParseMode(p));
-  GenerateOptions options = ParseGenerateOptions(p);
   ResolveSpeculative(options, *engine);
   options.capture_attention = (p.Has("json") && !p.Has("no-attention")) || !attention_csv.empty();
-  ApplyJsonSchema(options, schema, p.Get("json-schema", ""), schemas);
+  ApplyJsonAnswer(options, schema, p, preset, schemas);
+  if (preset) std::fprintf(stderr, "%s\n", DescribePresetChoice(*preset, options).c_str());
   const bool json = p.Has("json");
   if (!json)
     std::fprintf(stderr, "%s: %dx%d -> %dx%d, %dx%d = %d tokens\n", image.c_str(), info.source_w,
@@ -186,7 +217,7 @@ int CaptionImage(const ArgParser& p, const std::string& image) {
     std::fwrite(piece.data(), 1, piece.size(), stdout);
     std::fflush(stdout);
   };
-  const TurnResult r = session.Send(p.Get("prompt", "Describe this image."), options, cb);
+  const TurnResult r = session.Send(preset ? preset->prompt : p.Get("prompt", "Describe this image."), options, cb);
   if (!json) CheckWhole(r, options, image);
   if (json) {
     std::printf("%s\n", CaptionJson(engine->info(), info, r).c_str());
@@ -210,7 +241,8 @@ int Caption(const Args& args) {
   flags.insert("out");
   flags.insert("json-schema");
   for (const char* f : {"sidecar-ext", "existing", "prefix", "attention-csv"}) flags.insert(f);
-  ArgParser p(args, flags, {"json", "no-attention", "sidecar", "recursive", "replace-edited"});
+  for (const char* f : kPresetValueFlags) flags.insert(f);
+  ArgParser p(args, flags, {"json", "no-attention", "sidecar", "recursive", "replace-edited"}, {kPresetRepeatableFlag});
   if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
   if (p.positional().empty()) {
     const std::string image = DefaultDemoImagePath();
@@ -239,7 +271,13 @@ Register reg("caption",
              "        A sidecar edited by hand (or not written by Glance; its record is .glance-sidecars.jsonl in\n"
              "        each folder) is never changed, only reported, unless --replace-edited. --recursive: subfolders\n"
              "        too (not hidden ones, not links to folders). With --out, images in FILE are done (resume in\n"
-             "        every mode); without it overwrite/append/prepend act on every image each run.",
+             "        every mode); without it overwrite/append/prepend act on every image each run.\n"
+             "      caption IMAGE|DIR --preset NAME [--preset-file FILE.json] [--var name=VALUE]... [same options]\n"
+             "        A caption preset: the question (style short, detailed, tags or json), the length, extra\n"
+             "        instructions whose {placeholders} each --var fills, and the sampling. NAME is a built-in\n"
+             "        (short, detailed, tags, json), one in --preset-file, or one saved in the desktop app\n"
+             "        ($XDG_CONFIG_HOME/Glance/presets.json, default ~/.config/Glance/presets.json; the same JSON\n"
+             "        format as its Export). --max-tokens and sampling flags given here win over the preset's.",
              "caption an image or a folder of images (default: the bundled demo image and model)", Caption);
 
 }  // namespace
