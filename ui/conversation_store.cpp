@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/util/append_file.h"
 #include "core/util/error.h"
 #include "ui/atomic_save.h"
 
@@ -24,6 +25,25 @@ using nlohmann::json;
 // Conversations, kept images and exports are written whole (ui/atomic_save.h).
 bool WriteAtomically(const QString& path, const QByteArray& bytes, QString* error) {
   return SaveFileAtomically(path, bytes, error);
+}
+
+// Makes `folder` (and its missing parents) so that a power cut keeps it: each folder made is
+// named durably only once the folder above it is fsync()ed (POSIX), as WriteFileAtomically does
+// for a file. False with *error naming the folder when it cannot be made or synced.
+bool MakeFolderDurably(const QString& folder, QString* error) {
+  if (QFileInfo(folder).isDir()) return true;
+  const QString parent = QFileInfo(folder).absolutePath();
+  bool made = parent != folder && MakeFolderDurably(parent, error);
+  if (!made && parent != folder) return false;
+  made = QDir().mkdir(folder) || QFileInfo(folder).isDir();
+  if (!made || !SyncParentFolder(QFile::encodeName(folder).toStdString())) {
+    if (error && error->isEmpty())
+      *error = QObject::tr("Cannot save %1: the folder could not be made. Free some disk space or check the "
+                           "folder's permissions.")
+                   .arg(folder);
+    return false;
+  }
+  return true;
 }
 
 // A FIFO blocks a read forever and a device (a link to /dev/zero) never ends: a saved chat, a
@@ -251,7 +271,7 @@ QString ConversationStore::keepImage(const QImage& image, QString* error) const 
   }
   const QString path = imagesFolder() + QLatin1Char('/') + Sha256Hex(png) + QStringLiteral(".png");
   if (QFile::exists(path)) return path;
-  if (!QDir().mkpath(imagesFolder()) || !WriteAtomically(path, png, error)) return {};
+  if (!MakeFolderDurably(imagesFolder(), error) || !WriteAtomically(path, png, error)) return {};
   return path;
 }
 
@@ -277,7 +297,7 @@ QString ConversationStore::keepImageFile(const QString& source, QString* error) 
   const QString folder = imagesFolder() + QLatin1Char('/') + sha;
   const QString path = folder + QLatin1Char('/') + QFileInfo(source).fileName();
   if (QFile::exists(path)) return path;
-  if (!QDir().mkpath(folder) || !WriteAtomically(path, bytes, error)) return {};
+  if (!MakeFolderDurably(folder, error) || !WriteAtomically(path, bytes, error)) return {};
   return path;
 }
 

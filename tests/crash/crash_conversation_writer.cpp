@@ -20,6 +20,7 @@
 // Errors are one line on stderr; exit 0 or 1.
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <cstdio>
 #include <cstdlib>
@@ -73,14 +74,18 @@ int Check(const QString& folder) {
   QStringList errors;
   const auto entries = store.list(&errors);
   if (!errors.isEmpty()) return std::printf("bad: %s\n", qPrintable(errors.join(QStringLiteral("; ")))), 0;
-  // Every kept image is whole: its name is the sha256 of its bytes. Anything else there is litter.
-  // A kill before the rename leaves a hidden .<name>.glance-tmp-XXXXXX (atomic_write.h): litter,
-  // removed by the next save there, never taken for an image.
-  for (const QFileInfo& f : QDir(store.imagesFolder()).entryInfoList(QDir::Files | QDir::Hidden)) {
+  // Every kept image is whole: the sha256 of its bytes names its folder (images/<sha256>/<its
+  // own name>) or starts its name (images/<sha256>.<suffix>, kept before). A kill before the
+  // rename leaves a hidden .<name>.glance-tmp-XXXXXX (atomic_write.h): litter, removed by the next
+  // save there, never taken for an image; an empty <sha256> folder is litter too.
+  QDirIterator it(store.imagesFolder(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    const QFileInfo f(it.next());
     if (glance::IsAtomicWriteLeftover(f.fileName().toStdString())) continue;
-    const std::string sha = glance::Sha256File(f.absoluteFilePath().toStdString());
-    if (!f.fileName().startsWith(QString::fromStdString(sha)))
-      return std::printf("bad: %s is not a whole kept image\n", qPrintable(f.fileName())), 0;
+    const QString sha = QString::fromStdString(glance::Sha256File(f.absoluteFilePath().toStdString()));
+    const bool in_own_folder = QDir(f.absolutePath()) != QDir(store.imagesFolder());
+    if (in_own_folder ? f.dir().dirName() != sha : !f.fileName().startsWith(sha))
+      return std::printf("bad: %s is not a whole kept image\n", qPrintable(f.filePath())), 0;
   }
   if (entries.isEmpty()) return std::printf("turns 0\n"), 0;
   QString error;

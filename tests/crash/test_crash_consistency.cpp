@@ -362,7 +362,11 @@ TEST_F(ConversationSave, KilledAtEveryCallLeavesTheOldOrNewConversationWhole) {
   fs::resize_file(conversation, fs::file_size(conversation) / 2);
   EXPECT_EQ(Check().rfind("bad:", 0), 0u) << Check();
   Reset();
-  for (const auto& image : fs::directory_iterator(folder_ / "images")) fs::resize_file(image.path(), 100);
+  // Kept images are images/<sha256>/<their own name> (or images/<sha256>.<suffix> from before).
+  int images = 0;
+  for (const auto& image : fs::recursive_directory_iterator(folder_ / "images"))
+    if (image.is_regular_file()) fs::resize_file(image.path(), 100), ++images;
+  ASSERT_GT(images, 0);
   EXPECT_EQ(Check().rfind("bad:", 0), 0u) << Check();
 }
 
