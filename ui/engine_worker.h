@@ -80,10 +80,13 @@ class EngineWorker : public QObject {
   // The folder view's run (ui/folder_view.h): captions into sidecars next to the images
   // (core/engine/caption_sidecar.h) with `ext`, `existing` ("skip", "overwrite", "append",
   // "prepend"), `prefix` and `replaceEdited`; `only`: these images (names relative to `dir`),
-  // empty for the whole folder. The same signals as captionFolder; a bad option: error("folder").
+  // empty for the whole folder. `json` (a json-style caption preset, core/engine/caption_preset.h):
+  // every caption a JSON document, of `schema` when given, else any JSON object. The same signals
+  // as captionFolder; a bad option: error("folder").
   void captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
                              const QString& existing, const QString& prefix, bool replaceEdited, bool recursive,
-                             const QString& prompt, const glance::GenerateOptions& options);
+                             const QString& prompt, const glance::GenerateOptions& options, bool json = false,
+                             const QString& schema = QString());
   // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
   // free port, and a port in use falls back to any free one. It follows model switches. The
   // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
@@ -136,8 +139,9 @@ class EngineWorker : public QObject {
   std::shared_ptr<void> holdEngine();
   void restartServer();  // after a model switch, on the new engine
   // captionFolder and captionFolderSidecars: `folder` is a CaptionFolderOptions (caption_folder.h).
+  // `json`: JSON answers, of `schema` or (empty) any JSON object.
   void runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
-                        const GenerateOptions& options, const QString& schema);
+                        const GenerateOptions& options, bool json, const QString& schema);
 
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;

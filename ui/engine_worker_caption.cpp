@@ -15,12 +15,13 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
   CaptionFolderOptions folder;
   folder.out_path = out.toStdString();
   folder.json_captions = !schema.isEmpty();
-  runCaptionFolder(dir, folder, prompt, options, schema);
+  runCaptionFolder(dir, folder, prompt, options, !schema.isEmpty(), schema);
 }
 
 void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
                                          const QString& existing, const QString& prefix, bool replaceEdited,
-                                         bool recursive, const QString& prompt, const GenerateOptions& options) {
+                                         bool recursive, const QString& prompt, const GenerateOptions& options,
+                                         bool json, const QString& schema) {
   CaptionFolderOptions folder;
   folder.recursive = recursive;
   try {
@@ -39,11 +40,11 @@ void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& 
     folder.only.emplace();
     for (const QString& name : only) folder.only->insert(name.toStdString());
   }
-  runCaptionFolder(dir, folder, prompt, options, QString());
+  runCaptionFolder(dir, folder, prompt, options, json, schema);
 }
 
 void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
-                                    const GenerateOptions& options, const QString& schema) {
+                                    const GenerateOptions& options, bool json, const QString& schema) {
   if (!engine_) {
     Q_EMIT error(QStringLiteral("folder"), tr("No model is loaded."));
     return;
@@ -51,10 +52,10 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
   rearm();
   GenerateOptions opts = options;
   opts.capture_attention = false;  // nobody looks at a folder run's maps
-  if (!schema.isEmpty()) {  // constrained decoding, as glance-cli caption --json-schema
+  if (json) {  // constrained decoding, as glance-cli caption --json-schema
     try {
       JsonConstraintCache schemas(engine_->tokenizer());
-      opts.constraint = schemas.ForSchemaText(schema.toStdString(), "the JSON schema");
+      opts.constraint = schema.isEmpty() ? schemas.AnyObject() : schemas.ForSchemaText(schema.toStdString(), "the JSON schema");
       opts.enable_thinking = false;  // the answer starts with the document
     } catch (const std::exception& e) {
       Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));

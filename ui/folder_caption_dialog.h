@@ -1,23 +1,35 @@
 #pragma once
 // The folder view's "Caption…" (issue 33): which images (the whole folder, the ones without a
-// caption, the selected ones), the question, and the sidecar options of glance-cli caption
-// --sidecar: extension, what to do with an existing caption (skip, overwrite, append, prepend),
-// a prefix (trigger word), and whether captions edited by hand may be changed.
+// caption, the selected ones), what to ask — a caption preset (core/engine/caption_preset.h:
+// built-in or saved, with New…, Edit…, Delete, Import… and Export… of the saved ones,
+// ui/caption_preset_store.h) with a field for each {placeholder} of its instructions, or a
+// question of one's own — and the sidecar options of glance-cli caption --sidecar: extension,
+// what to do with an existing caption (skip, overwrite, append, prepend), a prefix (trigger word),
+// and whether captions edited by hand may be changed.
 // GUI thread only.
 #include <QDialog>
+#include <QMap>
 #include <QString>
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QWidget;
 
 namespace glance::ui {
+
+class CaptionPresetStore;
 
 struct FolderCaptionChoice {
   enum class Which { kAll, kUncaptioned, kSelected };
   Which which = Which::kUncaptioned;
-  QString prompt;
+  QString prompt;  // the question of one's own (used when `preset` is empty)
+  QString preset;  // a caption preset's name; its question, length and sampling are used
+  QMap<QString, QString> vars;  // the preset's {placeholders}
   QString ext = QStringLiteral(".txt");
   QString existing = QStringLiteral("skip");  // as --existing
   QString prefix;
@@ -27,15 +39,42 @@ struct FolderCaptionChoice {
 class FolderCaptionDialog : public QDialog {
   Q_OBJECT
  public:
-  FolderCaptionDialog(const FolderCaptionChoice& initial, int selected, QWidget* parent = nullptr);
+  // `presets`: the saved presets, changed in place by New/Edit/Delete/Import (must outlive this);
+  // null: no presets offered, only a question of one's own.
+  FolderCaptionDialog(const FolderCaptionChoice& initial, int selected, CaptionPresetStore* presets = nullptr,
+                      QWidget* parent = nullptr);
   FolderCaptionChoice choice() const;
-  QString problem() const;  // the line shown when OK is refused ("" when none)
+  QString problem() const;  // the line shown when OK is refused or a preset action failed ("" when none)
+  QString question() const;  // what each image will be asked, as shown
 
-  void accept() override;  // refuses a bad extension, naming it
+  void accept() override;  // refuses a bad extension or an empty placeholder, naming it
+
+  // The buttons' work after their file dialog (tests call them directly).
+  bool importFrom(const QString& file);
+  bool exportTo(const QString& file);
+  void choosePreset(const QString& name);  // "" = the question of one's own
 
  private:
+  void fillPresets(const QString& select);
+  void presetChanged();
+  void updateQuestion();
+  void newPreset();
+  void editPreset();
+  void deletePreset();
+  QString currentPreset() const;
+
+  CaptionPresetStore* presets_;
   QComboBox* which_ = nullptr;
-  QLineEdit* prompt_ = nullptr;
+  QComboBox* preset_ = nullptr;
+  QPushButton* edit_ = nullptr;
+  QPushButton* delete_ = nullptr;
+  QPushButton* export_ = nullptr;
+  QFormLayout* form_ = nullptr;
+  QLineEdit* prompt_ = nullptr;  // the question of one's own
+  QPlainTextEdit* asked_ = nullptr;  // or, in its place, the question a preset asks (whole, wrapped)
+  QString ownPrompt_;            // the question of one's own, kept while a preset is shown
+  QMap<QString, QLineEdit*> varEdits_;
+  QMap<QString, QString> vars_;  // values typed, kept across preset changes
   QComboBox* ext_ = nullptr;
   QComboBox* existing_ = nullptr;
   QLineEdit* prefix_ = nullptr;

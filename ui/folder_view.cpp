@@ -23,8 +23,11 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <map>
 
+#include "core/engine/caption_preset.h"
 #include "ui/caption_folder_dialog.h"  // DescribeEta
+#include "ui/caption_preset_store.h"
 #include "ui/engine_worker.h"
 #include "ui/folder_model.h"
 #include "ui/folder_replace_dialog.h"
@@ -71,7 +74,11 @@ class ScaledImage : public QLabel {
 
 FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()> options,
                            std::function<bool()> modelLoaded, QWidget* parent, const QString& thumbnailCacheDir)
-    : QMainWindow(parent), worker_(worker), options_(std::move(options)), modelLoaded_(std::move(modelLoaded)) {
+    : QMainWindow(parent),
+      worker_(worker),
+      options_(std::move(options)),
+      modelLoaded_(std::move(modelLoaded)),
+      presets_(std::make_unique<CaptionPresetStore>()) {
   setWindowTitle(tr("Folder \u2014 Glance"));
   resize(1180, 680);
   thumbnails_ = new FolderThumbnails(
@@ -395,7 +402,7 @@ QString FolderWindow::statusText() const { return statusBar()->currentMessage();
 
 void FolderWindow::chooseCaption() {
   const int selected = static_cast<int>(list_->selectionModel()->selectedIndexes().size());
-  FolderCaptionDialog dialog(lastChoice_, selected, this);
+  FolderCaptionDialog dialog(lastChoice_, selected, presets_.get(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   startCaption(dialog.choice());
 }
@@ -412,6 +419,12 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
   }
   if (model_->dir().isEmpty()) {
     statusBar()->showMessage(tr("Open a folder first."));
+    return false;
+  }
+  FolderCaptionRequest request;
+  QString unresolved;
+  if (!resolveRequest(choice, &request, &unresolved)) {
+    statusBar()->showMessage(unresolved);
     return false;
   }
   lastChoice_ = choice;
@@ -448,9 +461,11 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
       if (model_->state(row) == FolderImageState::kEdited && (only.isEmpty() || only.contains(model_->name(row))))
         ++leftAlone;
   }
+  lastRequest_ = request;
   setRunning(true);
   bar_->setRange(0, 0);
-  statusBar()->showMessage(tr("Starting\u2026"));
+  statusBar()->showMessage(request.preset.isEmpty() ? tr("Starting\u2026")
+                                                    : tr("Starting with the preset '%1'\u2026").arg(request.preset));
   // The run's signals reach this window only during the run (the main window's Caption a
   // folder dialog listens to the same ones).
   auto* run = new QObject(this);
@@ -494,14 +509,43 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
   EngineWorker* worker = worker_;
   const QString dir = model_->dir();
   const bool recursive = model_->recursive();
-  const GenerateOptions options = options_ ? options_() : GenerateOptions{};
   QMetaObject::invokeMethod(
       worker_,
-      [worker, dir, only, choice, recursive, options] {
+      [worker, dir, only, choice, recursive, request] {
         worker->captionFolderSidecars(dir, only, choice.ext, choice.existing, choice.prefix, choice.replaceEdited,
-                                      recursive, choice.prompt, options);
+                                      recursive, request.prompt, request.options, request.json, request.schema);
       },
       Qt::QueuedConnection);
+  return true;
+}
+
+bool FolderWindow::resolveRequest(const FolderCaptionChoice& choice, FolderCaptionRequest* request,
+                                  QString* error) const {
+  request->options = options_ ? options_() : GenerateOptions{};
+  request->preset = choice.preset;
+  if (choice.preset.isEmpty()) {
+    request->prompt = choice.prompt.trimmed().isEmpty() ? tr("Describe this image.") : choice.prompt;
+    return true;
+  }
+  const CaptionPreset* preset = presets_->find(choice.preset);
+  if (!preset) {
+    *error = tr("There is no caption preset called '%1'.").arg(choice.preset);
+    return false;
+  }
+  std::map<std::string, std::string> vars;
+  for (const std::string& name : CaptionPresetPlaceholders(*preset)) {
+    const QString value = choice.vars.value(QString::fromStdString(name)).trimmed();
+    if (value.isEmpty()) {
+      *error = tr("The preset '%1' uses {%2}: give its value in the caption dialog.")
+                   .arg(choice.preset, QString::fromStdString(name));
+      return false;
+    }
+    vars[name] = value.toStdString();
+  }
+  request->prompt = QString::fromStdString(CaptionPresetPrompt(*preset, vars));
+  ApplyCaptionPreset(*preset, request->options);
+  request->json = preset->style == CaptionStyle::kJson;
+  request->schema = QString::fromStdString(preset->schema);
   return true;
 }
 

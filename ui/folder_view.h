@@ -17,6 +17,8 @@
 #include <functional>
 
 #include "core/engine/session.h"
+#include <memory>
+
 #include "ui/folder_caption_dialog.h"
 
 class QAction;
@@ -36,6 +38,17 @@ class FolderFilter;
 class FolderModel;
 class FolderReplaceDialog;
 class FolderThumbnails;
+class CaptionPresetStore;
+
+// What a caption run asks of each image: the question and the generation options (a preset's
+// length and sampling over the main window's settings), and whether answers are JSON.
+struct FolderCaptionRequest {
+  QString preset;  // its name, "" for a question of one's own
+  QString prompt;
+  GenerateOptions options;
+  bool json = false;
+  QString schema;  // with json: the preset's schema ("" = any JSON object)
+};
 
 class FolderWindow : public QMainWindow {
   Q_OBJECT
@@ -60,8 +73,12 @@ class FolderWindow : public QMainWindow {
   void saveNow();  // the editor's pending change, if any
 
   // Starts a caption run with these choices (no dialog); false (and why, in the status bar)
-  // when there is no model or a run is going.
+  // when there is no model or a run is going, or the preset is unknown or lacks a placeholder's value.
   bool startCaption(const FolderCaptionChoice& choice);
+  // What the last run started asked (the preset's question, length and sampling).
+  const FolderCaptionRequest& lastRequest() const { return lastRequest_; }
+  // The saved caption presets (ui/caption_preset_store.h), shared by every caption dialog of this window.
+  CaptionPresetStore& presets() { return *presets_; }
   void stopCaption();
   bool isCaptioning() const { return running_; }
   FolderReplaceDialog* openReplace();
@@ -91,6 +108,9 @@ class FolderWindow : public QMainWindow {
   void chooseCaption();
   void setRunning(bool on);
   void reloadKeepingCurrent();
+  // The question and options `choice` asks; false with *error one line (unknown preset, a
+  // placeholder without a value).
+  bool resolveRequest(const FolderCaptionChoice& choice, FolderCaptionRequest* request, QString* error) const;
 
   EngineWorker* worker_;
   std::function<GenerateOptions()> options_;
@@ -113,6 +133,8 @@ class FolderWindow : public QMainWindow {
   QAction* stopAction_ = nullptr;
   FolderReplaceDialog* replace_ = nullptr;
   FolderCaptionChoice lastChoice_;
+  FolderCaptionRequest lastRequest_;
+  std::unique_ptr<CaptionPresetStore> presets_;
   QString editing_;       // the image whose caption the editor shows
   bool loading_ = false;  // the editor's text is being set, not typed
   bool dirty_ = false;
