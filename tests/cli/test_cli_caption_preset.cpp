@@ -90,7 +90,10 @@ TEST(CliCaptionPreset, BadPresetFlagsAreOneLineBeforeTheModelLoads) {
       {{"--preset", "short", "--prompt", "Hi"}, "--prompt and --preset both say what to ask"},
       {{"--var", "name=Ada"}, "--var is for --preset NAME"},
       {{"--preset-file", file}, "--preset-file is for --preset NAME"},
+      {{"--preset", "tags", "--json-schema", d / "schema.json"},
+       "--json-schema is for a preset of style json; --preset tags is style tags"},
   };
+  std::ofstream(d / "schema.json") << R"({"type":"object"})";
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {"caption", d.path(), "--out", d / "c.jsonl"};
     args.insert(args.end(), flags.begin(), flags.end());
@@ -147,10 +150,37 @@ TEST(CliCaptionPreset, ThePresetSetsTheQuestionTheLengthAndJson) {
   EXPECT_NE(json->err.find("preset 'colour': \"" + CaptionStyleQuestion(CaptionStyle::kJson)), std::string::npos)
       << json->err;
   const nlohmann::json caption = Captions(d / "colour.jsonl").at("a.png");
+  ASSERT_FALSE(caption.is_null()) << json->err;
   ASSERT_TRUE(caption.is_object()) << caption.dump();
   ASSERT_EQ(caption.size(), 1u) << caption.dump();
   const std::string colour = caption.at("colour").get<std::string>();
   EXPECT_TRUE(colour == "red" || colour == "green" || colour == "blue" || colour == "yellow") << caption.dump();
+}
+
+// A sampling preset: the same seed gives the same caption, and one image takes a preset too.
+TEST(CliCaptionPreset, ASamplingPresetWithASeedRepeatsItselfOnOneImage) {
+  TempDir d;
+  ConfigHome config(d / "config");
+  fs::copy_file(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png", d / "a.png");
+  std::ofstream(d / "presets.json") << R"({"glance_caption_presets": 1, "presets": [
+    {"name": "warm", "style": "short", "max_tokens": 30, "temperature": 1.5, "top_p": 0.95, "seed": 11}]})";
+  auto once = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"caption", d / "a.png", "--preset", "warm", "--preset-file", d / "presets.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CliProcess p(args);
+    EXPECT_EQ(p.Wait(300), 0) << p.err;
+    EXPECT_NE(p.err.find("preset 'warm': \"" + CaptionStyleQuestion(CaptionStyle::kShort) + "\" (at most 30 tokens, "),
+              std::string::npos)
+        << p.err;
+    return std::make_pair(p.out, p.err);
+  };
+  const auto [first, first_err] = once({});
+  EXPECT_NE(first_err.find("temperature 1.5, top-p 0.95, seed 11)"), std::string::npos) << first_err;
+  EXPECT_EQ(once({}).first, first);
+  EXPECT_FALSE(first.empty());
+  // --seed on the command line wins over the preset's.
+  const auto [other, other_err] = once({"--seed", "12", "--sampling", "custom", "--temperature", "1.5"});
+  EXPECT_NE(other_err.find("seed 12)"), std::string::npos) << other_err;
 }
 
 }  // namespace

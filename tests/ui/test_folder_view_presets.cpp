@@ -12,7 +12,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -132,6 +134,30 @@ class TestFolderViewPresets : public QObject {
     QCOMPARE(dialog.question().toStdString(), CaptionStyleQuestion(CaptionStyle::kShort) + " Refer to the person as Ada.");
     QCOMPARE(dialog.choice().vars.value(QStringLiteral("name")), QStringLiteral("Ada"));
     QVERIFY(dialog.findChild<QPushButton*>(QStringLiteral("editPreset"))->isEnabled());
+
+    // Edit… renames it and changes its length; Delete (asked first) removes it, from the file too.
+    QTimer::singleShot(0, this, [&] {
+      auto* editor = qobject_cast<CaptionPresetDialog*>(QApplication::activeModalWidget());
+      QVERIFY(editor);
+      editor->findChild<QLineEdit*>(QStringLiteral("presetName"))->setText(QStringLiteral("headshot"));
+      editor->findChild<QSpinBox*>(QStringLiteral("presetMaxTokens"))->setValue(33);
+      editor->accept();
+    });
+    dialog.findChild<QPushButton*>(QStringLiteral("editPreset"))->click();
+    QCOMPARE(dialog.choice().preset, QStringLiteral("headshot"));
+    auto edited = glance::ReadCaptionPresetsFile(CaptionPresetStore::DefaultPath().toStdString());
+    QCOMPARE(edited.size(), size_t{1});
+    QCOMPARE(edited[0].name, std::string("headshot"));
+    QCOMPARE(edited[0].max_tokens, 33);
+    QTimer::singleShot(0, this, [&] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      QVERIFY(box);
+      box->button(QMessageBox::Yes)->click();
+    });
+    dialog.findChild<QPushButton*>(QStringLiteral("deletePreset"))->click();
+    QCOMPARE(dialog.choice().preset, QString());
+    QVERIFY(again.presets().saved().empty());
+    QVERIFY(glance::ReadCaptionPresetsFile(CaptionPresetStore::DefaultPath().toStdString()).empty());
   }
 
   void importOfABadFileIsOneLineNamingTheField() {
