@@ -10,6 +10,8 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QImageReader>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -31,6 +33,7 @@
 #include "ui/engine_worker.h"
 #include "ui/folder_model.h"
 #include "ui/folder_replace_dialog.h"
+#include "ui/settings_file.h"
 #include "ui/folder_thumbnails.h"
 
 namespace glance::ui {
@@ -39,6 +42,9 @@ namespace {
 
 constexpr int kThumbnail = 96;
 constexpr int kSaveDelayMs = 400;  // saved as you type, after a pause
+// The caption preset last chosen and its placeholders' values (a JSON object), in the settings file.
+constexpr const char* kPresetKey = "folder/caption_preset";
+constexpr const char* kPresetVarsKey = "folder/caption_preset_vars";
 
 // The large image, scaled to whatever room the splitter gives it.
 class ScaledImage : public QLabel {
@@ -79,6 +85,12 @@ FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()
       options_(std::move(options)),
       modelLoaded_(std::move(modelLoaded)),
       presets_(std::make_unique<CaptionPresetStore>()) {
+  {  // The preset chosen last time, and the values of its placeholders.
+    const auto saved = SettingsFile::App();
+    lastChoice_.preset = saved->value(QString::fromLatin1(kPresetKey)).toString();
+    const QJsonObject vars = QJsonDocument::fromJson(saved->value(QString::fromLatin1(kPresetVarsKey)).toString().toUtf8()).object();
+    for (auto it = vars.begin(); it != vars.end(); ++it) lastChoice_.vars.insert(it.key(), it.value().toString());
+  }
   setWindowTitle(tr("Folder \u2014 Glance"));
   resize(1180, 680);
   thumbnails_ = new FolderThumbnails(
@@ -462,6 +474,13 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
         ++leftAlone;
   }
   lastRequest_ = request;
+  {
+    const auto saved = SettingsFile::App();
+    saved->setValue(QString::fromLatin1(kPresetKey), choice.preset);
+    QJsonObject vars;
+    for (auto it = choice.vars.begin(); it != choice.vars.end(); ++it) vars.insert(it.key(), it.value());
+    saved->setValue(QString::fromLatin1(kPresetVarsKey), QString::fromUtf8(QJsonDocument(vars).toJson(QJsonDocument::Compact)));
+  }
   setRunning(true);
   bar_->setRange(0, 0);
   statusBar()->showMessage(request.preset.isEmpty() ? tr("Starting\u2026")

@@ -75,6 +75,9 @@ class FolderWindow : public QMainWindow {
   // Starts a caption run with these choices (no dialog); false (and why, in the status bar)
   // when there is no model or a run is going, or the preset is unknown or lacks a placeholder's value.
   bool startCaption(const FolderCaptionChoice& choice);
+  // The choices of the last run started, the next caption dialog's start; its preset and the
+  // preset's values are kept in the settings file across restarts.
+  const FolderCaptionChoice& lastChoice() const { return lastChoice_; }
   // What the last run started asked (the preset's question, length and sampling).
   const FolderCaptionRequest& lastRequest() const { return lastRequest_; }
   // The saved caption presets (ui/caption_preset_store.h), shared by every caption dialog of this window.

@@ -237,6 +237,11 @@ class TestFolderViewPresets : public QObject {
     QCOMPARE(view.lastRequest().options.max_new_tokens, 1);
     QVERIFY(view.lastRequest().options.sampling && view.lastRequest().options.sampling->greedy);
     const QByteArray word = ReadText(sidecar);
+    {  // The preset chosen and its value are what a new window's caption dialog starts with.
+      FolderWindow next(nullptr, {}, {});
+      QCOMPARE(next.lastChoice().preset, QStringLiteral("one-word"));
+      QCOMPARE(next.lastChoice().vars.value(QStringLiteral("place")), QStringLiteral("the studio"));
+    }
     QVERIFY2(!word.isEmpty() && word.size() < sentence.size(),
              qPrintable(QStringLiteral("one token: '%1', the sentence: '%2'").arg(QString::fromUtf8(word), QString::fromUtf8(sentence))));
 
