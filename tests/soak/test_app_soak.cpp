@@ -6,8 +6,7 @@
 // resident memory, open file descriptors and threads are sampled, with the saved-chat count,
 // which must always equal the chats made (none lost). After a third of the run (warm-up) the
 // least-squares slopes, extrapolated over the measured span, must stay within a tolerance; the
-// live heap measured right after each model switch must not grow with the chats made (it does:
-// an expected failure until that is fixed, see below).
+// live heap measured right after each model switch must not grow with the chats made.
 // GLANCE_SOAK_SECONDS: 120 in ctest (app_soak, the CI smoke), 3600 by hand.
 #include <malloc.h>
 
@@ -220,10 +219,11 @@ class AppSoak : public QObject {
     QVERIFY2(threads * span < 4.0, "the app's threads grow");
 
     // The live heap after each model switch against the chats made (after the first third of the
-    // switches): its slope per chat. Found by this test (issue 35, open): every chat made keeps
-    // its image's preview (about 200 KiB: LoadImagePreview from MainWindow::attachImageFile) and
-    // its chat thumbnail (about 80 KiB: InsertThumbnails from ChatView::render) alive after the
-    // chat is left, heaptrack's stacks; about 2.5 GiB an hour at this test's pace.
+    // switches): its slope per chat. Found by this test (issue 35): MainWindow::newChat() left the
+    // transcript of the chat before in the chat view, so every chat made kept its image's preview
+    // (about 200 KiB: LoadImagePreview from MainWindow::attachImageFile, shared by the message's
+    // thumbnail) and its transcript thumbnail (about 80 KiB: InsertThumbnails from
+    // ChatView::render) alive, heaptrack's stacks; about 2.5 GiB an hour at this test's pace.
     std::vector<Sample> heap;
     for (size_t i = heap_after_switch.size() / 3; i < heap_after_switch.size(); ++i) {
       Sample p;
@@ -238,7 +238,6 @@ class AppSoak : public QObject {
     // maps and unmaps the weights): 10 % of the warm RSS + 48 MiB over the span.
     QVERIFY2(rss * span < warm.front().rss_kib * 0.10 + 48 * 1024 + std::max(0.0, kib_per_chat) * chats,
              "the app's memory grows beyond its live heap");
-    QEXPECT_FAIL("", "issue 35: each chat's image preview and thumbnail stay alive after it is left", Continue);
     QVERIFY2(kib_per_chat < 32.0, "the window keeps memory for every chat made");
   }
 };

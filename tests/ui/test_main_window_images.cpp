@@ -2,12 +2,16 @@
 // the attached images in order and its remove button takes one out of the next message; a
 // message's images are thumbnails in its bubble, and clicking one shows the answer's map over
 // that image; an image brought into an answered chat starts a new chat or joins it, as chosen,
-// and the choice is kept.
+// and the choice is kept. A chat that is left keeps none of its images alive (issue 35).
+#include <malloc.h>
+
 #include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +28,7 @@
 #include "ui/conversation_store.h"
 #include "ui/image_drop_area.h"
 #include "ui/main_window.h"
+#include "ui/transcript_document.h"
 
 using glance::ui::AttachmentStrip;
 using glance::ui::ConversationStore;
@@ -52,6 +57,21 @@ int ImagesIn(const QTextDocument* doc) {
     for (auto it = block.begin(); !it.atEnd(); ++it)
       if (it.fragment().charFormat().isImageFormat()) ++n;
   return n;
+}
+
+// The bytes malloc has handed out and not had back (small blocks and mmapped ones).
+double LiveHeapBytes() {
+  const struct mallinfo2 m = ::mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+// Least-squares slope of (x, y) points.
+double Slope(const std::vector<std::pair<double, double>>& points) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(points.size());
+  for (const auto& [x, y] : points) sx += x, sy += y, sxx += x * x, sxy += x * y;
+  const double d = n * sxx - sx * sx;
+  return d > 0 ? (n * sxy - sx * sy) / d : 0.0;
 }
 
 }  // namespace
@@ -213,6 +233,71 @@ class TestMainWindowImages : public QObject {
     QVERIFY2(window.dropArea()->infoText().contains(second), qPrintable(window.dropArea()->infoText()));
     QCOMPARE(window.attention()->wordCount(), static_cast<int>(turns[2].words.size()));
     QVERIFY(!window.showAnswerMaps(3));  // no such answer
+  }
+
+  // A chat that is left leaves its images behind (issue 35: app_soak's live heap grew about
+  // 300 KiB a chat; MainWindow::newChat() left the transcript of the chat before, so each chat's
+  // preview and transcript thumbnail stayed alive). Thirty chats begun by newChat(), each with a
+  // demo scene (attached or dropped): the transcript holds only the current chat (one question,
+  // one answer, one thumbnail registered with the document) and the live heap does not grow with
+  // the chats made. The New chat action and an image dropped into an answered chat leave the
+  // same; a left chat opened again shows its own thumbnail.
+  void leftChatsKeepNoImages() {
+    QTemporaryDir dir;
+    ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.setCaptionOnDrop(true);
+    window.setImageIntoAnsweredChat(MainWindow::ImageIntoAnsweredChat::kNewChat);
+    LoadDemo(window);
+    QTextDocument* doc = window.chat()->transcript()->document();
+    // Counted, not spied: a QSignalSpy keeps every answer's TurnResult (its maps), heap too.
+    int done = 0, failed = 0;
+    connect(&window, &MainWindow::turnCompleted, this, [&done] { ++done; });
+    connect(&window, &MainWindow::failed, this, [&failed](const QString& why) {
+      ++failed;
+      qWarning() << why;
+    });
+    auto onlyThisChat = [&](const QString& when) {
+      QTRY_VERIFY_WITH_TIMEOUT(!window.chat()->isBusy(), kTimeoutMs);
+      QVERIFY2(window.chat()->messageCount() == 2,
+               qPrintable(when + QStringLiteral(": %1 messages shown").arg(window.chat()->messageCount())));
+      QVERIFY2(ImagesIn(doc) == 1, qPrintable(when + QStringLiteral(": %1 thumbnails shown").arg(ImagesIn(doc))));
+      QVERIFY(!doc->resource(QTextDocument::ImageResource, glance::ui::ImageUrl(0, 0)).value<QImage>().isNull());
+      QVERIFY2(!doc->resource(QTextDocument::ImageResource, glance::ui::ImageUrl(2, 0)).isValid(),
+               qPrintable(when + QStringLiteral(": an earlier chat's thumbnail is kept")));
+    };
+    constexpr int kChats = 30;
+    std::vector<std::pair<double, double>> heap;  // (chats made, live heap bytes)
+    QString firstId;
+    for (int chat = 0; chat < kChats; ++chat) {
+      window.newChat();
+      if (chat % 2 == 0) window.attachImageFile(Scene(chat), true);
+      else Q_EMIT window.dropArea()->imageFileChosen(Scene(chat));
+      QTRY_COMPARE_WITH_TIMEOUT(done + failed, chat + 1, kTimeoutMs);
+      QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+      if (chat == 0) firstId = window.currentConversation().id;
+      onlyThisChat(QStringLiteral("chat %1").arg(chat + 1));
+      if (QTest::currentTestFailed()) return;
+      heap.emplace_back(chat + 1, LiveHeapBytes());
+    }
+    // After the first third (allocators and caches warming up).
+    heap.erase(heap.begin(), heap.begin() + kChats / 3);
+    const double kibPerChat = Slope(heap) / 1024;
+    qInfo("live heap: %+.1f KiB per chat", kibPerChat);
+    QVERIFY2(kibPerChat < 32.0, qPrintable(QStringLiteral("the window keeps %1 KiB for every chat made").arg(kibPerChat)));
+
+    window.chat()->newChatAction()->trigger();
+    window.attachImageFile(Scene(kChats), true);
+    QTRY_COMPARE_WITH_TIMEOUT(done + failed, kChats + 1, kTimeoutMs);
+    onlyThisChat(QStringLiteral("after New chat"));
+    Q_EMIT window.dropArea()->imageFileChosen(Scene(kChats + 1));  // into the answered chat: a new one
+    QTRY_COMPARE_WITH_TIMEOUT(done + failed, kChats + 2, kTimeoutMs);
+    onlyThisChat(QStringLiteral("after a drop into an answered chat"));
+    QCOMPARE(failed, 0);
+    QCOMPARE(static_cast<int>(store.list().size()), kChats + 2);
+    // The first chat, opened again: its question, answer and thumbnail.
+    QVERIFY(window.openConversation(firstId));
+    onlyThisChat(QStringLiteral("the first chat opened again"));
   }
 
   // The demo model knows only its shapes world: a photo-like picture attached to it gets a hint
