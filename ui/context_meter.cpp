@@ -99,8 +99,19 @@ QString ContextMeter::explanation() const {
   return text;
 }
 
+QSize ContextMeter::minimumSizeHint() const {
+  return {fontMetrics().height() * 4, QLabel::minimumSizeHint().height()};
+}
+
 void ContextMeter::paintEvent(QPaintEvent* event) {
-  QLabel::paintEvent(event);
+  const QRect room = contentsRect();
+  if (fontMetrics().horizontalAdvance(text()) <= room.width()) {
+    QLabel::paintEvent(event);
+  } else {  // narrower than its text: "106 / 65,5…"
+    QPainter text(this);
+    text.setPen(palette().color(QPalette::WindowText));
+    text.drawText(room, static_cast<int>(alignment()), fontMetrics().elidedText(this->text(), Qt::ElideRight, room.width()));
+  }
   if (usage_.limit <= 0) return;
   QPainter painter(this);
   const QRect bar(4, height() - 3, width() - 8, 2);

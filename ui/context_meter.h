@@ -45,6 +45,10 @@ class ContextMeter : public QLabel {
   ContextUsage::Level level() const { return usage_.level(); }
   // The sentence shown as the tooltip and the accessible description (the warning, when one).
   QString explanation() const;
+  // At least 4 em wide, not its whole text's width: the text is cut at the right where
+  // the chat is narrow (its tooltip has all of it). As wide as its text, it set the chat's
+  // narrowest width, which grew with each digit and took the docks' room (issue 34).
+  QSize minimumSizeHint() const override;
 
  protected:
   void paintEvent(QPaintEvent* event) override;

@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
@@ -180,18 +181,29 @@ void MainWindow::applyDefaultLayout() {
     dock->setFloating(false);
     dock->show();
   }
-  addDockWidget(Qt::LeftDockWidgetArea, convDock);
+  // Three columns (the conversations, the chat, the image) need about 64 em: a narrower window
+  // (800x500, 1600x1000 at scale 2) scrolled both docks sideways and cut their buttons (issue
+  // 34). There the conversations are a tab beside the image, and that one column gets the room.
+  const bool narrow = width() < em * 64;  // this window, as a first run or Reset layout finds it
+  addDockWidget(narrow ? Qt::RightDockWidgetArea : Qt::LeftDockWidgetArea, convDock);
   addDockWidget(Qt::RightDockWidgetArea, imageDock);
+  if (narrow) tabifyDockWidget(imageDock, convDock);
   // The map, its controls and the charts do not all fit one column of a short window (1280x720,
   // or 1600x1000 at scale 2): there Timing is a tab behind the image, else below it.
-  if (height() < em * 56) {  // this window, as a first run or Reset layout finds it
+  if (height() < em * 56) {
     tabifyDockWidget(imageDock, timingDock);
-    imageDock->raise();
   } else {
     splitDockWidget(imageDock, timingDock, Qt::Vertical);
     resizeDocks({imageDock, timingDock}, {em * 36, em * 24}, Qt::Vertical);
   }
-  resizeDocks({convDock, imageDock}, {em * 15, em * 28}, Qt::Horizontal);
+  imageDock->raise();
+  if (narrow) {  // as wide as the image's buttons and the map's controls need; the rest to the chat
+    auto* scroll = qobject_cast<QScrollArea*>(imageDock->widget());
+    const int need = scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+    resizeDocks({imageDock}, {std::max(em * 20, need)}, Qt::Horizontal);
+  } else {
+    resizeDocks({convDock, imageDock}, {em * 15, em * 28}, Qt::Horizontal);
+  }
 }
 
 void MainWindow::resetLayout() {

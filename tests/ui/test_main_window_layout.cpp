@@ -12,6 +12,8 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -23,6 +25,7 @@
 
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
+#include "ui/context_meter.h"
 #include "ui/conversation_store.h"
 #include "ui/detail_estimate.h"
 #include "ui/heatmap.h"
@@ -218,6 +221,88 @@ class TestMainWindowLayout : public QObject {
     QVERIFY(!dock->isFloating());
     QVERIFY(timing->toggleViewAction()->isChecked());
     QVERIFY(dock->toggleViewAction()->isChecked());
+  }
+
+  // Issue 34: at 800x500 (1600x1000 at scale 2) no dock scrolls sideways and every control is
+  // in view: the docks are one column of tabs (Conversations beside the image), the chat's
+  // buttons fit beside a long context meter (cut, not widening the chat), and each tab shows
+  // its buttons whole — the sidebar's New chat, Rename and Delete, the image's Open, Paste and
+  // Try a demo scene, the map's exports and selectors, Timing's Clear and Export CSV. The
+  // three columns stay on a wide window.
+  void everyControlInViewAt800x500() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resize(800, 500);
+    window.resetLayout();
+    ShowAnAnswer(window);
+    glance::ui::ContextUsage usage;  // a long meter: "12,345 + ≈6,789 / 65,536 tokens"
+    usage.used = 12345;
+    usage.limit = 65536;
+    usage.image_tokens = 6700;
+    usage.text_bytes = 260;
+    window.chat()->contextMeter()->setUsage(usage);
+    auto* conv = window.findChild<QDockWidget*>(QStringLiteral("conversations"));
+    auto* image = window.findChild<QDockWidget*>(QStringLiteral("attention"));
+    auto* timing = window.findChild<QDockWidget*>(QStringLiteral("timing"));
+    QVERIFY(conv && image && timing);
+    auto whole = [](QWidget* w, QWidget* within) {
+      return QRect(QPoint(0, 0), within->size()).contains(QRect(w->mapTo(within, QPoint(0, 0)), w->size()));
+    };
+    auto inDock = [&](QDockWidget* dock, const QList<QWidget*>& controls) {
+      dock->raise();
+      QApplication::processEvents();
+      auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+      QVERIFY(scroll != nullptr);
+      QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0,
+               qPrintable(dock->objectName() + QStringLiteral(" scrolls sideways by %1 px").arg(scroll->horizontalScrollBar()->maximum())));
+      QVERIFY(!controls.isEmpty());
+      for (QWidget* w : controls) {
+        QVERIFY2(w->isVisibleTo(&window), qPrintable(dock->objectName() + QLatin1Char(' ') + w->objectName()));
+        // Sideways: whole within the visible width; up and down the dock may scroll to it.
+        const QRect r(w->mapTo(scroll->viewport(), QPoint(0, 0)), w->size());
+        QVERIFY2(r.left() >= 0 && r.right() < scroll->viewport()->width(),
+                 qPrintable(dock->objectName() + QStringLiteral(": '%1' at x %2, %3 wide, is cut at %4")
+                                                     .arg(w->property("text").toString() + w->accessibleName())
+                                                     .arg(r.x()).arg(r.width()).arg(scroll->viewport()->width())));
+      }
+    };
+    QList<QWidget*> sidebar;
+    for (QWidget* w : conv->findChildren<QToolButton*>()) if (!w->isHidden()) sidebar << w;
+    sidebar << conv->findChild<QLineEdit*>(QStringLiteral("conversationSearch"));
+    QCOMPARE(sidebar.size(), 4);  // New chat, Rename, Delete and the search
+    inDock(conv, sidebar);
+    QList<QWidget*> imageControls;
+    for (QWidget* w : window.dropArea()->findChildren<QPushButton*>()) imageControls << w;
+    for (QWidget* w : window.attention()->findChildren<QComboBox*>()) imageControls << w;
+    for (QWidget* w : window.attention()->findChildren<QPushButton*>(Qt::FindDirectChildrenOnly)) imageControls << w;
+    QVERIFY(window.findChild<QPushButton*>(QStringLiteral("demoSceneButton")) != nullptr);
+    inDock(image, imageControls);
+    QList<QWidget*> timingButtons;
+    for (QWidget* w : window.timing()->findChildren<QPushButton*>()) timingButtons << w;
+    inDock(timing, timingButtons);
+    // The chat: its buttons whole, the meter beside them.
+    QApplication::processEvents();
+    const QList<QAction*> chatActions{window.chat()->editAction(), window.chat()->regenerateAction(),
+                                      window.chat()->stopAction(), window.chat()->sendAction()};
+    int chatButtons = 0;
+    for (QToolButton* b : window.chat()->findChildren<QToolButton*>())
+      if (chatActions.contains(b->defaultAction())) {
+        ++chatButtons;
+        QVERIFY2(whole(b, window.chat()), qPrintable(b->text() + QStringLiteral(" is cut")));
+      }
+    QCOMPARE(chatButtons, 4);
+    QVERIFY(whole(window.chat()->contextMeter(), window.chat()));
+    QVERIFY(window.tabifiedDockWidgets(image).contains(conv));  // one column of tabs
+
+    // A wide window keeps three columns.
+    window.resize(1280, 720);
+    window.resetLayout();
+    QApplication::processEvents();
+    QVERIFY(!window.tabifiedDockWidgets(image).contains(conv));
+    QCOMPARE(window.dockWidgetArea(conv), Qt::LeftDockWidgetArea);
   }
 
   // Issue 34 "also found": no two items of a menu share a mnemonic (three File items used D);
