@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -293,10 +294,12 @@ class TestConversationSidebar : public QObject {
     QCOMPARE(turn.user_text, QStringLiteral("Describe this image."));
     QCOMPARE(turn.answer, QString::fromStdString(result.text));
     QCOMPARE(turn.images.size(), size_t{1});
-    // An image from the temp folder (a checkout under /tmp) is kept as a copy named by its sha256.
+    // An image from the temp folder (a checkout under /tmp) is kept as a copy under its own name
+    // in a folder named by its sha256 (ConversationStore::keepImageFile).
     const QString saved_path = QString::fromStdString(turn.images[0].path);
     if (kDemoImage.startsWith(QDir::tempPath() + QLatin1Char('/')))
-      QVERIFY2(saved_path.endsWith(QString::fromStdString(turn.images[0].sha256) + QStringLiteral(".png")),
+      QVERIFY2(saved_path.endsWith(QString::fromStdString(turn.images[0].sha256) + QLatin1Char('/') +
+                                   QFileInfo(kDemoImage).fileName()),
                qPrintable(saved_path));
     else
       QCOMPARE(saved_path, kDemoImage);
