@@ -197,13 +197,17 @@ void MainWindow::applyDefaultLayout() {
     resizeDocks({imageDock, timingDock}, {em * 36, em * 24}, Qt::Vertical);
   }
   imageDock->raise();
-  if (narrow) {  // as wide as the image's buttons and the map's controls need; the rest to the chat
-    auto* scroll = qobject_cast<QScrollArea*>(imageDock->widget());
-    const int need = scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
-    resizeDocks({imageDock}, {std::max(em * 20, need)}, Qt::Horizontal);
-  } else {
-    resizeDocks({convDock, imageDock}, {em * 15, em * 28}, Qt::Horizontal);
-  }
+  // A dock at least as wide as its buttons and controls need (with room for an upright scroll
+  // bar), so it never scrolls sideways; the rest goes to the chat.
+  const auto need = [](QDockWidget* dock) {
+    auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    return scroll->widget()->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width();
+  };
+  if (narrow)
+    resizeDocks({imageDock}, {std::max(em * 20, need(imageDock))}, Qt::Horizontal);
+  else
+    resizeDocks({convDock, imageDock}, {std::max(em * 15, need(convDock)), std::max(em * 28, need(imageDock))},
+                Qt::Horizontal);
 }
 
 void MainWindow::resetLayout() {

@@ -303,6 +303,8 @@ class TestMainWindowLayout : public QObject {
     QApplication::processEvents();
     QVERIFY(!window.tabifiedDockWidgets(image).contains(conv));
     QCOMPARE(window.dockWidgetArea(conv), Qt::LeftDockWidgetArea);
+    inDock(conv, sidebar);  // the sidebar scrolled sideways there too, Delete cut
+    inDock(image, imageControls);
   }
 
   // Issue 34 "also found": no two items of a menu share a mnemonic (three File items used D);
