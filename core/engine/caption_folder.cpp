@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +98,117 @@ bool IsValidSha256(const std::string& s) {
   return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
+}
+
+struct CaptionTodo {
+  std::string file, sha;
+};
+
+// CaptionFolderOptions::concurrency > 1: `workers` threads call the captioner, each on the next
+// image; the caller's thread hands images out (on_start), and takes each answer in the order
+// they come back and gives it to `finish`, which writes it as the one-at-a-time loop does. The
+// first image with each sha256 is captioned; identical ones (sidecar mode) take its answer.
+// After `cancel`, no image is handed out; answers already coming are still written, and an
+// image whose request was stopped is neither written nor failed (the next run does it).
+template <class Update, class Finish>
+void CaptionConcurrently(const std::string& dir, const std::vector<CaptionTodo>& todo, int workers,
+                         const Captioner& captioner, const CaptionFolderCallbacks& cb, CaptionFolderSummary& summary,
+                         CaptionFolderProgress& progress, Update& update, Finish& finish) {
+  std::vector<size_t> jobs;
+  std::map<std::string, std::vector<size_t>> same_sha;  // sha256 -> its images in `todo`
+  for (size_t i = 0; i < todo.size(); ++i) {
+    std::vector<size_t>& group = same_sha[todo[i].sha];
+    if (group.empty()) jobs.push_back(i);
+    group.push_back(i);
+  }
+  struct Answer {
+    size_t job = 0;
+    std::optional<std::string> caption;
+    std::string error;
+    double seconds = 0.0;
+  };
+  std::mutex m;
+  std::condition_variable wake_worker, wake_caller;
+  std::deque<size_t> queue;
+  std::deque<Answer> answers;
+  bool closing = false;
+  auto work = [&] {
+    for (;;) {
+      Answer a;
+      {
+        std::unique_lock lock(m);
+        wake_worker.wait(lock, [&] { return closing || !queue.empty(); });
+        if (queue.empty()) return;
+        a.job = queue.front();
+        queue.pop_front();
+      }
+      const auto start = Clock::now();
+      try {
+        a.caption = captioner((fs::path(dir) / todo[a.job].file).string());
+      } catch (const std::exception& e) {  // one bad image never ends the run
+        a.error = e.what();
+      } catch (...) {
+        a.error = "the captioner failed";
+      }
+      a.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      {
+        std::lock_guard lock(m);
+        answers.push_back(std::move(a));
+      }
+      wake_caller.notify_one();
+    }
+  };
+  std::vector<std::thread> threads;
+  // Joined however this returns (a write that throws): each worker ends after its request.
+  struct Join {
+    std::mutex& m;
+    std::condition_variable& wake;
+    bool& closing;
+    std::vector<std::thread>& threads;
+    ~Join() {
+      {
+        std::lock_guard lock(m);
+        closing = true;
+      }
+      wake.notify_all();
+      for (std::thread& t : threads) t.join();
+    }
+  } join{m, wake_worker, closing, threads};
+  for (size_t w = 0; w < std::min(static_cast<size_t>(workers), jobs.size()); ++w) threads.emplace_back(work);
+  size_t next = 0;
+  int in_flight = 0;
+  for (;;) {
+    while (in_flight < workers && next < jobs.size()) {
+      if (cb.cancel && cb.cancel->load()) {
+        summary.cancelled = true;
+        next = jobs.size();
+        break;
+      }
+      update(todo[jobs[next]].file);
+      if (cb.on_start) cb.on_start(progress);
+      {
+        std::lock_guard lock(m);
+        queue.push_back(jobs[next]);
+      }
+      wake_worker.notify_one();
+      ++next;
+      ++in_flight;
+    }
+    if (in_flight == 0) break;
+    Answer a;
+    {
+      std::unique_lock lock(m);
+      wake_caller.wait(lock, [&] { return !answers.empty(); });
+      a = std::move(answers.front());
+      answers.pop_front();
+    }
+    --in_flight;
+    if (!a.caption && cb.cancel && cb.cancel->load()) {
+      summary.cancelled = true;
+      continue;
+    }
+    for (size_t k : same_sha[todo[a.job].sha]) finish(todo[k], a.caption, a.error, k == a.job ? a.seconds : 0.0);
+  }
 }
 
 }  // namespace
@@ -200,9 +315,7 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
   };
 
   // First pass: hash everything, so the progress total counts only the images left to caption.
-  struct Todo {
-    std::string file, sha;
-  };
+  using Todo = CaptionTodo;
   std::vector<Todo> todo;
   std::vector<CaptionRecord> rows_only;  // sidecar written by an interrupted run into this file
   std::map<std::string, std::string> first_with_hash;
@@ -281,40 +394,23 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
   const auto t0 = Clock::now();
   double caption_seconds = 0.0;
   int timed = 0;
+  const int workers = std::max(1, options.concurrency);
   std::map<std::string, std::string> caption_of_hash;  // sidecars: identical images captioned once
   CaptionFolderProgress progress;
   progress.total = static_cast<int>(todo.size());
   auto update = [&](const std::string& file) {
     progress.file = file;
     progress.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (timed > 0) progress.eta_s = caption_seconds / timed * (progress.total - progress.done);
+    // Several images at once: the wall time per finished image, not each one's own time.
+    if (workers > 1 && progress.done > 0) progress.eta_s = progress.elapsed_s / progress.done * (progress.total - progress.done);
+    else if (workers == 1 && timed > 0) progress.eta_s = caption_seconds / timed * (progress.total - progress.done);
   };
-  for (const Todo& t : todo) {
-    if (cb.cancel && cb.cancel->load()) {
-      summary.cancelled = true;
-      break;
-    }
-    update(t.file);
-    if (cb.on_start) cb.on_start(progress);
-    const auto start = Clock::now();
-    CaptionRecord rec{t.file, t.sha, "", 0.0};
-    bool captioning = false;  // the captioner is running (its time counts for the ETA, failed or not)
-    auto timed_now = [&] {
-      if (!captioning) return;
-      captioning = false;
-      rec.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      caption_seconds += rec.seconds;
-      ++timed;
-    };
+  // An image's caption (or the one-line reason it has none) written and reported; on the
+  // caller's thread in both modes, so the writers' guarantees hold with several images in flight.
+  auto finish = [&](const Todo& t, const std::optional<std::string>& caption, const std::string& error, double seconds) {
+    CaptionRecord rec{t.file, t.sha, caption.value_or(""), seconds};
     try {
-      if (auto known = caption_of_hash.find(t.sha); known != caption_of_hash.end()) {
-        rec.caption = known->second;
-      } else {
-        captioning = true;
-        rec.caption = captioner((fs::path(dir) / t.file).string());
-        timed_now();
-        if (sidecars) caption_of_hash.emplace(t.sha, rec.caption);
-      }
+      if (!caption) throw Error(error);
       // The sidecar before the row: a row says its image is done (resume), so it must not come
       // first. A failed sidecar fails the image (no row; it is tried again next run).
       if (sidecars) {
@@ -325,17 +421,46 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
         if (action == SidecarAction::kWrite) ++summary.sidecars_written;
       }
     } catch (const Error& e) {
-      timed_now();
       take_notices();
       ++progress.done;
       failed(t.file, e.what());
-      continue;
+      return;
     }
     if (out) append_row(rec);
     ++summary.captioned;
     ++progress.done;
     update(t.file);
     if (cb.on_captioned) cb.on_captioned(rec, progress);
+  };
+  if (workers > 1) {
+    CaptionConcurrently(dir, todo, workers, captioner, cb, summary, progress, update, finish);
+    return summary;
+  }
+  for (const Todo& t : todo) {
+    if (cb.cancel && cb.cancel->load()) {
+      summary.cancelled = true;
+      break;
+    }
+    update(t.file);
+    if (cb.on_start) cb.on_start(progress);
+    if (auto known = caption_of_hash.find(t.sha); known != caption_of_hash.end()) {
+      finish(t, known->second, "", 0.0);
+      continue;
+    }
+    // The captioner's time counts for the ETA, failed or not.
+    const auto start = Clock::now();
+    std::optional<std::string> caption;
+    std::string error;
+    try {
+      caption = captioner((fs::path(dir) / t.file).string());
+      if (sidecars) caption_of_hash.emplace(t.sha, *caption);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    caption_seconds += seconds;
+    ++timed;
+    finish(t, caption, error, seconds);
   }
   return summary;
 }

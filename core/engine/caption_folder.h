@@ -24,8 +24,15 @@
 // act on every image each run. Identical images each get their sidecar (the caption of the first is reused, not
 // computed again).
 //
-// Thread contract: runs on the caller's thread; `cancel` may be set from any thread and is
-// checked between images.
+// Several images at once (CaptionFolderOptions::concurrency, for a remote server that answers
+// several requests in parallel): the captioner runs on that many worker threads, while every
+// write (row, sidecar) and every callback stays on the caller's thread, one at a time, so the
+// guarantees above hold unchanged; rows come in the order answers arrive.
+//
+// Thread contract: runs on the caller's thread; the callbacks are called on it. The captioner
+// is called on it too, or with concurrency N > 1 on N threads of its own, up to N at once.
+// `cancel` may be set from any thread: no image is started after it; with concurrency, the
+// answers already coming are still written.
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -119,6 +126,8 @@ struct CaptionFolderOptions {
   // Only these images (names as listed: relative to the folder), when set: the folder view's
   // "caption the selected". Names that are not images of the folder are ignored.
   std::optional<std::set<std::string>> only;
+  // Images captioned at once (1: one after another on the caller's thread); see above.
+  int concurrency = 1;
 };
 
 // The same with sidecars and subfolders. Throws glance::Error when neither an output file nor
