@@ -2,9 +2,12 @@
 // glance-cli caption DIR --out FILE.jsonl|.csv and/or --sidecar: every image of a folder,
 // resumable (core/engine/caption_folder.h), into one file and/or a caption file next to each image
 // (core/engine/caption_sidecar.h), with a progress bar on a terminal.
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <filesystem>
 #include <sstream>
 
@@ -13,6 +16,7 @@
 #include "app/cli/caption_progress.h"
 #include "app/cli/command.h"
 #include "app/cli/json_output.h"
+#include "app/cli/remote_caption_flags.h"
 #include "app/cli/session_flags.h"
 #include "core/engine/attention_csv.h"
 #include "core/engine/caption_folder.h"
@@ -20,6 +24,7 @@
 #include "core/text/json_grammar.h"
 #include "core/util/atomic_write.h"
 #include "core/util/read_file.h"
+#include "remote/remote_captioner.h"
 
 namespace glance::cli {
 namespace {
@@ -125,9 +130,29 @@ std::optional<SidecarOptions> SidecarFlags(const ArgParser& p) {
   return o;
 }
 
+// Ctrl+C during a remote folder run: the first stops handing out images and lets the requests
+// in flight be answered and written; the second (the default action again) ends the process at
+// once, which loses nothing either: every caption is written whole as it comes.
+std::atomic<bool> g_stop_requested{false};
+
+void OnCtrlC(int) {
+  g_stop_requested = true;
+  static const char kSay[] = "\nstopping: the answers on their way are written; Ctrl+C again stops at once\n";
+  (void)!::write(STDERR_FILENO, kSay, sizeof kSay - 1);
+}
+
+void StopOnFirstCtrlC() {
+  struct sigaction sa {};
+  sa.sa_handler = OnCtrlC;
+  sa.sa_flags = SA_RESETHAND;  // the second Ctrl+C: the default action
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+}
+
 int CaptionDir(const ArgParser& p, const std::string& dir) {
   if (p.Has("json")) throw Error("--json is for one image; a folder's captions go to --out FILE.jsonl");
   if (p.Has("attention-csv")) throw Error("--attention-csv is for one image; " + dir + " is a folder");
+  CheckRemoteFlags(p);
   CaptionFolderOptions folder;
   folder.sidecar = SidecarFlags(p);
   folder.recursive = p.Has("recursive");
@@ -141,47 +166,125 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   CheckSchemaWithPreset(schema, preset);
   GenerateOptions options = ParseGenerateOptions(p);
   if (preset) ApplyPresetFlags(*preset, p, options);
-  auto engine = LoadEngineFromFlags(p);
-  JsonConstraintCache schemas(engine->tokenizer());
-  const auto mode = ParseMode(p);
-  ResolveSpeculative(options, *engine);
-  options.capture_attention = false;
-  folder.json_captions = ApplyJsonAnswer(options, schema, p, preset, schemas);
   const std::string prompt = preset ? preset->prompt : p.Get("prompt", "Describe this image.");
-  if (preset) std::fprintf(stderr, "%s\n", DescribePresetChoice(*preset, options).c_str());
   const auto system = p.Get("system");
-  auto captioner = [&](const std::string& path) {
-    Session session(engine);
-    if (system) session.SetSystemPrompt(*system);
-    try {
-      session.AttachImage(path, mode);
-      const TurnResult r = session.Send(prompt, options);
-      CheckWhole(r, options, path);
-      return r.text;
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      // One bad image must not end a folder run (an allocation refused by a decoder, ...).
-      throw Error(path + ": " + e.what());
-    }
-  };
+  const auto mode = ParseMode(p);
   CaptionProgress progress(::isatty(STDERR_FILENO) == 1);
+  std::mutex progress_mutex;  // remote retries are said from the request threads
+  Captioner captioner;
+  struct {
+    std::mutex m;
+    std::string reason;  // why the remote server is taken for gone ("" while it answers)
+  } server_gone;
+  std::shared_ptr<const Engine> engine;
+  std::optional<JsonConstraintCache> schemas;
+  if (p.Has("endpoint")) {
+    folder.concurrency = ConcurrencyFlag(p);
+    if (const std::string problem = remote::RemoteRequestProblem(options); !problem.empty()) throw Error(problem);
+    auto client = RemoteClientFromFlags(p, &g_stop_requested, [&](const std::string& line) {
+      std::lock_guard lock(progress_mutex);
+      progress.Note(line);
+    });
+    remote::RemoteCaptionRequest request;
+    request.model = RemoteModelFromFlags(p, *client);
+    request.system = system;
+    request.prompt = prompt;
+    request.mode = mode;
+    // The answer as JSON: a json preset (its schema; --json-schema replaces it), or --json-schema.
+    if (preset && preset->preset.style == CaptionStyle::kJson) {
+      request.json_answer = true;
+      request.json_schema = schema.empty() ? preset->preset.schema : schema;
+    } else if (!schema.empty()) {
+      request.json_answer = true;
+      request.json_schema = schema;
+    }
+    if (request.json_answer) options.enable_thinking = false;  // the answer starts with the document
+    folder.json_captions = request.json_answer;
+    request.options = options;
+    if (preset) std::fprintf(stderr, "%s\n", DescribePresetChoice(*preset, options).c_str());
+    std::fprintf(stderr, "captioning through %s (model %s, %d at once)\n", client->url().ChatUrl().c_str(),
+                 request.model.c_str(), folder.concurrency);
+    // A server that stops answering altogether, or refuses the key, ends the run (each image left
+    // would fail the same way); what was written stays, and the same command goes on later.
+    captioner = [inner = remote::MakeRemoteCaptioner(client, std::move(request)), &server_gone](const std::string& path) {
+      try {
+        return inner(path);
+      } catch (const remote::ServerUnusable& e) {
+        {
+          std::lock_guard lock(server_gone.m);
+          if (server_gone.reason.empty()) server_gone.reason = e.what();
+        }
+        g_stop_requested = true;
+        throw;
+      }
+    };
+    StopOnFirstCtrlC();
+  } else {
+    engine = LoadEngineFromFlags(p);
+    schemas.emplace(engine->tokenizer());
+    ResolveSpeculative(options, *engine);
+    options.capture_attention = false;
+    folder.json_captions = ApplyJsonAnswer(options, schema, p, preset, *schemas);
+    if (preset) std::fprintf(stderr, "%s\n", DescribePresetChoice(*preset, options).c_str());
+    captioner = [&](const std::string& path) {
+      Session session(engine);
+      if (system) session.SetSystemPrompt(*system);
+      try {
+        session.AttachImage(path, mode);
+        const TurnResult r = session.Send(prompt, options);
+        CheckWhole(r, options, path);
+        return r.text;
+      } catch (const Error&) {
+        throw;
+      } catch (const std::exception& e) {
+        // One bad image must not end a folder run (an allocation refused by a decoder, ...).
+        throw Error(path + ": " + e.what());
+      }
+    };
+  }
   CaptionFolderCallbacks cb;
-  cb.on_start = [&](const CaptionFolderProgress& pr) { progress.Start(pr); };
-  cb.on_captioned = [&](const CaptionRecord& rec, const CaptionFolderProgress& pr) { progress.Captioned(rec, pr); };
+  cb.on_start = [&](const CaptionFolderProgress& pr) {
+    std::lock_guard lock(progress_mutex);
+    progress.Start(pr);
+  };
+  cb.on_captioned = [&](const CaptionRecord& rec, const CaptionFolderProgress& pr) {
+    std::lock_guard lock(progress_mutex);
+    progress.Captioned(rec, pr);
+  };
   cb.on_failed = [&](const std::string& file, const std::string& error) {
+    std::lock_guard lock(progress_mutex);
+    {
+      std::lock_guard gone(server_gone.m);
+      if (!server_gone.reason.empty()) return;  // said once, when the run stops
+    }
     progress.Note("skipped " + file + ": " + error);
   };
   cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
+    std::lock_guard lock(progress_mutex);
     progress.Note("skipped " + file + ": the same image as " + same_as);
   };
+  cb.cancel = &g_stop_requested;
   const CaptionFolderSummary s = CaptionFolder(dir, folder, captioner, cb);
   progress.Finish();
   PrintSummary(s, folder);
+  if (!server_gone.reason.empty()) {
+    std::fprintf(stderr, "stopped: %s; every caption so far is written: run the same command again to go on\n",
+                 server_gone.reason.c_str());
+    return 1;
+  }
+  if (s.cancelled) {
+    std::fprintf(stderr, "stopped (Ctrl+C); every caption so far is written: run the same command again to go on\n");
+    return 130;
+  }
+  if (s.failed > 0 && p.Has("endpoint"))
+    std::fprintf(stderr, "the failed images have no caption yet; run the same command again to try them\n");
   return s.failed > 0 ? 1 : 0;
 }
 
 int CaptionImage(const ArgParser& p, const std::string& image) {
+  for (const char* f : kRemoteValueFlags)
+    if (p.Has(f)) throw Error(std::string("--") + f + " is for a folder of images (caption DIR --endpoint URL); " + image +
+                              " is one image");
   for (const char* f : {"out", "sidecar", "sidecar-ext", "existing", "prefix", "replace-edited", "recursive"})
     if (p.Has(f)) throw Error(std::string("--") + f + " is for a folder of images; " + image + " is one image");
   const std::string attention_csv = p.Get("attention-csv", "");
@@ -242,6 +345,7 @@ int Caption(const Args& args) {
   flags.insert("json-schema");
   for (const char* f : {"sidecar-ext", "existing", "prefix", "attention-csv"}) flags.insert(f);
   for (const char* f : kPresetValueFlags) flags.insert(f);
+  for (const char* f : kRemoteValueFlags) flags.insert(f);
   ArgParser p(args, flags, {"json", "no-attention", "sidecar", "recursive", "replace-edited"}, {kPresetRepeatableFlag});
   if (p.positional().size() > 1) throw Error("caption takes one IMAGE or one folder");
   if (p.positional().empty()) {
@@ -277,7 +381,16 @@ Register reg("caption",
              "        instructions whose {placeholders} each --var fills, and the sampling. NAME is a built-in\n"
              "        (short, detailed, tags, json), one in --preset-file, or one saved in the desktop app\n"
              "        ($XDG_CONFIG_HOME/Glance/presets.json, default ~/.config/Glance/presets.json; the same JSON\n"
-             "        format as its Export). --max-tokens and sampling flags given here win over the preset's.",
+             "        format as its Export). --max-tokens and sampling flags given here win over the preset's.\n"
+             "      caption DIR --endpoint URL [--api-key KEY] [--remote-model NAME] [--concurrency N] [same options]\n"
+             "        Caption through an OpenAI-compatible server instead of a model loaded here: another machine's\n"
+             "        glance-cli serve, llama.cpp's server, LM Studio, vLLM. URL is the server's root, with or\n"
+             "        without /v1. --api-key (else $GLANCE_API_KEY) is sent as Authorization: Bearer. --remote-model:\n"
+             "        the request's model (default: the server's first in /v1/models). --concurrency N: requests in\n"
+             "        flight at once (1 to 64, default 1). 429/502/503/504 and lost connections are retried with a\n"
+             "        growing pause (the server's Retry-After when it sends one), 6 tries in all; an image that\n"
+             "        still fails is skipped and captioned on the next run. Ctrl+C: the answers on their way are\n"
+             "        written, then it stops (again: at once); the same command goes on where it stopped.",
              "caption an image or a folder of images (default: the bundled demo image and model)", Caption);
 
 }  // namespace
