@@ -9,8 +9,12 @@
 //                      the rerun finishes: each image exactly once, none lost); killed and
 //                      restarted on its port within the retries (the run itself finishes); Ctrl+C
 //                      mid-run (what came is written, the rerun finishes)
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -291,6 +295,46 @@ TEST(RemoteStub, AnAnswerThatIsNotJsonFailsTheImageInOneLine) {
   EXPECT_EQ(Lines(p.err, "the answer is not JSON (text/html: '<html><body>Welcome to nginx!"), 1) << p.err;
   EXPECT_EQ(json::parse(stub.bodies().at(0))["model"], "default") << "no /v1/models: the model is 'default'";
   EXPECT_TRUE(Rows(d / "out.jsonl").empty());
+}
+
+TEST(RemoteStub, BadFlagsAndNoServerAreOneLineEach) {
+  TempDir d;
+  fs::create_directories(d / "imgs");
+  fs::copy_file(DemoImage(), d / "imgs/a.png");
+  // A port nothing listens on: one the kernel gave a socket, closed without listening.
+  int closed_port = 0;
+  {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    closed_port = ntohs(a.sin_port);
+    ::close(fd);
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--endpoint", "localhost:8080"}, "--endpoint localhost:8080: not an http:// or https:// URL"},
+      {{"--endpoint", "http://127.0.0.1:" + std::to_string(closed_port)}, "cannot reach the server (cannot connect"},
+      {{"--endpoint", "http://127.0.0.1:1", "--concurrency", "0"}, "--concurrency: '0' is not a whole number from 1 to 64"},
+      {{"--concurrency", "4"}, "--concurrency is for --endpoint URL"},
+      {{"--endpoint", "http://127.0.0.1:1", "--model", "x"}, "--model is for a model loaded here"},
+      {{"--endpoint", "http://127.0.0.1:1", "--sampling", "custom", "--min-p", "0.1"}, "--min-p has no field"},
+  };
+  for (const auto& [flags, words] : cases) {
+    std::vector<std::string> args = {"caption", d / "imgs", "--out", d / "out.jsonl"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    CliProcess p(args);
+    EXPECT_EQ(p.Wait(60), 1) << p.err;
+    EXPECT_EQ(Lines(p.err, ""), 1) << "one line:\n" << p.err;
+    EXPECT_NE(p.err.find(words), std::string::npos) << p.err;
+  }
+  EXPECT_FALSE(fs::exists(d / "out.jsonl"));
+  CliProcess help({"caption", "--help"});
+  EXPECT_EQ(help.Wait(60), 0);
+  EXPECT_NE((help.out + help.err).find("caption DIR --endpoint URL [--api-key KEY] [--remote-model NAME] [--concurrency N]"),
+            std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------------
