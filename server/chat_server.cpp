@@ -57,6 +57,7 @@ struct ChatServer::Impl {
   ChatService service;
   httplib::Server http;
   std::thread thread;
+  std::atomic<bool> listen_returned{false};  // the listening thread is done (or never listened)
   std::atomic<bool> stopping{false};
   std::atomic<uint64_t> next_id{0};
   ResponseStore responses;  // /v1/responses conversations, for previous_response_id
@@ -426,7 +427,11 @@ int ChatServer::Start() {
                                                  [w = im.waiting_connections] { return w->load() > 0; });
   }
   im.started = true;
-  im.thread = std::thread([&im] { im.http.listen_after_bind(); });
+  im.listen_returned = false;
+  im.thread = std::thread([&im] {
+    im.http.listen_after_bind();
+    im.listen_returned = true;
+  });
   return im.port;
 }
 
@@ -435,6 +440,10 @@ void ChatServer::Stop() {
   if (!im.started) return;
   im.stopping = true;
   im.service.Shutdown();
+  // httplib's stop() does nothing until the thread has begun listening: stopped right after
+  // Start() (a toggle on and off at once), the thread went on listening and the join below
+  // waited for ever (issue 35, app_soak). Wait for it to listen (or to have given up) first.
+  while (!im.http.is_running() && !im.listen_returned) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   im.http.stop();
   if (im.thread.joinable()) im.thread.join();
   im.guard.reset();

@@ -276,5 +276,21 @@ TEST_F(ServerDisconnect, AClientGoneWhileQueuedOrGeneratingStopsItsGeneration) {
   }
 }
 
+// Stop right after Start returns (app_soak: the local server toggled on and off at once): the
+// listening thread may not have begun listening yet, and httplib's stop() then did nothing, so
+// Stop() waited for ever on a thread that went on listening (issue 35, found by app_soak; here
+// it hung within a few hundred tries). Each Stop() returns and the port is free again.
+TEST(ChatServerStop, RightAfterStartReturns) {
+  const auto engine = Engine::Load(std::string(GLANCE_TEST_DATA) + "/tiny-a");
+  for (int i = 0; i < 500; ++i) {
+    ServerOptions o;
+    o.port = 0;
+    ChatServer server(engine, o);
+    ASSERT_GT(server.Start(), 0);
+    server.Stop();
+    EXPECT_FALSE(server.running());
+  }
+}
+
 }  // namespace
 }  // namespace glance::server
