@@ -5,7 +5,7 @@
 //                      the pause honoured, the request as OpenAI's API has it); 401 (one line, no
 //                      run); a body that is not JSON (one line per image, no row)
 //   RemoteServe        `glance-cli serve` with the demo model: the same captions as captioning
-//                      here with greedy settings; killed mid-run at --concurrency 4 (the run stops,
+//                      here with greedy settings, also when it answers 429 (--max-waiting 1); killed mid-run at --concurrency 4 (the run stops,
 //                      the rerun finishes: each image exactly once, none lost); killed and
 //                      restarted on its port within the retries (the run itself finishes); Ctrl+C
 //                      mid-run (what came is written, the rerun finishes)
@@ -342,8 +342,10 @@ TEST(RemoteStub, BadFlagsAndNoServerAreOneLineEach) {
 // `glance-cli serve --port PORT` with the demo model; PORT 0: any free one, read from its line.
 class Serve {
  public:
-  explicit Serve(int port = 0) {
-    proc_ = std::make_unique<CliProcess>(std::vector<std::string>{"serve", "--port", std::to_string(port)});
+  explicit Serve(int port = 0, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"serve", "--port", std::to_string(port)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    proc_ = std::make_unique<CliProcess>(args);
     if (!proc_->WaitForStderr("/v1 (", 120)) return;
     std::smatch m;
     if (std::regex_search(proc_->err, m, std::regex("http://127\\.0\\.0\\.1:(\\d+)/v1"))) port_ = std::stoi(m[1]);
@@ -392,6 +394,23 @@ TEST(RemoteServe, SameCaptionsAsCaptioningHere) {
     EXPECT_NE(p.err.find("(model demo-model, " + std::string(concurrency) + " at once)"), std::string::npos) << p.err;
     EXPECT_EQ(Rows(out), local) << "--concurrency " << concurrency;
   }
+}
+
+// A server with room for one waiting request answers the others of 4 in flight 429 (no
+// Retry-After: the doubling pause); every image is still captioned once, as here.
+TEST(RemoteServe, BusyServerAnswering429IsRetried) {
+  TempDir d;
+  DemoScenes(d / "imgs", 12);
+  const auto local = LocalCaptions(d, d / "imgs");
+  Serve server(0, {"--max-waiting", "1"});
+  ASSERT_GT(server.port(), 0);
+  CliProcess p({"caption", d / "imgs", "--out", d / "remote.jsonl", "--preset", "short", "--endpoint", server.url(),
+                "--concurrency", "4"});
+  ASSERT_EQ(p.Wait(300), 0) << p.err;
+  EXPECT_GE(Lines(p.err, "HTTP 429 Too Many Requests"), 1) << p.err;
+  int twice = 0;
+  EXPECT_EQ(Rows(d / "remote.jsonl", &twice), local);
+  EXPECT_EQ(twice, 0);
 }
 
 TEST(RemoteServe, ServerKilledMidRunStopsTheRunAndTheRerunFinishes) {
