@@ -24,7 +24,7 @@
 #include "core/text/json_grammar.h"
 #include "core/util/atomic_write.h"
 #include "core/util/read_file.h"
-#include "remote/remote_captioner.h"
+#include "core/remote/remote_captioner.h"
 
 namespace glance::cli {
 namespace {

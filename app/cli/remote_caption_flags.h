@@ -1,13 +1,13 @@
 #pragma once
 // glance-cli caption DIR --endpoint URL [--api-key K] [--remote-model NAME] [--concurrency N]:
-// the flags that send captioning to an OpenAI-compatible server (remote/) instead of loading a
+// the flags that send captioning to an OpenAI-compatible server (core/remote/) instead of loading a
 // model here, checked before anything runs; a bad one is one line naming it.
 #include <atomic>
 #include <memory>
 #include <string>
 
 #include "app/cli/arg_parser.h"
-#include "remote/remote_client.h"
+#include "core/remote/remote_client.h"
 
 namespace glance::cli {
 

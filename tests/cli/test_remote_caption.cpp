@@ -29,8 +29,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "remote/remote_captioner.h"
-#include "remote/remote_client.h"
+#include "core/remote/remote_captioner.h"
+#include "core/remote/remote_client.h"
 #include "tests/cli/cli_process.h"
 #include "tests/model/temp_dir.h"
 

@@ -1,4 +1,4 @@
-#include "remote/remote_captioner.h"
+#include "core/remote/remote_captioner.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "remote/remote_client.h"
+#include "core/remote/remote_client.h"
 
 #include <httplib.h>
 

@@ -20,7 +20,7 @@
 #include "core/engine/caption_folder.h"
 #include "core/engine/session.h"
 #include "core/vision/image_preprocessor.h"  // ImageMode
-#include "remote/remote_client.h"
+#include "core/remote/remote_client.h"
 
 namespace glance::remote {
 
