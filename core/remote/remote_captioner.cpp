@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/util/base64.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
 
@@ -11,25 +12,6 @@ namespace glance::remote {
 namespace {
 
 using nlohmann::json;
-
-std::string Base64(const std::string& bytes) {
-  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (unsigned char c : bytes) {
-    acc = (acc << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += a[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += a[(acc << (6 - bits)) & 63];
-  while (out.size() % 4) out += '=';
-  return out;
-}
 
 bool StartsWith(const std::string& s, std::string_view p) { return s.size() >= p.size() && s.compare(0, p.size(), p) == 0; }
 
@@ -62,7 +44,7 @@ std::string ChatRequestBody(const RemoteCaptionRequest& r, const std::string& by
   json messages = json::array();
   if (r.system) messages.push_back({{"role", "system"}, {"content", *r.system}});
   const json image = {{"type", "image_url"},
-                      {"image_url", {{"url", "data:" + mime + ";base64," + Base64(bytes)},
+                      {"image_url", {{"url", "data:" + mime + ";base64," + EncodeBase64(bytes)},
                                      {"detail", r.mode == ImageMode::kDetail ? "high" : "low"}}}};
   messages.push_back({{"role", "user"}, {"content", json::array({image, {{"type", "text"}, {"text", r.prompt}}})}});
   json body = {{"model", r.model}, {"messages", messages}, {"max_tokens", o.max_new_tokens}};

@@ -34,6 +34,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/util/base64.h"
 #include "tests/cli/cli_process.h"
 
 namespace glance::test {
@@ -51,24 +52,6 @@ std::string ReadFile(const std::string& path) {
 }
 
 std::string DemoImage() { return std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png"; }
-
-std::string Base64(const std::string& bytes) {
-  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (unsigned char c : bytes) {
-    acc = (acc << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += a[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += a[(acc << (6 - bits)) & 63];
-  while (out.size() % 4) out += '=';
-  return out;
-}
 
 std::string ImageMessage(const std::string& text, const std::string& url, int max_tokens) {
   return json{{"model", "demo"},
@@ -150,7 +133,7 @@ void ExpectError(const CurlResult& r, int status, const std::string& words) {
 TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
   Server s({"--max-body-mb", "1", "--max-image-mp", "1", "--max-tokens-limit", "64"});
   ASSERT_GT(s.port(), 0) << s.proc().err;
-  const std::string image = "data:image/png;base64," + Base64(ReadFile(DemoImage()));
+  const std::string image = "data:image/png;base64," + EncodeBase64(ReadFile(DemoImage()));
 
   // Controls: the endpoints answer a well-formed request.
   const CurlResult health = Curl(s, "GET", "/health", "");
@@ -177,12 +160,12 @@ TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
   // A PNG header claiming 5000x5000 (25 MP): refused from the header, before decoding.
   std::string png = ReadFile(DemoImage()).substr(0, 64);
   for (int k = 0; k < 4; ++k) png[16 + k] = png[20 + k] = static_cast<char>((5000u >> (24 - 8 * k)) & 0xFF);
-  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + Base64(png), 3)),
+  ExpectError(Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + EncodeBase64(png), 3)),
               413, "megapixels");
   // A corrupt image inside a valid data URL: 400, and the server carries on.
   std::string broken = ReadFile(DemoImage()).substr(0, 200);
   const CurlResult bad_pixels =
-      Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + Base64(broken), 3));
+      Curl(s, "POST", "/v1/chat/completions", ImageMessage("x", "data:image/png;base64," + EncodeBase64(broken), 3));
   EXPECT_EQ(bad_pixels.status, 400) << bad_pixels.body.dump();
   EXPECT_EQ(Curl(s, "GET", "/health", "").status, 200);
 
@@ -421,7 +404,7 @@ TEST(ServerLoad, TwentyClientsAreAnsweredOrRefusedAndMemoryStaysFlat) {
   Server s({"--max-waiting", "8", "--max-tokens-limit", "16"});
   ASSERT_GT(s.port(), 0) << s.proc().err;
   const std::string image_body =
-      ImageMessage("Describe this image.", "data:image/png;base64," + Base64(ReadFile(DemoImage())), 8);
+      ImageMessage("Describe this image.", "data:image/png;base64," + EncodeBase64(ReadFile(DemoImage())), 8);
   const std::string text_body =
       json{{"messages", {{{"role", "user"}, {"content", "hello"}}}}, {"max_tokens", 8}, {"stream", true}}.dump();
 
@@ -559,7 +542,7 @@ TEST(ServerSoak, MixedClientsForALongTimeEveryRequestAnsweredAndTheProcessFlat) 
   Server s({"--max-waiting", "8", "--max-tokens-limit", "16", "--max-body-mb", "1"});
   ASSERT_GT(s.port(), 0) << s.proc().err;
   const std::string image_body =
-      ImageMessage("Describe this image.", "data:image/png;base64," + Base64(ReadFile(DemoImage())), 8);
+      ImageMessage("Describe this image.", "data:image/png;base64," + EncodeBase64(ReadFile(DemoImage())), 8);
   const std::string stream_body =
       json{{"messages", {{{"role", "user"}, {"content", "hello"}}}}, {"max_tokens", 8}, {"stream", true}}.dump();
   const std::string long_stream_body =

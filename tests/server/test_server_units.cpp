@@ -16,6 +16,7 @@
 #include "core/engine/engine.h"
 #include "core/text/chat_template.h"
 #include "core/text/tokenizer.h"
+#include "core/util/base64.h"
 #include "core/util/error.h"
 #include "server/api_error.h"
 #include "server/chat_request.h"
@@ -34,29 +35,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Base64(const std::string& bytes) {
-  static const char* a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8) | uint8_t(bytes[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out += a[(v >> s) & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    const uint32_t v = uint8_t(bytes[i]) << 16;
-    out += a[(v >> 18) & 63];
-    out += a[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == bytes.size()) {
-    const uint32_t v = (uint8_t(bytes[i]) << 16) | (uint8_t(bytes[i + 1]) << 8);
-    out += a[(v >> 18) & 63];
-    out += a[(v >> 12) & 63];
-    out += a[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
-
 std::string DemoImageBytes() {
   std::ifstream in(std::string(GLANCE_SOURCE_RESOURCES) + "/demo-image.png", std::ios::binary);
   std::stringstream ss;
@@ -64,7 +42,7 @@ std::string DemoImageBytes() {
   return ss.str();
 }
 
-std::string DemoImageUrl() { return "data:image/png;base64," + Base64(DemoImageBytes()); }
+std::string DemoImageUrl() { return "data:image/png;base64," + EncodeBase64(DemoImageBytes()); }
 
 int StatusOf(const std::function<void()>& f, std::string* param = nullptr) {
   try {
@@ -79,7 +57,7 @@ int StatusOf(const std::function<void()>& f, std::string* param = nullptr) {
 TEST(ServerDataUrl, Base64RoundTripsEveryLength) {
   for (const std::string s : {"", "a", "ab", "abc", "abcd", "\xff\x00\x10 binary"}) {
     std::vector<uint8_t> out;
-    ASSERT_TRUE(DecodeBase64(Base64(s), out)) << s;
+    ASSERT_TRUE(DecodeBase64(EncodeBase64(s), out)) << s;
     EXPECT_EQ(std::string(out.begin(), out.end()), s);
   }
   std::vector<uint8_t> out;
@@ -88,7 +66,7 @@ TEST(ServerDataUrl, Base64RoundTripsEveryLength) {
 }
 
 TEST(ServerDataUrl, OnlyBase64ImageDataUrls) {
-  EXPECT_EQ(ParseImageDataUrl("data:image/png;base64," + Base64("xyz"), "p").mime, "image/png");
+  EXPECT_EQ(ParseImageDataUrl("data:image/png;base64," + EncodeBase64("xyz"), "p").mime, "image/png");
   for (const std::string bad : {"https://example.com/a.png", "HTTP://x/y", "/etc/passwd", "file:///etc/passwd",
                                 "data:text/plain;base64,aGVsbG8=", "data:image/png,rawbytes", "data:image/png;base64,",
                                 "data:image/png;base64,@@@"}) {
@@ -304,7 +282,7 @@ TEST(ServerRequest, EveryBadRequestIsA4xxNamingTheField) {
     huge_png[16 + k] = static_cast<char>((side >> (24 - 8 * k)) & 0xFF);
     huge_png[20 + k] = static_cast<char>((side >> (24 - 8 * k)) & 0xFF);
   }
-  const std::string huge = R"({"type":"image_url","image_url":{"url":"data:image/png;base64,)" + Base64(huge_png) + R"("}})";
+  const std::string huge = R"({"type":"image_url","image_url":{"url":"data:image/png;base64,)" + EncodeBase64(huge_png) + R"("}})";
   const std::vector<std::pair<std::string, int>> cases = {
       {"{not json", 400},
       {"[1,2]", 400},
@@ -487,7 +465,7 @@ TEST(ServerService, ARefusedRequestsHistoryIsNotHandedToTheNextConversation) {
                         {{"role", "user"},
                          {"content", json::array({{{"type", "image_url"},
                                                    {"image_url", {{"url", "data:image/png;base64," +
-                                                                              Base64(DemoImageBytes().substr(0, 100))}}}},
+                                                                              EncodeBase64(DemoImageBytes().substr(0, 100))}}}},
                                                   {{"type", "text"}, {"text", "And this one?"}}})}}});
   const ChatRequest bad = ParseChatRequest(json{{"messages", m}, {"max_tokens", 4}}.dump(), ServerLimits{});
   EXPECT_EQ(StatusOf([&] { service.Prepare(bad); }), 400);
