@@ -10,6 +10,7 @@
 // GLANCE_SOAK_SECONDS: 120 in ctest (app_soak, the CI smoke), 3600 by hand.
 #include <malloc.h>
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -242,5 +243,18 @@ class AppSoak : public QObject {
   }
 };
 
-QTEST_MAIN(AppSoak)
+// QTEST_MAIN with one addition: Qt Test aborts a test function after QTEST_FUNCTION_TIMEOUT
+// (300 s by default), so the hour-long run was killed at its fifth minute; unless the caller set
+// it, the soak's own length plus 15 minutes for the last cycle and the checks.
+int main(int argc, char** argv) {
+  if (std::getenv("QTEST_FUNCTION_TIMEOUT") == nullptr) {
+    const double ms = (EnvSeconds("GLANCE_SOAK_SECONDS", 120.0) + 900.0) * 1000.0;
+    qputenv("QTEST_FUNCTION_TIMEOUT", QByteArray::number(static_cast<qint64>(ms)));
+  }
+  QApplication app(argc, argv);
+  app.setAttribute(Qt::AA_Use96Dpi, true);
+  AppSoak soak;
+  QTEST_SET_MAIN_SOURCE_PATH
+  return QTest::qExec(&soak, argc, argv);
+}
 #include "test_app_soak.moc"
