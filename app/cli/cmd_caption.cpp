@@ -25,6 +25,7 @@
 #include "core/util/atomic_write.h"
 #include "core/util/read_file.h"
 #include "core/remote/remote_captioner.h"
+#include "core/remote/remote_run.h"
 
 namespace glance::cli {
 namespace {
@@ -172,10 +173,8 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   CaptionProgress progress(::isatty(STDERR_FILENO) == 1);
   std::mutex progress_mutex;  // remote retries are said from the request threads
   Captioner captioner;
-  struct {
-    std::mutex m;
-    std::string reason;  // why the remote server is taken for gone ("" while it answers)
-  } server_gone;
+  // Why the remote server is taken for gone ("" while it answers).
+  const auto server_gone = std::make_shared<remote::RemoteRunStop>();
   std::shared_ptr<const Engine> engine;
   std::optional<JsonConstraintCache> schemas;
   if (p.Has("endpoint")) {
@@ -206,18 +205,8 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
                  request.model.c_str(), folder.concurrency);
     // A server that stops answering altogether, or refuses the key, ends the run (each image left
     // would fail the same way); what was written stays, and the same command goes on later.
-    captioner = [inner = remote::MakeRemoteCaptioner(client, std::move(request)), &server_gone](const std::string& path) {
-      try {
-        return inner(path);
-      } catch (const remote::ServerUnusable& e) {
-        {
-          std::lock_guard lock(server_gone.m);
-          if (server_gone.reason.empty()) server_gone.reason = e.what();
-        }
-        g_stop_requested = true;
-        throw;
-      }
-    };
+    captioner = remote::StopWhenServerUnusable(remote::MakeRemoteCaptioner(client, std::move(request)), server_gone,
+                                               &g_stop_requested);
     StopOnFirstCtrlC();
   } else {
     engine = LoadEngineFromFlags(p);
@@ -253,10 +242,7 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   };
   cb.on_failed = [&](const std::string& file, const std::string& error) {
     std::lock_guard lock(progress_mutex);
-    {
-      std::lock_guard gone(server_gone.m);
-      if (!server_gone.reason.empty()) return;  // said once, when the run stops
-    }
+    if (server_gone->stopped()) return;  // said once, when the run stops
     progress.Note("skipped " + file + ": " + error);
   };
   cb.on_duplicate = [&](const std::string& file, const std::string& same_as) {
@@ -267,9 +253,9 @@ int CaptionDir(const ArgParser& p, const std::string& dir) {
   const CaptionFolderSummary s = CaptionFolder(dir, folder, captioner, cb);
   progress.Finish();
   PrintSummary(s, folder);
-  if (!server_gone.reason.empty()) {
+  if (server_gone->stopped()) {
     std::fprintf(stderr, "stopped: %s; every caption so far is written: run the same command again to go on\n",
-                 server_gone.reason.c_str());
+                 server_gone->reason().c_str());
     return 1;
   }
   if (s.cancelled) {
@@ -382,14 +368,17 @@ Register reg("caption",
              "        (short, detailed, tags, json), one in --preset-file, or one saved in the desktop app\n"
              "        ($XDG_CONFIG_HOME/Glance/presets.json, default ~/.config/Glance/presets.json; the same JSON\n"
              "        format as its Export). --max-tokens and sampling flags given here win over the preset's.\n"
-             "      caption DIR --endpoint URL [--api-key KEY] [--remote-model NAME] [--concurrency N] [same options]\n"
+             "      caption DIR --endpoint URL [--api-key KEY] [--remote-model NAME] [--concurrency N] [--timeout SECONDS]\n"
+             "          [same options]\n"
              "        Caption through an OpenAI-compatible server instead of a model loaded here: another machine's\n"
              "        glance-cli serve, llama.cpp's server, LM Studio, vLLM. URL is the server's root, with or\n"
              "        without /v1. --api-key (else $GLANCE_API_KEY) is sent as Authorization: Bearer. --remote-model:\n"
              "        the request's model (default: the server's first in /v1/models). --concurrency N: requests in\n"
              "        flight at once (1 to 64, default 1). 429/502/503/504 and lost connections are retried with a\n"
              "        growing pause (the server's Retry-After when it sends one), 6 tries in all; an image that\n"
-             "        still fails is skipped and captioned on the next run. Ctrl+C: the answers on their way are\n"
+             "        still fails is skipped and captioned on the next run. --timeout SECONDS: how long one request\n"
+             "        waits for its answer (default 600); a server that accepts and never answers is then retried\n"
+             "        as a lost connection, and the run stops after the 6th try. Ctrl+C: the answers on their way are\n"
              "        written, then it stops (again: at once); the same command goes on where it stopped.",
              "caption an image or a folder of images (default: the bundled demo image and model)", Caption);
 

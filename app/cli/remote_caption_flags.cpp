@@ -2,11 +2,13 @@
 
 #include <cstdlib>
 
+#include "core/remote/remote_run.h"
+
 namespace glance::cli {
 
 void CheckRemoteFlags(const ArgParser& p) {
   if (!p.Has("endpoint")) {
-    for (const char* f : {"api-key", "remote-model", "concurrency"})
+    for (const char* f : {"api-key", "remote-model", "concurrency", "timeout"})
       if (p.Has(f)) throw Error(std::string("--") + f + " is for --endpoint URL (captioning through a server)");
     return;
   }
@@ -27,6 +29,7 @@ std::shared_ptr<const remote::RemoteClient> RemoteClientFromFlags(const ArgParse
   } else if (const char* env = std::getenv("GLANCE_API_KEY")) {
     o.api_key = env;
   }
+  if (p.Has("timeout")) o.read_timeout_s = remote::ParseRemoteTimeout(p.Get("timeout", ""), "--timeout");
   o.cancel = cancel;
   o.on_retry = std::move(on_retry);
   return std::make_shared<const remote::RemoteClient>(std::move(o));
@@ -47,13 +50,9 @@ int ConcurrencyFlag(const ArgParser& p) {
 }
 
 std::string RemoteModelFromFlags(const ArgParser& p, const remote::RemoteClient& client) {
-  if (auto m = p.Get("remote-model")) {
-    if (m->empty()) throw Error("--remote-model needs a model name");
-    client.FirstModel();  // reachable, and the key taken, before the run starts
-    return *m;
-  }
-  const std::string first = client.FirstModel();
-  return first.empty() ? "default" : first;
+  const auto m = p.Get("remote-model");
+  if (m && m->empty()) throw Error("--remote-model needs a model name");
+  return remote::ResolveRemoteModel(client, m.value_or(""));
 }
 
 }  // namespace glance::cli

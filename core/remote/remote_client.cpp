@@ -64,6 +64,18 @@ std::string NoAnswer(httplib::Error e) {
   }
 }
 
+// NoAnswer, naming the timeout when the request waited for it: a server that accepts the
+// connection and never answers.
+std::string NoAnswer(httplib::Error e, const RemoteOptions& o, std::chrono::steady_clock::time_point start) {
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if ((e == httplib::Error::Read || e == httplib::Error::Write) && waited >= o.read_timeout_s * 0.9) {
+    char line[96];
+    std::snprintf(line, sizeof line, "nothing came within %g s: --timeout", o.read_timeout_s);
+    return line;
+  }
+  return NoAnswer(e);
+}
+
 std::unique_ptr<httplib::Client> Connect(const RemoteOptions& o, const EndpointUrl& url) {
   auto c = std::make_unique<httplib::Client>(url.origin);
   const auto seconds = [](double s) { return std::chrono::milliseconds(static_cast<int64_t>(s * 1000.0)); };
@@ -120,8 +132,11 @@ RemoteClient::RemoteClient(RemoteOptions options) : options_(std::move(options))
 std::string RemoteClient::FirstModel() const {
   const std::string where = url_.origin + url_.prefix + "/v1/models";
   auto c = Connect(options_, url_);
+  const auto start = std::chrono::steady_clock::now();
   const httplib::Result res = c->Get(url_.prefix + "/v1/models");
-  if (!res) throw Error("--endpoint " + options_.endpoint + ": cannot reach the server (" + NoAnswer(res.error()) + ")");
+  if (!res)
+    throw Error("--endpoint " + options_.endpoint + ": cannot reach the server (" + NoAnswer(res.error(), options_, start) +
+                ")");
   if (res->status == 401 || res->status == 403) throw Error(AuthRefused(where, *res, !options_.api_key.empty()));
   if (res->status != 200) return "";  // no list of models: the server answers with the one it has
   const json j = json::parse(res->body, nullptr, /*allow_exceptions=*/false);
@@ -138,11 +153,12 @@ json RemoteClient::PostChat(const std::string& body) const {
   bool answered = false;  // the last try got an HTTP answer (busy) rather than none (gone)
   for (int attempt = 1;; ++attempt) {
     auto c = Connect(options_, url_);
+    const auto sent = std::chrono::steady_clock::now();
     const httplib::Result res = c->Post(url_.prefix + "/v1/chat/completions", body, "application/json");
     double retry_after = -1.0;
     answered = static_cast<bool>(res);
     if (!res) {
-      last_problem = "no answer (" + NoAnswer(res.error()) + ")";
+      last_problem = "no answer (" + NoAnswer(res.error(), options_, sent) + ")";
     } else if (res->status == 200) {
       json j = json::parse(res->body, nullptr, /*allow_exceptions=*/false);
       if (j.is_discarded()) {

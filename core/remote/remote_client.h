@@ -55,7 +55,10 @@ struct RemoteOptions {
   std::string api_key;   // sent as Authorization: Bearer; "" for none
   RetryPolicy retry;
   double connect_timeout_s = 10.0;
-  double read_timeout_s = 600.0;  // a long caption on a slow server
+  // How long one request waits for the answer (--timeout): a long caption on a slow server. A
+  // request not answered in time counts as a lost connection (tried again as above), and says
+  // "nothing came within N s: --timeout".
+  double read_timeout_s = 600.0;
   // Set (Ctrl+C): a pause between tries ends and the request fails with "stopped".
   const std::atomic<bool>* cancel = nullptr;
   // Each retry, one line ("429 Too Many Requests; trying again in 2.0 s (try 2 of 6)"). Optional;

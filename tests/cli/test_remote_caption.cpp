@@ -3,7 +3,8 @@
 //   RemoteUnits        the endpoint URL's forms, the retry pause, the request body, the answer
 //   RemoteStub         a tiny server in this test: 429 with Retry-After twice then 200 (retried,
 //                      the pause honoured, the request as OpenAI's API has it); 401 (one line, no
-//                      run); a body that is not JSON (one line per image, no row)
+//                      run); a body that is not JSON (one line per image, no row); --timeout
+//                      against a server that accepts and never answers, and bad --timeout values
 //   RemoteServe        `glance-cli serve` with the demo model: the same captions as captioning
 //                      here with greedy settings, also when it answers 429 (--max-waiting 1); killed mid-run at --concurrency 4 (the run stops,
 //                      the rerun finishes: each image exactly once, none lost); killed and
@@ -321,6 +322,11 @@ TEST(RemoteStub, BadFlagsAndNoServerAreOneLineEach) {
       {{"--concurrency", "4"}, "--concurrency is for --endpoint URL"},
       {{"--endpoint", "http://127.0.0.1:1", "--model", "x"}, "--model is for a model loaded here"},
       {{"--endpoint", "http://127.0.0.1:1", "--sampling", "custom", "--min-p", "0.1"}, "--min-p has no field"},
+      {{"--endpoint", "http://127.0.0.1:1", "--timeout", "0"}, "--timeout: '0' is not a number of seconds above 0"},
+      {{"--endpoint", "http://127.0.0.1:1", "--timeout", "-5"}, "--timeout: '-5' is not a number of seconds"},
+      {{"--endpoint", "http://127.0.0.1:1", "--timeout", "10s"}, "--timeout: '10s' is not a number of seconds"},
+      {{"--endpoint", "http://127.0.0.1:1", "--timeout", "1e9"}, "at most 86400"},
+      {{"--timeout", "5"}, "--timeout is for --endpoint URL"},
   };
   for (const auto& [flags, words] : cases) {
     std::vector<std::string> args = {"caption", d / "imgs", "--out", d / "out.jsonl"};
@@ -335,6 +341,83 @@ TEST(RemoteStub, BadFlagsAndNoServerAreOneLineEach) {
   EXPECT_EQ(help.Wait(60), 0);
   EXPECT_NE((help.out + help.err).find("caption DIR --endpoint URL [--api-key KEY] [--remote-model NAME] [--concurrency N]"),
             std::string::npos);
+  EXPECT_NE((help.out + help.err).find("--timeout SECONDS: how long one request"), std::string::npos);
+}
+
+// A loopback port whose socket listens and never accepts: the kernel completes each connection
+// (the backlog), and nothing is ever read or written — a server that accepts and stays silent.
+class SilentServer {
+ public:
+  SilentServer() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 64) != 0) return;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+  }
+  ~SilentServer() { ::close(fd_); }
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+TEST(RemoteStub, TimeoutEndsAServerThatAcceptsAndNeverAnswers) {
+  TempDir d;
+  fs::create_directories(d / "imgs");
+  fs::copy_file(DemoImage(), d / "imgs/a.png");
+  SilentServer silent;
+  ASSERT_GT(silent.port(), 0);
+  const std::vector<std::string> args = {"caption", d / "imgs", "--out", d / "out.jsonl", "--endpoint", silent.url()};
+  // Control: without --timeout the run waits (600 s a try), still there after 4 s.
+  {
+    CliProcess waits(args);
+    EXPECT_EQ(waits.Wait(4.0), -1) << "ended without --timeout:\n" << waits.err;
+    waits.Signal(SIGKILL);
+    waits.Wait(10);
+  }
+  std::vector<std::string> timed = args;
+  timed.insert(timed.end(), {"--timeout", "1.5"});
+  const auto t0 = std::chrono::steady_clock::now();
+  CliProcess p(timed);
+  EXPECT_EQ(p.Wait(60), 1) << p.err;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GE(seconds, 1.4) << p.err;
+  EXPECT_LT(seconds, 30.0) << p.err;
+  EXPECT_EQ(Lines(p.err, ""), 1) << "one line:\n" << p.err;
+  EXPECT_NE(p.err.find("cannot reach the server (nothing came within 1.5 s: --timeout)"), std::string::npos) << p.err;
+  EXPECT_FALSE(fs::exists(d / "out.jsonl"));
+}
+
+// The model list answers; the chat route never does: each try waits --timeout, the 6th ends the run.
+TEST(RemoteStub, TimeoutEndsARunWhoseRequestsAreNeverAnswered) {
+  TempDir d;
+  fs::create_directories(d / "imgs");
+  fs::copy_file(DemoImage(), d / "imgs/a.png");
+  fs::copy_file(DemoImage(), d / "imgs/b.png");
+  std::atomic<bool> done{false};
+  StubServer stub([&done](int, const httplib::Request&, httplib::Response& res) {
+    while (!done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    res.status = 503;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  CliProcess p({"caption", d / "imgs", "--out", d / "out.jsonl", "--endpoint", stub.url(), "--timeout", "1"});
+  const int code = p.Wait(120);
+  done = true;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(code, 1) << p.err;
+  // 6 tries of 1 s and the pauses between them (0.5 s doubling, a quarter either way: at most 19.4 s).
+  EXPECT_GE(seconds, 6.0) << p.err;
+  EXPECT_LT(seconds, 60.0) << p.err;
+  EXPECT_EQ(Lines(p.err, "stopped: " + stub.url() + "/v1/chat/completions: no answer (nothing came within 1 s: "
+                         "--timeout) after 6 tries"), 1) << p.err;
+  EXPECT_EQ(stub.bodies().size(), 6u) << "the second image was sent after the server was taken for gone";
+  EXPECT_TRUE(Rows(d / "out.jsonl").empty());
 }
 
 // ---------------------------------------------------------------------------------------------
