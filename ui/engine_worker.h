@@ -15,11 +15,13 @@
 #include <QString>
 #include <QStringList>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "ui/event_types.h"
+#include "ui/remote_endpoint.h"
 
 namespace glance::server {
 class ChatServer;
@@ -83,10 +85,16 @@ class EngineWorker : public QObject {
   // empty for the whole folder. `json` (a json-style caption preset, core/engine/caption_preset.h):
   // every caption a JSON document, of `schema` when given, else any JSON object. The same signals
   // as captionFolder; a bad option: error("folder").
+  // `remote.on`: through that OpenAI-compatible endpoint instead of the loaded model (no model
+  // needed), exactly as glance-cli caption DIR --endpoint (core/remote/; engine_worker_remote.cpp):
+  // remote.concurrency requests in flight, Stop starts no image more and writes the answers on
+  // their way; a server that stops answering or refuses the key ends the run with
+  // error("folder", one line).
   void captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
                              const QString& existing, const QString& prefix, bool replaceEdited, bool recursive,
                              const QString& prompt, const glance::GenerateOptions& options, bool json = false,
-                             const QString& schema = QString());
+                             const QString& schema = QString(),
+                             const glance::ui::RemoteEndpointChoice& remote = glance::ui::RemoteEndpointChoice());
   // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
   // free port, and a port in use falls back to any free one. It follows model switches. The
   // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
@@ -142,6 +150,15 @@ class EngineWorker : public QObject {
   // `json`: JSON answers, of `schema` or (empty) any JSON object.
   void runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
                         const GenerateOptions& options, bool json, const QString& schema);
+  // The remote run of captionFolderSidecars (engine_worker_remote.cpp).
+  void runRemoteCaptionFolder(const QString& dir, CaptionFolderOptions folder, const QString& prompt,
+                              const GenerateOptions& options, bool json, const QString& schema,
+                              const RemoteEndpointChoice& remote);
+  // CaptionFolder with `captioner` and the folder signals; `stoppedBecause` (optional) says why
+  // the run was stopped from inside ("" when it was not): then error("folder", that) ends it.
+  void runFolderWith(const QString& dir, const CaptionFolderOptions& folder,
+                     const std::function<std::string(const std::string&)>& captioner,
+                     const std::function<std::string()>& stoppedBecause);
 
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;

@@ -21,7 +21,7 @@ void EngineWorker::captionFolder(const QString& dir, const QString& out, const Q
 void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& only, const QString& ext,
                                          const QString& existing, const QString& prefix, bool replaceEdited,
                                          bool recursive, const QString& prompt, const GenerateOptions& options,
-                                         bool json, const QString& schema) {
+                                         bool json, const QString& schema, const RemoteEndpointChoice& remote) {
   CaptionFolderOptions folder;
   folder.recursive = recursive;
   try {
@@ -39,6 +39,10 @@ void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& 
   if (!only.isEmpty()) {
     folder.only.emplace();
     for (const QString& name : only) folder.only->insert(name.toStdString());
+  }
+  if (remote.on) {
+    runRemoteCaptionFolder(dir, folder, prompt, options, json, schema, remote);
+    return;
   }
   runCaptionFolder(dir, folder, prompt, options, json, schema);
 }
@@ -85,6 +89,12 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
       throw Error(path + ": " + e.what());
     }
   };
+  runFolderWith(dir, folder, captioner, nullptr);
+}
+
+void EngineWorker::runFolderWith(const QString& dir, const CaptionFolderOptions& folder, const Captioner& captioner,
+                                 const std::function<std::string()>& stoppedBecause) {
+  const auto stopped = [&] { return stoppedBecause ? stoppedBecause() : std::string(); };
   int skipped = 0;
   CaptionFolderCallbacks cb;
   cb.cancel = &cancel_;
@@ -97,6 +107,7 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
   };
   cb.on_failed = [&](const std::string& file, const std::string& why) {
     if (cancel_.load()) return;  // the image Stop interrupted: not a bad file
+    if (!stopped().empty()) return;  // the server is gone: said once, at the end
     ++skipped;
     Q_EMIT folderItem(Q(file), Q(why), false);
   };
@@ -106,6 +117,11 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
   };
   try {
     const CaptionFolderSummary s = CaptionFolder(dir.toStdString(), folder, captioner, cb);
+    if (const std::string why = stopped(); !why.empty()) {
+      Q_EMIT error(QStringLiteral("folder"),
+                   tr("Stopped after %1 captioned (the rest on the next run): %2").arg(s.captioned).arg(Q(why)));
+      return;
+    }
     Q_EMIT folderFinished(s.captioned, s.already_done, skipped, s.cancelled || cancel_.load());
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));

@@ -20,6 +20,7 @@
 #include "ui/caption_preset_dialog.h"
 #include "ui/caption_preset_store.h"
 #include "ui/folder_model.h"  // CountOf
+#include "ui/remote_endpoint_fields.h"
 
 namespace glance::ui {
 
@@ -111,12 +112,15 @@ FolderCaptionDialog::FolderCaptionDialog(const FolderCaptionChoice& initial, int
   replaceEdited_->setObjectName(QStringLiteral("replaceEdited"));
   replaceEdited_->setChecked(initial.replaceEdited);
   form->addRow(QString(), replaceEdited_);
+  remote_ = new RemoteEndpointFields(initial.remote, form, this);
+  connect(remote_, &RemoteEndpointFields::runOnChanged, this, [this] { adjustSize(); });
   problem_ = new QLabel(this);
   problem_->setObjectName(QStringLiteral("problem"));
   problem_->setWordWrap(true);
   form->addRow(problem_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  buttons->button(QDialogButtonBox::Ok)->setText(tr("&Start"));
+  start_ = buttons->button(QDialogButtonBox::Ok);
+  start_->setText(tr("&Start"));
   connect(buttons, &QDialogButtonBox::accepted, this, &FolderCaptionDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &FolderCaptionDialog::reject);
   form->addRow(buttons);
@@ -297,6 +301,7 @@ FolderCaptionChoice FolderCaptionDialog::choice() const {
   c.existing = existing_->currentData().toString();
   c.prefix = prefix_->text();
   c.replaceEdited = replaceEdited_->isChecked();
+  c.remote = remote_->choice();
   return c;
 }
 
@@ -315,7 +320,28 @@ void FolderCaptionDialog::accept() {
       it.value()->setFocus();
       return;
     }
-  QDialog::accept();
+  if (checking_) return;
+  if (const QString bad = remote_->problem(); !bad.isEmpty()) {
+    problem_->setText(bad);
+    return;
+  }
+  if (!remote_->choice().on) {
+    QDialog::accept();
+    return;
+  }
+  checking_ = true;
+  start_->setEnabled(false);
+  problem_->setText(tr("Asking %1…").arg(remote_->choice().url));
+  remote_->check([this](const QString& problem) {
+    checking_ = false;
+    start_->setEnabled(true);
+    if (!problem.isEmpty()) {
+      problem_->setText(problem);
+      return;
+    }
+    problem_->clear();
+    QDialog::accept();
+  });
 }
 
 }  // namespace glance::ui

@@ -5,11 +5,15 @@
 // ui/caption_preset_store.h) with a field for each {placeholder} of its instructions, or a
 // question of one's own — and the sidecar options of glance-cli caption --sidecar: extension,
 // what to do with an existing caption (skip, overwrite, append, prepend), a prefix (trigger word),
-// and whether captions edited by hand may be changed.
+// and whether captions edited by hand may be changed; and where the run happens: this computer or
+// an OpenAI-compatible endpoint (ui/remote_endpoint_fields.h), which Start asks first, so a wrong
+// URL, a dead server or a refused key is one line here rather than a failed run.
 // GUI thread only.
 #include <QDialog>
 #include <QMap>
 #include <QString>
+
+#include "ui/remote_endpoint.h"
 
 class QCheckBox;
 class QComboBox;
@@ -23,6 +27,7 @@ class QWidget;
 namespace glance::ui {
 
 class CaptionPresetStore;
+class RemoteEndpointFields;
 
 struct FolderCaptionChoice {
   enum class Which { kAll, kUncaptioned, kSelected };
@@ -34,6 +39,7 @@ struct FolderCaptionChoice {
   QString existing = QStringLiteral("skip");  // as --existing
   QString prefix;
   bool replaceEdited = false;
+  RemoteEndpointChoice remote;  // remote.on: through an OpenAI-compatible endpoint
 };
 
 class FolderCaptionDialog : public QDialog {
@@ -47,7 +53,11 @@ class FolderCaptionDialog : public QDialog {
   QString problem() const;  // the line shown when OK is refused or a preset action failed ("" when none)
   QString question() const;  // what each image will be asked, as shown
 
-  void accept() override;  // refuses a bad extension or an empty placeholder, naming it
+  // Refuses a bad extension, an empty placeholder or a bad endpoint field, naming it; with an
+  // endpoint, asks the server first (Start waits, off the GUI thread) and stays open with the one
+  // line why when it does not answer or refuses the key.
+  void accept() override;
+  bool isCheckingEndpoint() const { return checking_; }
 
   // The buttons' work after their file dialog (tests call them directly).
   bool importFrom(const QString& file);
@@ -79,7 +89,10 @@ class FolderCaptionDialog : public QDialog {
   QComboBox* existing_ = nullptr;
   QLineEdit* prefix_ = nullptr;
   QCheckBox* replaceEdited_ = nullptr;
+  RemoteEndpointFields* remote_ = nullptr;
   QLabel* problem_ = nullptr;
+  QPushButton* start_ = nullptr;
+  bool checking_ = false;
 };
 
 }  // namespace glance::ui

@@ -35,6 +35,7 @@
 #include "ui/folder_replace_dialog.h"
 #include "ui/settings_file.h"
 #include "ui/folder_thumbnails.h"
+#include "ui/remote_endpoint.h"
 
 namespace glance::ui {
 
@@ -91,6 +92,7 @@ FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()
     const QJsonObject vars = QJsonDocument::fromJson(saved->value(QString::fromLatin1(kPresetVarsKey)).toString().toUtf8()).object();
     for (auto it = vars.begin(); it != vars.end(); ++it) lastChoice_.vars.insert(it.key(), it.value().toString());
   }
+  lastChoice_.remote = LoadRemoteEndpointChoice();  // this computer or the endpoint of the last run
   setWindowTitle(tr("Folder \u2014 Glance"));
   resize(1180, 680);
   thumbnails_ = new FolderThumbnails(
@@ -425,7 +427,7 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
     statusBar()->showMessage(tr("A caption run is going already."));
     return false;
   }
-  if (!worker_ || !modelLoaded_ || !modelLoaded_()) {
+  if (!worker_ || (!choice.remote.on && (!modelLoaded_ || !modelLoaded_()))) {
     statusBar()->showMessage(tr("Load a model first (in the main window): captioning needs one."));
     return false;
   }
@@ -481,18 +483,23 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
     for (auto it = choice.vars.begin(); it != choice.vars.end(); ++it) vars.insert(it.key(), it.value());
     saved->setValue(QString::fromLatin1(kPresetVarsKey), QString::fromUtf8(QJsonDocument(vars).toJson(QJsonDocument::Compact)));
   }
+  SaveRemoteEndpointChoice(choice.remote);
   setRunning(true);
   bar_->setRange(0, 0);
   statusBar()->showMessage(request.preset.isEmpty() ? tr("Starting\u2026")
                                                     : tr("Starting with the preset '%1'\u2026").arg(request.preset));
+  // A remote run says where its images go in each progress line.
+  const QString through = choice.remote.on ? QLatin1Char(' ') + tr("through %1").arg(choice.remote.url) : QString();
+  statusBar()->showMessage(statusBar()->currentMessage() + through);
   // The run's signals reach this window only during the run (the main window's Caption a
   // folder dialog listens to the same ones).
   auto* run = new QObject(this);
-  connect(worker_, &EngineWorker::folderProgress, run, [this](int done, int total, const QString& file, double eta) {
+  connect(worker_, &EngineWorker::folderProgress, run, [this, through](int done, int total, const QString& file, double eta) {
     bar_->setRange(0, std::max(total, 1));
     bar_->setValue(done);
-    QString line = file.isEmpty() ? tr("Captioned %1 of %2").arg(done).arg(total)
-                                  : tr("Captioning %1 (%2 of %3)").arg(file).arg(done + 1).arg(total);
+    QString line = (file.isEmpty() ? tr("Captioned %1 of %2").arg(done).arg(total)
+                                   : tr("Captioning %1 (%2 of %3)").arg(file).arg(done + 1).arg(total)) +
+                   through;
     if (eta >= 0) line += QStringLiteral(" \u00B7 ") + DescribeEta(eta);
     statusBar()->showMessage(line);
   });
@@ -532,7 +539,8 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
       worker_,
       [worker, dir, only, choice, recursive, request] {
         worker->captionFolderSidecars(dir, only, choice.ext, choice.existing, choice.prefix, choice.replaceEdited,
-                                      recursive, request.prompt, request.options, request.json, request.schema);
+                                      recursive, request.prompt, request.options, request.json, request.schema,
+                                      choice.remote);
       },
       Qt::QueuedConnection);
   return true;

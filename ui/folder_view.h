@@ -73,7 +73,9 @@ class FolderWindow : public QMainWindow {
   void saveNow();  // the editor's pending change, if any
 
   // Starts a caption run with these choices (no dialog); false (and why, in the status bar)
-  // when there is no model or a run is going, or the preset is unknown or lacks a placeholder's value.
+  // when there is no model (for a run on this computer) or a run is going, or the preset is
+  // unknown or lacks a placeholder's value. choice.remote.on: through that endpoint
+  // (EngineWorker::captionFolderSidecars), its settings kept for the next run (ui/remote_endpoint.h).
   bool startCaption(const FolderCaptionChoice& choice);
   // The choices of the last run started, the next caption dialog's start; its preset and the
   // preset's values are kept in the settings file across restarts.
