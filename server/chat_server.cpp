@@ -52,6 +52,23 @@ struct ServedReport {
   }
 };
 
+namespace {
+// The request this HTTP worker thread is handling; its routing, handler and the logger that
+// follows its response all run on this thread. Whether a chat handler reports it (on_served),
+// and when its routing began (for on_other_request's duration).
+thread_local bool tls_chat_reported = false;
+thread_local std::chrono::steady_clock::time_point tls_routed{};
+
+std::shared_ptr<ServedReport> ChatReport(const std::function<void(const ServedRequest&)>& sink,
+                                         const httplib::Request& req) {
+  tls_chat_reported = true;
+  auto report = std::make_shared<ServedReport>(sink);
+  report->r.method = req.method;
+  report->r.path = req.path;
+  return report;
+}
+}  // namespace
+
 struct ChatServer::Impl {
   ServerOptions options;
   ChatService service;
@@ -142,11 +159,26 @@ struct ChatServer::Impl {
 
     // Called once a response has been written (a streamed one included): the connection's next
     // request is timed from its first byte.
-    http.set_logger([this](const httplib::Request& req, const httplib::Response&) {
+    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
       if (guard) guard->ResponseSent(req.remote_addr, req.remote_port);
+      const bool chat = std::exchange(tls_chat_reported, false);
+      const auto routed = std::exchange(tls_routed, {});
+      if (chat || !options.on_other_request) return;
+      ServedRequest r;
+      r.method = req.method;
+      r.path = req.path;
+      r.status = res.status;
+      if (routed != std::chrono::steady_clock::time_point{})
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - routed).count();
+      try {
+        options.on_other_request(r);
+      } catch (...) {  // a front end's logging must not take the server down
+      }
     });
 
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      tls_routed = std::chrono::steady_clock::now();
+      tls_chat_reported = false;
       // Where the request comes from, before the key: a browser's preflight carries no key.
       if (const auto refused =
               CheckRequestSource(req.get_header_value("Host"), req.get_header_value("Origin"), source_policy)) {
@@ -197,7 +229,7 @@ struct ChatServer::Impl {
     });
     http.Post("/v1/responses", [this](const httplib::Request& req, httplib::Response& res) {
       RequestArrived(req);  // a generation may take minutes: not a slow client
-      auto report = std::make_shared<ServedReport>(options.on_served);
+      auto report = ChatReport(options.on_served, req);
       try {
         Respond(req, res, report);
       } catch (const ApiError& e) {
@@ -210,7 +242,7 @@ struct ChatServer::Impl {
     });
     http.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
       RequestArrived(req);  // a generation may take minutes: not a slow client
-      auto report = std::make_shared<ServedReport>(options.on_served);
+      auto report = ChatReport(options.on_served, req);
       try {
         Complete(req, res, report);
       } catch (const ApiError& e) {
@@ -462,6 +494,7 @@ std::shared_ptr<void> ChatServer::TryHoldEngine() {
 
 bool ChatServer::running() const { return impl_->started && impl_->http.is_running(); }
 int ChatServer::port() const { return impl_->port; }
+std::string ChatServer::model_id() const { return impl_->service.model_id(); }
 std::string ChatServer::url() const {
   const std::string& h = impl_->options.host;
   return "http://" + (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + std::to_string(impl_->port);

@@ -37,6 +37,10 @@ struct ServerOptions {
   // Called once per chat request that passed the API-key check, when it has been answered or
   // refused, on one of the server's worker threads (possibly several at once). Optional.
   std::function<void(const ServedRequest&)> on_served;
+  // Called once for every other request, once its response is written: the model list, health,
+  // CORS preflights, and requests refused before a chat request is read (401, 403, 404, 413).
+  // On a worker thread, like on_served; a request log sets both. Optional.
+  std::function<void(const ServedRequest&)> on_other_request;
 };
 
 }  // namespace glance::server
