@@ -129,11 +129,12 @@ bool MainWindow::openConversation(const QString& id) {
   // message of the opened conversation.
   lastImageMaps_.clear();
   afterContinue_ = nullptr;
+  // The engine does not hold it yet: the next message re-reads it there first. That needs
+  // every image, found by path or by sha256 among the kept ones. Set before it is shown, so the
+  // context meter counts this chat's tokens at once (it showed the session's 0 until then).
+  needsContinue_ = !current_.turns.empty();
   showConversation(current_);
   sidebar_->setCurrentId(current_.id);
-  // The engine does not hold it yet: the next message re-reads it there first. That needs
-  // every image, found by path or by sha256 among the kept ones.
-  needsContinue_ = !current_.turns.empty();
   SavedConversation history;
   QString why;
   setReadOnly(!savedHistory(&history, false, &why), why);

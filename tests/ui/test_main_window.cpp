@@ -241,6 +241,42 @@ class TestMainWindow : public QObject {
              qPrintable(window.chat()->lastAnswerStats()));
   }
 
+  // A reopened chat's context meter shows at once the tokens the engine will re-read for it,
+  // its image included (issue 34: it read 0 until the next message), and so does the newest
+  // chat a new window opens at start.
+  void reopenedChatShowsItsTokensAtOnce() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    int held = 0;
+    QString id;
+    {
+      MainWindow window(nullptr, nullptr, &store);
+      window.generateOptions() = GreedyOptions();
+      window.generateOptions().max_new_tokens = 6;
+      window.setConfirmDetail(false);
+      LoadDemo(window);
+      Answer(window, [&] { QVERIFY(!window.tryDemoScene().isEmpty()); });
+      const TurnResult second = Answer(window, [&] { window.chat()->submit(QStringLiteral("And the colour?")); });
+      held = second.stats.context_tokens;
+      const int imageTokens = window.currentConversation().turns.at(0).images.at(0).tokens();
+      QVERIFY2(imageTokens > 0 && held > imageTokens, qPrintable(QString::number(held)));
+      auto* meter = window.chat()->contextMeter();
+      QTRY_COMPARE(meter->usage().used, held);
+      id = window.currentConversation().id;
+      window.newChat();
+      QTRY_COMPARE(meter->usage().used, 0);
+      QVERIFY(window.openConversation(id));
+      QCOMPARE(meter->usage().used, held);  // at once, nothing typed or sent
+      QVERIFY(window.chat()->input()->toPlainText().isEmpty());
+    }
+    MainWindow restarted(nullptr, nullptr, &store);
+    QSignalSpy ready(&restarted, &MainWindow::modelReady);
+    restarted.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    QTRY_COMPARE(restarted.currentConversation().id, id);
+    QTRY_COMPARE(restarted.chat()->contextMeter()->usage().used, held);
+  }
+
   void closingWhileGeneratingExitsCleanly() {
     auto window = std::make_unique<MainWindow>();
     QSignalSpy ready(window.get(), &MainWindow::modelReady);
