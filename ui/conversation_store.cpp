@@ -15,6 +15,7 @@
 #include "core/util/append_file.h"
 #include "core/util/error.h"
 #include "ui/atomic_save.h"
+#include "ui/event_types.h"
 
 namespace glance::ui {
 
@@ -322,8 +323,14 @@ bool ConversationStore::ExportJson(const Conversation& c, const QString& path, Q
   return WriteAtomically(path, QByteArray::fromStdString(ToJson(c).dump(1)), error);
 }
 
-bool ConversationStore::ExportMarkdown(const Conversation& c, const QString& path, QString* error) {
-  return WriteAtomically(path, ToMarkdown(c).toUtf8(), error);
+bool ConversationStore::ExportMarkdown(const Conversation& c, const QString& path, QString* error,
+                                       const std::function<QString(const ImageInfo&)>& find) {
+  const auto at = [&find](const ImageInfo& img) {
+    if (find) return find(img);
+    const QString saved = Q(img.path);
+    return !saved.isEmpty() && QFileInfo(saved).isFile() ? saved : QString();
+  };
+  return WriteMarkdownExport(c, path, at, error);
 }
 
 }  // namespace glance::ui

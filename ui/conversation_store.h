@@ -64,7 +64,10 @@ class ConversationStore : public QObject {
   // Exports (atomic too). JSON = the saved form (images with sha256, stats, attention maps,
   // the model and precision of each turn).
   static bool ExportJson(const Conversation& conversation, const QString& path, QString* error = nullptr);
-  static bool ExportMarkdown(const Conversation& conversation, const QString& path, QString* error = nullptr);
+  // Markdown: the images copied beside it, in "<name>_images/" (WriteMarkdownExport); `find`
+  // says where an image is now (findImage of the store it was saved in; none: its saved path).
+  static bool ExportMarkdown(const Conversation& conversation, const QString& path, QString* error = nullptr,
+                             const std::function<QString(const ImageInfo&)>& find = {});
 
  Q_SIGNALS:
   void errorOccurred(const QString& message) const;

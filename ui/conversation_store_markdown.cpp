@@ -1,6 +1,11 @@
-// Markdown export of a conversation (conversation_store_types.h).
+// Markdown export of a conversation (conversation_store_types.h), with its images beside it.
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <QUrl>
 
+#include "ui/atomic_save.h"
 #include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
 
@@ -20,9 +25,17 @@ QString StatsLine(const TurnStats& s) {
       .arg(Q(s.backend), Q(std::string(Name(s.precision))), ThreadCount(s.threads));
 }
 
+// A relative path as a Markdown link destination: each segment percent-encoded (spaces,
+// parentheses and non-ASCII names stay one link in every renderer).
+QString LinkTo(const QString& relative) {
+  QStringList segments = relative.split(QLatin1Char('/'));
+  for (QString& segment : segments) segment = QString::fromLatin1(QUrl::toPercentEncoding(segment));
+  return segments.join(QLatin1Char('/'));
+}
+
 }  // namespace
 
-QString ToMarkdown(const Conversation& c) {
+QString ToMarkdown(const Conversation& c, const std::function<QString(const ImageInfo&)>& imageLink) {
   QString md;
   md += QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? QStringLiteral("Conversation") : c.title);
   if (!c.turns.empty() && !c.turns.back().model.isEmpty())
@@ -41,7 +54,8 @@ QString ToMarkdown(const Conversation& c) {
       const ImageInfo& img = t.images[static_cast<size_t>(part.image)];
       const QString path = Q(img.path);
       const QString name = path.isEmpty() ? QStringLiteral("pasted image") : QFileInfo(path).fileName();
-      if (!path.isEmpty()) md += QStringLiteral("![%1](%2)\n\n").arg(name, path);
+      const QString link = imageLink ? imageLink(img) : QString();
+      if (!link.isEmpty()) md += QStringLiteral("![%1](%2)\n\n").arg(name, link);
       md += QStringLiteral("- image `%1`: %2×%3 → %4×%5, %6×%7 tokens (%8), sha256 `%9`\n\n")
                 .arg(name)
                 .arg(img.source_w)
@@ -67,6 +81,51 @@ QString ToMarkdown(const Conversation& c) {
     }
   }
   return md;
+}
+
+bool WriteMarkdownExport(const Conversation& c, const QString& path,
+                         const std::function<QString(const ImageInfo&)>& find, QString* error) {
+  const QFileInfo target(path);
+  const QString folderName = target.completeBaseName() + QStringLiteral("_images");
+  const QDir folder(target.absoluteDir().filePath(folderName));
+  QHash<QString, QString> copied;    // sha256 (or source path) -> file name in the folder
+  QHash<QString, QString> nameOwner;  // file name (lower case) -> its sha256
+  QString failed;
+  auto link = [&](const ImageInfo& img) -> QString {
+    if (!failed.isEmpty()) return {};
+    const QString source = find ? find(img) : QString();
+    if (source.isEmpty() || !QFileInfo(source).isFile()) return {};
+    const QString identity = img.sha256.empty() ? source : Q(img.sha256);
+    if (copied.contains(identity)) return LinkTo(folderName + QLatin1Char('/') + copied.value(identity));
+    // Its own name (the name it was attached by; a kept copy has the same one), made unique.
+    const QFileInfo own(img.path.empty() ? source : Q(img.path));
+    QString name = own.fileName();
+    for (int n = 2; nameOwner.contains(name.toLower()); ++n)
+      name = QStringLiteral("%1 (%2)%3")
+                 .arg(own.completeBaseName())
+                 .arg(n)
+                 .arg(own.suffix().isEmpty() ? QString() : QLatin1Char('.') + own.suffix());
+    QFile in(source);
+    // Only the folder itself: a file whose own folder is missing fails below, as before.
+    if (!folder.exists() && !target.absoluteDir().mkdir(folderName)) {
+      failed = QStringLiteral("cannot create the folder %1").arg(folder.path());
+      return {};
+    }
+    if (!in.open(QIODevice::ReadOnly)) {
+      failed = QStringLiteral("cannot read the image %1: %2").arg(source, in.errorString());
+      return {};
+    }
+    if (!SaveFileAtomically(folder.filePath(name), in.readAll(), &failed)) return {};
+    nameOwner.insert(name.toLower(), identity);
+    copied.insert(identity, name);
+    return LinkTo(folderName + QLatin1Char('/') + name);
+  };
+  const QString md = ToMarkdown(c, link);
+  if (!failed.isEmpty()) {
+    if (error) *error = failed;
+    return false;
+  }
+  return SaveFileAtomically(path, md.toUtf8(), error);
 }
 
 }  // namespace glance::ui

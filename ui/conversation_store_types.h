@@ -3,6 +3,7 @@
 // Plain data (copyable), built from the engine's value types (core/engine/events.h).
 #include <QDateTime>
 #include <QString>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -92,9 +93,21 @@ std::vector<MessagePart> ImagesThenText(size_t images, const QString& text);
 std::vector<MessagePart> OrderedParts(const ConversationTurn& turn);
 
 // Markdown for people: title, system prompt, each turn's message in order (text, and each
-// image's path, sha256, size and token grid where it stands), answer and a stats line; a message
+// image's name, sha256, size and token grid where it stands), answer and a stats line; a message
 // with regenerated answers says which one the conversation continues from and lists the others.
-// Attention maps are left to the JSON export.
-QString ToMarkdown(const Conversation& conversation);
+// Attention maps are left to the JSON export. `imageLink` gives the link an image is shown by
+// (relative to the Markdown file; empty: the image is only named); none: every image is named.
+QString ToMarkdown(const Conversation& conversation,
+                   const std::function<QString(const ImageInfo&)>& imageLink = {});
+
+// Writes ToMarkdown to `path` (atomically) with the images beside it: copied into the folder
+// "<file name without .md>_images" next to it under their own names (two different images of one
+// name: "cat.png", "cat (2).png"), and linked by that relative path. So the export works from
+// wherever it is saved, and keeps working when the file and its folder are moved or sent
+// together, or the originals (temporary files, the app's hidden image folder) go away; links to
+// the originals' absolute paths did none of that. `find`: where an image is now (empty when
+// gone: it is named but not shown). False + *error when a copy or the file cannot be written.
+bool WriteMarkdownExport(const Conversation& conversation, const QString& path,
+                         const std::function<QString(const ImageInfo&)>& find, QString* error = nullptr);
 
 }  // namespace glance::ui

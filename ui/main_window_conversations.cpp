@@ -357,7 +357,8 @@ bool MainWindow::editMessage(int turn, const QString& text) {
 
 bool MainWindow::exportConversation(const QString& path, bool markdown) {
   QString error;
-  const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error)
+  const auto find = [this](const ImageInfo& img) { return store_->findImage(Q(img.path), Q(img.sha256)); };
+  const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error, find)
                            : ConversationStore::ExportJson(current_, path, &error);
   if (ok)  // passing news: it goes by itself
     showKeyedNotice(QStringLiteral("export"), tr("Exported to %1.").arg(path),

@@ -5,9 +5,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QtTest>
 
 #include <cmath>
@@ -769,6 +772,73 @@ class ConversationStoreTest : public QObject {
     QVERIFY(store.load(c.id));
   }
 
+  // Issue 34: a Markdown export pointed at the images' absolute (often hidden) paths. The images
+  // are copied beside it, under their own names, and linked relatively: every link resolves from
+  // the file's folder, also after the file and its folder are moved elsewhere.
+  void markdownExportCarriesItsImagesBesideIt() {
+    QTemporaryDir src;
+    QVERIFY(QDir().mkpath(src.filePath(QStringLiteral("b"))));
+    const QString red = src.filePath(QStringLiteral("cat photo.png"));
+    const QString blue = src.filePath(QStringLiteral("b/cat photo.png"));  // another picture, same name
+    QImage image(8, 8, QImage::Format_RGB32);
+    image.fill(Qt::red);
+    QVERIFY(image.save(red));
+    image.fill(Qt::blue);
+    QVERIFY(image.save(blue));
+    auto info = [](const QString& path) {
+      ImageInfo i;
+      i.path = path.toStdString();
+      i.sha256 = QFile::exists(path) ? glance::Sha256File(path.toStdString()) : std::string(64, 'c');
+      return i;
+    };
+    Conversation c;
+    c.title = QStringLiteral("Two cats");
+    ConversationTurn t;
+    t.user_text = QStringLiteral("Compare.");
+    t.answer = QStringLiteral("Red and blue.");
+    t.images = {info(red), info(blue)};
+    c.turns.push_back(t);
+    t.images = {info(red)};  // the same picture again: one copy
+    c.turns.push_back(t);
+    t.images = {info(src.filePath(QStringLiteral("gone.png")))};  // no longer anywhere
+    c.turns.push_back(t);
+
+    QTemporaryDir out;
+    QVERIFY(QDir().mkpath(out.filePath(QStringLiteral("my exports"))));
+    const QString md = out.filePath(QStringLiteral("my exports/Two cats (final).md"));
+    QString error;
+    QVERIFY2(ConversationStore::ExportMarkdown(c, md, &error), qPrintable(error));
+    const QDir images(out.filePath(QStringLiteral("my exports/Two cats (final)_images")));
+    QCOMPARE(images.entryList(QDir::Files, QDir::Name),
+             (QStringList{QStringLiteral("cat photo (2).png"), QStringLiteral("cat photo.png")}));
+    QCOMPARE(QImage(images.filePath(QStringLiteral("cat photo.png"))).pixelColor(0, 0), QColor(Qt::red));
+    QCOMPARE(QImage(images.filePath(QStringLiteral("cat photo (2).png"))).pixelColor(0, 0), QColor(Qt::blue));
+
+    // Moved with its folder: every link still resolves, and none names where the originals were.
+    const QString moved = out.filePath(QStringLiteral("elsewhere"));
+    QVERIFY(QDir().rename(out.filePath(QStringLiteral("my exports")), moved));
+    QFile f(moved + QStringLiteral("/Two cats (final).md"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY2(!text.contains(src.path()), qPrintable(text));
+    const QRegularExpression linkRe(QStringLiteral("!\\[[^\\]]*\\]\\(([^)\\s]+)\\)"));
+    QStringList targets;
+    for (auto it = linkRe.globalMatch(text); it.hasNext();) {
+      const QString target = QUrl::fromPercentEncoding(it.next().captured(1).toUtf8());
+      QVERIFY2(QFileInfo(target).isRelative(), qPrintable(target));
+      QVERIFY2(QFileInfo::exists(moved + QLatin1Char('/') + target), qPrintable(target));
+      targets << target;
+    }
+    QCOMPARE(targets, (QStringList{QStringLiteral("Two cats (final)_images/cat photo.png"),
+                                   QStringLiteral("Two cats (final)_images/cat photo (2).png"),
+                                   QStringLiteral("Two cats (final)_images/cat photo.png")}));
+    QVERIFY(text.contains(QStringLiteral("`gone.png`")));  // named, not shown
+
+    // Not writable next to the file: the export fails and says why.
+    QVERIFY(!ConversationStore::ExportMarkdown(c, out.filePath(QStringLiteral("no/such/folder/x.md")), &error));
+    QVERIFY(!error.isEmpty());
+  }
+
   void exportsCarryImagesHashesStatsAndAttention() {
     ConversationStore store(Folder());
     Conversation c = Sample();
@@ -782,7 +852,8 @@ class ConversationStoreTest : public QObject {
     const QString text = QString::fromUtf8(mf.readAll());
     QVERIFY(text.contains(QStringLiteral("# ") + c.title));
     QVERIFY(text.contains(QString::fromStdString(c.turns[0].images[0].sha256)));
-    QVERIFY(text.contains(QString::fromStdString(c.turns[0].images[0].path)));
+    QVERIFY(text.contains(QStringLiteral("`cat é.png`")));  // named; the file is not on this machine
+    QVERIFY(!text.contains(QStringLiteral("](")));           // so not shown
     QVERIFY(text.contains(QStringLiteral("A cat. 🐈")));
     QVERIFY(text.contains(QStringLiteral("70 prompt tokens (49 image)")));
     QFile jf(js);
