@@ -22,6 +22,7 @@
 
 #include "ui/event_types.h"
 #include "ui/remote_endpoint.h"
+#include "ui/local_server_config.h"
 
 namespace glance::server {
 class ChatServer;
@@ -95,14 +96,16 @@ class EngineWorker : public QObject {
                              const QString& prompt, const glance::GenerateOptions& options, bool json = false,
                              const QString& schema = QString(),
                              const glance::ui::RemoteEndpointChoice& remote = glance::ui::RemoteEndpointChoice());
-  // The local server (server/chat_server.h, loopback only) on the loaded model; `port` 0 = any
-  // free port, and a port in use falls back to any free one. It follows model switches. The
-  // chat and the server take turns on the engine (holdEngine). serverChanged() tells the URL,
-  // empty once stopped; a failure: error("server", why). In engine_worker_server.cpp.
   // Attention rollout of the latest answer (Session::Rollout; `answer` its captured maps):
   // rolloutReady, or rolloutFailed with the one-line reason (too long a chat, no image).
   void rollout(const std::vector<glance::AttentionMap>& answer);
-  void startServer(int port);
+  // The local server (server/chat_server.h) on the loaded model, as `config` says (address,
+  // port, API key, allowed origins); port 0 = any free port, and a port in use falls back to any
+  // free one. It follows model switches. The chat and the server take turns on the engine
+  // (holdEngine). serverChanged() tells the URL and the model name clients use, empty once
+  // stopped; requestServed() reports each request answered; a failure (an address that cannot
+  // be bound, an origin that is not one): error("server", why). In engine_worker_server.cpp.
+  void startServer(const glance::ui::LocalServerConfig& config);
   void stopServer();
 
  Q_SIGNALS:
@@ -131,7 +134,9 @@ class EngineWorker : public QObject {
   void folderFinished(int captioned, int alreadyDone, int skipped, bool stopped);
   void rolloutReady(const std::vector<glance::AttentionMap>& maps);
   void rolloutFailed(const QString& message);
-  void serverChanged(const QString& url);
+  void serverChanged(const QString& url, const QString& model);
+  // One request the local server answered or refused (emitted on the server's threads).
+  void requestServed(const glance::server::ServedRequest& request);
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
   // A failed command; `during` says which ("load", "image", "remove-image", "generate",
@@ -163,7 +168,7 @@ class EngineWorker : public QObject {
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;
   std::unique_ptr<server::ChatServer> server_;
-  int serverPort_ = 0;  // the port asked for (restartServer)
+  LocalServerConfig serverConfig_;  // what was asked for (restartServer)
   std::atomic<bool> cancel_{false};
   std::atomic<bool> cancelLoad_{false};
   ImageMode imageMode_ = ImageMode::kFast;

@@ -10,42 +10,45 @@
 
 namespace glance::ui {
 
-void EngineWorker::startServer(int port) {
-  serverPort_ = port;
+void EngineWorker::startServer(const LocalServerConfig& config) {
+  serverConfig_ = config;
   if (!engine_) {
     Q_EMIT error(QStringLiteral("server"), tr("Load a model first: the local server serves it."));
-    Q_EMIT serverChanged(QString());
+    Q_EMIT serverChanged(QString(), QString());
     return;
   }
   server_.reset();
-  server::ServerOptions options;  // loopback only, no key: this machine's other programs
-  options.port = port;
   try {
+    server::ServerOptions options = config.ToServerOptions();
+    // Every request, for the server panel's log; called on the server's threads (the signal is
+    // queued to the GUI). The server is stopped before this worker goes, so `this` outlives it.
+    options.on_served = [this](const server::ServedRequest& r) { Q_EMIT requestServed(r); };
+    options.on_other_request = options.on_served;
     auto s = std::make_unique<server::ChatServer>(engine_, options);
     try {
       s->Start();
     } catch (const Error&) {
-      if (port == 0) throw;
+      if (config.port == 0) throw;
       // The port is taken (another server, a second window): any free one, and the status
-      // bar shows which.
+      // bar and the panel show which.
       options.port = 0;
       s = std::make_unique<server::ChatServer>(engine_, options);
       s->Start();
     }
     server_ = std::move(s);
-    Q_EMIT serverChanged(Q(server_->url()));
+    Q_EMIT serverChanged(Q(server_->url()), Q(server_->model_id()));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("server"), QString::fromUtf8(e.what()));
-    Q_EMIT serverChanged(QString());
+    Q_EMIT serverChanged(QString(), QString());
   }
 }
 
 void EngineWorker::stopServer() {
   server_.reset();  // ChatServer's destructor stops it: running requests end within a token
-  Q_EMIT serverChanged(QString());
+  Q_EMIT serverChanged(QString(), QString());
 }
 
-void EngineWorker::restartServer() { startServer(serverPort_); }
+void EngineWorker::restartServer() { startServer(serverConfig_); }
 
 std::shared_ptr<void> EngineWorker::holdEngine() {
   if (!server_) return nullptr;

@@ -1,5 +1,7 @@
 #include "ui/event_types.h"
 
+#include "ui/local_server_config.h"
+
 namespace glance::ui {
 
 void RegisterEventTypes() {
@@ -14,6 +16,8 @@ void RegisterEventTypes() {
   qRegisterMetaType<glance::Progress>();
   qRegisterMetaType<glance::SavedConversation>();
   qRegisterMetaType<std::vector<glance::AttentionMap>>();
+  qRegisterMetaType<glance::ui::LocalServerConfig>();
+  qRegisterMetaType<glance::server::ServedRequest>();
 }
 
 QString DescribeImage(const ImageInfo& info) {

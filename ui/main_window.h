@@ -16,6 +16,7 @@
 
 #include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
+#include "ui/local_server_config.h"
 
 class QAction;
 class QLabel;
@@ -36,6 +37,8 @@ class ConversationStore;
 class SettingsStore;
 class EngineWorker;
 class ImageDropArea;
+class ServerPanel;
+class ServerRequestLog;
 class TimingPanel;
 
 class MainWindow : public QMainWindow {
@@ -136,12 +139,16 @@ class MainWindow : public QMainWindow {
   // Attaches and captions a held-out demo scene (core/engine/demo_scenes.h), a different one
   // each time; returns its path, or empty (the notice says why) when the scenes are missing.
   QString tryDemoScene();
-  // The "Local server" toggle: an OpenAI-compatible server (server/chat_server.h) on
-  // 127.0.0.1:`port` serving the loaded model (port 0 = any free port; a busy port falls back
-  // to one). The chat and the server take turns on the engine. localServerChanged() gives the
+  // The "Local server" toggle: an OpenAI-compatible server (server/chat_server.h) serving the
+  // loaded model with the server panel's settings (LocalServerConfig: 127.0.0.1:8080 unless
+  // changed); `port` >= 0 overrides the port (0 = any free port; a busy port falls back to
+  // one). The chat and the server take turns on the engine. localServerChanged() gives the
   // URL, empty when off.
-  void setLocalServer(bool on, int port = 8080);
+  void setLocalServer(bool on, int port = -1);
   QString localServerUrl() const { return serverUrl_; }
+  // File ▸ Local server panel… (ui/server_panel.h): settings, state, request log, examples.
+  ServerPanel* openServerPanel();
+  ServerRequestLog* serverLog() const { return serverLog_; }
   void openSettings();
   void openDownloads();
   void showModelInfo();
@@ -169,7 +176,7 @@ class MainWindow : public QMainWindow {
   void requestChooseAnswer(const QString& text);
   void requestReset();
   void requestContinue(const glance::SavedConversation& turns);
-  void requestStartServer(int port);
+  void requestStartServer(const glance::ui::LocalServerConfig& config);
   void requestStopServer();
   void localServerChanged(const QString& url);
   void requestCaptionFolder(const QString& dir, const QString& out, const QString& prompt,
@@ -320,6 +327,8 @@ class MainWindow : public QMainWindow {
   QAction* serverAction_ = nullptr;
   QLabel* serverLabel_ = nullptr;
   QString serverUrl_;  // the local server's, empty when it is off
+  ServerRequestLog* serverLog_ = nullptr;  // every request it answered (kept while the panel is closed)
+  ServerPanel* serverPanel_ = nullptr;     // made when first opened
 };
 
 }  // namespace glance::ui

@@ -1,4 +1,4 @@
-// MainWindow, the File menu's tools: Caption a folder…, Try a demo scene and Local server.
+// MainWindow, the File menu's tools: Caption a folder…, Try a demo scene, Local server and its panel.
 #include <QAction>
 #include <QLabel>
 #include <QMenu>
@@ -13,6 +13,8 @@
 #include "ui/engine_worker.h"
 #include "ui/folder_view.h"
 #include "ui/main_window.h"
+#include "ui/server_panel.h"
+#include "ui/server_request_log.h"
 
 namespace glance::ui {
 
@@ -34,6 +36,8 @@ void MainWindow::buildToolsMenu(QMenu* file) {
   serverAction_->setToolTip(tr("Serve the loaded model to this computer's programs through an "
                                "OpenAI-compatible API"));
   connect(serverAction_, &QAction::toggled, this, [this](bool on) { setLocalServer(on); });
+  file->addAction(tr("Local ser&ver panel\u2026"), this, [this] { openServerPanel(); });
+  serverLog_ = new ServerRequestLog(500, this);
   serverLabel_ = new QLabel(this);
   serverLabel_->setObjectName(QStringLiteral("serverLabel"));
   serverLabel_->setOpenExternalLinks(true);
@@ -44,8 +48,17 @@ void MainWindow::buildToolsMenu(QMenu* file) {
 void MainWindow::connectTools() {
   connect(this, &MainWindow::requestStartServer, worker_, &EngineWorker::startServer);
   connect(this, &MainWindow::requestStopServer, worker_, &EngineWorker::stopServer);
-  connect(worker_, &EngineWorker::serverChanged, this, [this](const QString& url) {
+  connect(worker_, &EngineWorker::requestServed, serverLog_,
+          [this](const server::ServedRequest& request) { serverLog_->add(request); });
+  connect(worker_, &EngineWorker::error, this, [this](const QString& during, const QString& message) {
+    if (serverPanel_ && during == QStringLiteral("server")) serverPanel_->showError(message);
+  });
+  connect(this, &MainWindow::modelReady, this, [this](const ModelInfo& info) {
+    if (serverPanel_) serverPanel_->setModelName(Q(info.name));
+  });
+  connect(worker_, &EngineWorker::serverChanged, this, [this](const QString& url, const QString& model) {
     serverUrl_ = url;
+    if (serverPanel_) serverPanel_->setServerState(url, model);
     const QSignalBlocker block(serverAction_);
     serverAction_->setChecked(!url.isEmpty());
     serverLabel_->setVisible(!url.isEmpty());
@@ -59,10 +72,28 @@ void MainWindow::connectTools() {
 }
 
 void MainWindow::setLocalServer(bool on, int port) {
-  if (on)
-    Q_EMIT requestStartServer(port);
-  else
+  if (!on) {
     Q_EMIT requestStopServer();
+    return;
+  }
+  LocalServerConfig config = serverPanel_ ? serverPanel_->config() : LocalServerConfig::Load();
+  if (port >= 0) config.port = port;
+  Q_EMIT requestStartServer(config);
+}
+
+ServerPanel* MainWindow::openServerPanel() {
+  if (!serverPanel_) {
+    serverPanel_ = new ServerPanel(serverLog_, this);
+    serverPanel_->setModelName(modelLoaded_ ? Q(model_.name) : QString());
+    serverPanel_->setServerState(serverUrl_, QString());
+    connect(serverPanel_, &ServerPanel::startRequested, this,
+            [this](const LocalServerConfig& config) { Q_EMIT requestStartServer(config); });
+    connect(serverPanel_, &ServerPanel::stopRequested, this, [this] { Q_EMIT requestStopServer(); });
+  }
+  serverPanel_->show();
+  serverPanel_->raise();
+  serverPanel_->activateWindow();
+  return serverPanel_;
 }
 
 CaptionFolderDialog* MainWindow::openCaptionFolder() {
