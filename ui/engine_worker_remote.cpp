@@ -29,7 +29,7 @@ void EngineWorker::runRemoteCaptionFolder(const QString& dir, CaptionFolderOptio
     client = std::make_shared<const remote::RemoteClient>(std::move(o));
     request.model = remote::ResolveRemoteModel(*client, remote.model.toStdString());
   } catch (const std::exception& e) {
-    Q_EMIT error(QStringLiteral("folder"), QString::fromUtf8(e.what()));
+    Q_EMIT error(QStringLiteral("folder"), RemoteMessage(e.what()));
     return;
   }
   request.prompt = prompt.toStdString();

@@ -22,6 +22,12 @@ QString RemoteEndpointChoice::effectiveKey() const {
   return apiKey.isEmpty() ? qEnvironmentVariable("GLANCE_API_KEY") : apiKey;
 }
 
+QString RemoteMessage(const char* what) {
+  QString m = QString::fromUtf8(what);
+  if (m.startsWith(QStringLiteral("--endpoint "))) m.remove(0, 11);
+  return m;
+}
+
 RemoteEndpointChoice LoadRemoteEndpointChoice() {
   const auto s = SettingsFile::App();
   RemoteEndpointChoice c;

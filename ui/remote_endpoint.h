@@ -26,6 +26,10 @@ struct RemoteEndpointChoice {
   QString effectiveKey() const;
 };
 
+// core/remote's one-line message for the GUI: without the "--endpoint " it starts with for the
+// CLI (the dialog's field is named "Endpoint URL").
+QString RemoteMessage(const char* what);
+
 // The choice of the last run (the key only when it was remembered).
 RemoteEndpointChoice LoadRemoteEndpointChoice();
 // Keeps `c` for the next run; the key only with rememberKey, and a key remembered before is

@@ -30,7 +30,7 @@ RemoteEndpointFields::RemoteEndpointFields(const RemoteEndpointChoice& initial, 
   runOn_->setCurrentIndex(initial.on ? 1 : 0);
   runOn_->setToolTip(tr("Another machine's glance-cli serve, llama.cpp's server, LM Studio, vLLM\u2026 "
                         "(glance-cli caption DIR --endpoint URL)"));
-  form->addRow(tr("R&un on:"), runOn_);
+  form->addRow(tr("&Run on:"), runOn_);
 
   url_ = new QLineEdit(initial.url, parent);
   url_->setObjectName(QStringLiteral("endpointUrl"));
@@ -45,16 +45,17 @@ RemoteEndpointFields::RemoteEndpointFields(const RemoteEndpointChoice& initial, 
   key_->setEchoMode(QLineEdit::Password);
   key_->setPlaceholderText(qEnvironmentVariableIsSet("GLANCE_API_KEY") ? tr("from GLANCE_API_KEY")
                                                                        : tr("none (or set GLANCE_API_KEY)"));
-  remember_ = new QCheckBox(tr("Re&member"), keyRow);
+  remember_ = new QCheckBox(tr("Remem&ber"), keyRow);
   remember_->setObjectName(QStringLiteral("rememberKey"));
   remember_->setChecked(initial.rememberKey);
   keyLayout->addWidget(key_, 1);
   keyLayout->addWidget(remember_);
   form->addRow(tr("API &key:"), keyRow);
+  if (auto* label = qobject_cast<QLabel*>(form->labelForField(keyRow))) label->setBuddy(key_);  // Alt+K
   keyNote_ = new QLabel(parent);
   keyNote_->setObjectName(QStringLiteral("keyNote"));
   keyNote_->setWordWrap(true);
-  keyNote_->setText(tr("The key is sent as Authorization: Bearer and kept only while Glance runs; ticking "
+  keyNote_->setText(tr("The key is sent as Authorization: Bearer and kept in memory only; ticking "
                        "Remember stores it in plain text in the settings file. Empty: GLANCE_API_KEY."));
   form->addRow(QString(), keyNote_);
 
@@ -68,7 +69,7 @@ RemoteEndpointFields::RemoteEndpointFields(const RemoteEndpointChoice& initial, 
   concurrency_->setRange(1, 64);
   concurrency_->setValue(std::clamp(initial.concurrency, 1, 64));
   concurrency_->setToolTip(tr("Requests in flight at once (the server answers several together)"));
-  form->addRow(tr("Co&ncurrency:"), concurrency_);
+  form->addRow(tr("Concurrenc&y:"), concurrency_);
 
   timeout_ = new QDoubleSpinBox(parent);
   timeout_->setObjectName(QStringLiteral("timeout"));
@@ -78,7 +79,7 @@ RemoteEndpointFields::RemoteEndpointFields(const RemoteEndpointChoice& initial, 
   timeout_->setValue(initial.timeoutS);
   timeout_->setToolTip(tr("How long one request waits for its answer; a server that never answers is "
                           "tried 6 times, then the run stops"));
-  form->addRow(tr("&Timeout:"), timeout_);
+  form->addRow(tr("Time&out:"), timeout_);
 
   connect(runOn_, &QComboBox::currentIndexChanged, this, [this] {
     showRows();
@@ -116,7 +117,7 @@ QString RemoteEndpointFields::problem() const {
   try {
     remote::ParseEndpointUrl(c.url.toStdString());
   } catch (const std::exception& e) {
-    return tr("Endpoint URL: %1").arg(QString::fromUtf8(e.what()));
+    return tr("Endpoint URL: %1").arg(RemoteMessage(e.what()));
   }
   if (c.timeoutS <= 0) return tr("Timeout: give a number of seconds above 0");
   return QString();
@@ -135,7 +136,7 @@ void RemoteEndpointFields::check(std::function<void(const QString&)> done) {
     try {
       remote::ResolveRemoteModel(remote::RemoteClient(o), model);
     } catch (const std::exception& e) {
-      problem = QString::fromUtf8(e.what());
+      problem = RemoteMessage(e.what());
     }
     // Back on the GUI thread, and only while the dialog is there.
     QMetaObject::invokeMethod(
