@@ -103,7 +103,7 @@ FolderCaptionDialog::FolderCaptionDialog(const FolderCaptionChoice& initial, int
   existing_->addItem(tr("Append the new caption"), QStringLiteral("append"));
   existing_->addItem(tr("Prepend the new caption"), QStringLiteral("prepend"));
   existing_->setCurrentIndex(std::max(0, existing_->findData(initial.existing)));
-  form->addRow(tr("When it has a &caption:"), existing_);
+  form->addRow(tr("When it &has a caption:"), existing_);
   prefix_ = new QLineEdit(initial.prefix, this);
   prefix_->setObjectName(QStringLiteral("prefix"));
   prefix_->setPlaceholderText(tr("optional trigger word, e.g. sks"));

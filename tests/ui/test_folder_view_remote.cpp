@@ -8,6 +8,7 @@
 // real glance-cli serve as a child process, and small stubs in this test.
 #include <httplib.h>
 
+#include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -270,6 +271,26 @@ class TestFolderViewRemote : public QObject {
     QCOMPARE(FolderWindow(bare.worker(), {}, {}, nullptr, cache.path()).lastChoice().remote.apiKey, QStringLiteral("sekrit"));
     auto* dialogNote = dialog.findChild<QLabel*>(QStringLiteral("keyNote"));
     QVERIFY(dialogNote && dialogNote->text().contains(QStringLiteral("plain text")));
+  }
+
+  // Each field of the dialog, the endpoint's included, has its own Alt+letter.
+  void everyAccessKeyOfTheDialogIsItsOwn() {
+    FolderCaptionChoice c;
+    c.remote.on = true;
+    glance::ui::CaptionPresetStore presets;
+    FolderCaptionDialog dialog(c, 0, &presets);
+    QMap<QChar, QString> seen;
+    QStringList texts;
+    for (auto* l : dialog.findChildren<QLabel*>()) texts << l->text();
+    for (auto* b : dialog.findChildren<QAbstractButton*>()) texts << b->text();
+    for (const QString& t : texts) {
+      const qsizetype at = t.indexOf(QLatin1Char('&'));
+      if (at < 0 || at + 1 >= t.size() || t.at(at + 1) == QLatin1Char('&')) continue;
+      const QChar key = t.at(at + 1).toLower();
+      QVERIFY2(!seen.contains(key), qPrintable(QStringLiteral("Alt+%1: '%2' and '%3'").arg(key, seen.value(key), t)));
+      seen.insert(key, t);
+    }
+    QVERIFY(seen.contains(QLatin1Char('k')));  // API key
   }
 
   void deadServerAndBadUrlAreOneLineInTheDialog() {
