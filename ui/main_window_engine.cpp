@@ -494,8 +494,9 @@ void MainWindow::onError(const QString& during, const QString& message) {
   } else if (during == QStringLiteral("settings")) {
     showKeyedNotice(QStringLiteral("settings"), message, static_cast<int>(NoticeBar::Kind::kWarning));
   } else if (during == QStringLiteral("server")) {
+    // Gone once the server starts (main_window_tools.cpp); the panel is where it is set up.
     showKeyedNotice(QStringLiteral("server"), tr("Local server: %1").arg(message),
-                    static_cast<int>(NoticeBar::Kind::kError));
+                    static_cast<int>(NoticeBar::Kind::kError), tr("Server &panel\u2026"), [this] { openServerPanel(); });
   } else if (during == QStringLiteral("folder")) {
     if (captionFolder_) captionFolder_->onFailed(message);
   } else if (during == QStringLiteral("image")) {

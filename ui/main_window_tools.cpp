@@ -51,7 +51,7 @@ void MainWindow::connectTools() {
   connect(worker_, &EngineWorker::requestServed, serverLog_,
           [this](const server::ServedRequest& request) { serverLog_->add(request); });
   connect(worker_, &EngineWorker::error, this, [this](const QString& during, const QString& message) {
-    if (serverPanel_ && during == QStringLiteral("server")) serverPanel_->showError(message);
+    if (serverPanel_ && during == QStringLiteral("server")) serverPanel_->showError(tr("Could not start: %1").arg(message));
   });
   connect(this, &MainWindow::modelReady, this, [this](const ModelInfo& info) {
     if (serverPanel_) serverPanel_->setModelName(Q(info.name));
@@ -59,6 +59,7 @@ void MainWindow::connectTools() {
   connect(worker_, &EngineWorker::serverChanged, this, [this](const QString& url, const QString& model) {
     serverUrl_ = url;
     if (serverPanel_) serverPanel_->setServerState(url, model);
+    if (!url.isEmpty()) clearNotice(QStringLiteral("server"));  // an earlier failure is no longer true
     const QSignalBlocker block(serverAction_);
     serverAction_->setChecked(!url.isEmpty());
     serverLabel_->setVisible(!url.isEmpty());

@@ -1,8 +1,11 @@
 #include "ui/server_panel.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -73,7 +76,10 @@ ServerPanel::ServerPanel(ServerRequestLog* log, QWidget* parent) : QDialog(paren
   copyKey_->setToolTip(tr("Copy the API key"));
   keyRow->addWidget(generateKey_);
   keyRow->addWidget(copyKey_);
-  form->addRow(tr("API &key:"), keyRow);
+  // A label of its own: a row that is a layout gets no buddy, and showed the '&'.
+  auto* keyLabel = new QLabel(tr("API &key:"), settings);
+  keyLabel->setBuddy(key_);
+  form->addRow(keyLabel, keyRow);
   origins_ = new QLineEdit(settings);
   origins_->setPlaceholderText(tr("https://app.example, \u2026 or * (pages from this computer always may)"));
   origins_->setToolTip(tr("Web pages from other sites that may use the server and read its answers, "
@@ -88,9 +94,21 @@ ServerPanel::ServerPanel(ServerRequestLog* log, QWidget* parent) : QDialog(paren
   logView_->setModel(log_);
   logView_->setSelectionBehavior(QAbstractItemView::SelectRows);
   logView_->verticalHeader()->setVisible(false);
-  logView_->horizontalHeader()->setStretchLastSection(false);
-  logView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  logView_->horizontalHeader()->setSectionResizeMode(ServerRequestLog::kPath, QHeaderView::Stretch);
+  logView_->setWordWrap(false);
+  // Widths for the longest each column shows (ResizeToContents sized them while the log was
+  // empty and cut "13:05:12" and "200 (max tokens)"); the path takes the rest.
+  const QFontMetrics fm = logView_->fontMetrics();
+  const int pad = fm.horizontalAdvance(QStringLiteral("MM"));
+  const QString widest[ServerRequestLog::kColumns] = {
+      QStringLiteral("00:00:00"), QStringLiteral("OPTIONS"), QString(), tr("200 (client left)"),
+      tr("%1 ms").arg(999), tr("%1 in \u00B7 %2 out").arg(QStringLiteral("99,999"), QStringLiteral("9,999"))};
+  QHeaderView* header = logView_->horizontalHeader();
+  header->setStretchLastSection(false);
+  for (int column = 0; column < ServerRequestLog::kColumns; ++column) {
+    const QString title = log_->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    header->resizeSection(column, std::max(fm.horizontalAdvance(widest[column]), fm.horizontalAdvance(title)) + pad);
+  }
+  header->setSectionResizeMode(ServerRequestLog::kPath, QHeaderView::Stretch);
   logView_->setAlternatingRowColors(true);
   logView_->setAccessibleName(tr("Request log"));
   logLayout->addWidget(logView_, 1);
@@ -181,15 +199,35 @@ void ServerPanel::setModelName(const QString& model) {
   updateSnippets();
 }
 
+void ServerPanel::applyErrorColour() {
+  // Red that reads on the light and the dark palette alike (as the log's refused statuses).
+  QPalette palette = QApplication::palette(this);
+  const bool dark = palette.color(QPalette::Window).lightness() < 128;
+  palette.setColor(QPalette::WindowText, dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20));
+  error_->setPalette(palette);
+}
+
+void ServerPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) {
+    // A label's links take the palette's link colour when its text is set: set it again, or
+    // the URL stays the light theme's dark blue on the dark theme's background.
+    state_->clear();
+    updateState();
+    applyErrorColour();
+  }
+  QDialog::changeEvent(event);
+}
+
 void ServerPanel::showError(const QString& message) {
   starting_ = false;
+  applyErrorColour();
   error_->setText(message);
   error_->setVisible(true);
   updateState();
 }
 
 QString ServerPanel::stateText() const { return state_->text(); }
-QString ServerPanel::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+QString ServerPanel::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 QString ServerPanel::snippet(int which) const { return snippets_[which]->toPlainText(); }
 
 void ServerPanel::onStartStop() {
@@ -224,9 +262,12 @@ void ServerPanel::updateState() {
     state_->setText(starting_ ? tr("<b>Starting\u2026</b>") : tr("<b>Stopped</b>"));
   startStop_->setText(running ? tr("&Stop server") : tr("&Start server"));
   startStop_->setEnabled(!starting_);
-  for (QWidget* w : {static_cast<QWidget*>(port_), static_cast<QWidget*>(host_), static_cast<QWidget*>(key_),
-                     static_cast<QWidget*>(generateKey_), static_cast<QWidget*>(origins_)})
-    w->setEnabled(!running && !starting_);
+  const bool editable = !running && !starting_;
+  for (QWidget* w : {static_cast<QWidget*>(port_), static_cast<QWidget*>(host_), static_cast<QWidget*>(generateKey_)})
+    w->setEnabled(editable);
+  // Read-only rather than off while it runs: the key and origins stay readable and selectable.
+  key_->setReadOnly(!editable);
+  origins_->setReadOnly(!editable);
   copyKey_->setEnabled(!key_->text().isEmpty());
   const bool exposed = !config().loopbackOnly();
   hostWarning_->setVisible(exposed);

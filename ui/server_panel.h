@@ -55,12 +55,16 @@ class ServerPanel : public QDialog {
   QLabel* hostWarning() const { return hostWarning_; }
   QTableView* logView() const { return logView_; }
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  Q_SIGNALS:
   void startRequested(const glance::ui::LocalServerConfig& config);
   void stopRequested();
 
  private:
   void onStartStop();
+  void applyErrorColour();
   void updateState();
   void updateSnippets();
   QWidget* snippetTab(QPlainTextEdit** text);

@@ -49,7 +49,7 @@ QVariant ServerRequestLog::data(const QModelIndex& index, int role) const {
       case kStatus: {
         QString text = QString::number(r.status);
         if (r.client_gone) text += tr(" (client left)");
-        else if (r.finish_reason == "length") text += tr(" (cut at max tokens)");
+        else if (r.finish_reason == "length") text += tr(" (max tokens)");
         return text;
       }
       case kDuration:

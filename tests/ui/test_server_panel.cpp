@@ -18,6 +18,7 @@
 
 #include "ui/local_server_config.h"
 #include "ui/main_window.h"
+#include "ui/notice_bar.h"
 #include "ui/server_panel.h"
 #include "ui/server_request_log.h"
 #include "ui/server_snippets.h"
@@ -81,8 +82,8 @@ class TestServerPanel : public QObject {
     // No key: no header for curl; the openai packages insist on one, so a placeholder.
     const ServerSnippets open = MakeServerSnippets(QStringLiteral("http://[::1]:8080"), QStringLiteral("m"), {});
     QVERIFY(!open.curl.contains(QStringLiteral("Authorization")));
-    QVERIFY(open.python.contains(QStringLiteral("api_key=\"not-needed\"")));
-    QVERIFY2(open.javascript.contains(QStringLiteral("baseURL: \"http://[::1]:8080/v1\"")), qPrintable(open.javascript));
+    QVERIFY(open.python.contains(QStringLiteral("api_key=\"not-needed\",")));
+    QVERIFY2(open.javascript.contains(QStringLiteral("baseURL: \"http://[::1]:8080/v1\",")), qPrintable(open.javascript));
   }
 
   void requestLogKeepsTheLastEntriesAndClears() {
@@ -149,7 +150,7 @@ class TestServerPanel : public QObject {
     const QString url = window.localServerUrl();
     QVERIFY2(panel->stateText().contains(url) && panel->stateText().contains(QStringLiteral("Running")),
              qPrintable(panel->stateText()));
-    QVERIFY(!panel->keyEdit()->isEnabled() && !panel->portBox()->isEnabled());
+    QVERIFY(panel->keyEdit()->isReadOnly() && !panel->portBox()->isEnabled());
     QCOMPARE(panel->errorText(), QString());
     for (int i = 0; i < 3; ++i) QVERIFY2(panel->snippet(i).contains(url) && panel->snippet(i).contains(key), qPrintable(panel->snippet(i)));
     QCOMPARE(LocalServerConfig::Load().apiKey, key);  // kept for the next start
@@ -180,7 +181,7 @@ class TestServerPanel : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, kTimeoutMs);
     QVERIFY(!panel->isRunning());
     QVERIFY(panel->stateText().contains(QStringLiteral("Stopped")));
-    QVERIFY(panel->keyEdit()->isEnabled());
+    QVERIFY(!panel->keyEdit()->isReadOnly() && panel->portBox()->isEnabled());
     QCOMPARE(StatusOf(net.get(Request(url + QStringLiteral("/v1/models"), key))), 0);  // nobody listens
 
     // The menu's toggle starts it with the panel's settings: the key is asked for.
@@ -192,6 +193,25 @@ class TestServerPanel : public QObject {
     QCOMPARE(StatusOf(net.get(Request(again + QStringLiteral("/v1/models"), key))), 200);
     window.setLocalServer(false);
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 4, kTimeoutMs);
+
+    // A start that fails: the notice says why and opens the panel; it goes once a start works
+    // (issue 34 item 4: notices clear when they stop being true).
+    panel->close();
+    panel->hostBox()->setCurrentText(QStringLiteral("256.0.0.1"));  // no such address
+    window.setLocalServer(true);
+    QTRY_VERIFY_WITH_TIMEOUT(window.noticeText().startsWith(QStringLiteral("Local server: ")), kTimeoutMs);
+    QVERIFY2(panel->errorText().contains(QStringLiteral("256.0.0.1")), qPrintable(panel->errorText()));
+    auto* notice = window.findChild<NoticeBar*>();
+    QVERIFY(notice && notice->actionButton() && !notice->actionButton()->isHidden());
+    notice->actionButton()->click();
+    QVERIFY(panel->isVisible());
+    panel->hostBox()->setCurrentText(QStringLiteral("127.0.0.1"));
+    panel->startStopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), kTimeoutMs);
+    QTRY_COMPARE(window.noticeText(), QString());
+    QCOMPARE(panel->errorText(), QString());
+    window.setLocalServer(false);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), kTimeoutMs);
   }
 };
 
