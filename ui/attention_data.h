@@ -17,6 +17,8 @@ namespace glance::ui {
 std::vector<float> WordMap(const std::vector<AttentionMap>& maps, const AttentionWord& word,
                            int layer_slot, int head);
 using glance::RankWordsAtCell;
+using glance::DefaultLookup;
+using glance::LookupChoice;
 using glance::SelectMap;
 using glance::WordAtCell;
 using glance::WordMap;

@@ -213,10 +213,17 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   sameScale_->setToolTip(tr("One colour range for the whole answer, so words compare by brightness; "
                             "otherwise each word's map spans every colour"));
   viewMenu->addSeparator();
+  // The reverse lookup's default (DefaultLookup): content words on the last full-attention
+  // layer, which names the object at its cell far more often than every word over all layers.
   contentWords_ = viewMenu->addAction(tr("Reverse lookup: content words only"));
   contentWords_->setCheckable(true);
+  contentWords_->setChecked(true);
   contentWords_->setToolTip(tr("Leave out \u201Ca\u201D, \u201Cthe\u201D, \u201Con\u201D and the like when ranking the "
                                "words that looked at a clicked cell: they rest their attention on the whole image"));
+  lookupOnShown_ = viewMenu->addAction(tr("Reverse lookup: on the layers and head shown"));
+  lookupOnShown_->setCheckable(true);
+  lookupOnShown_->setToolTip(tr("Rank the words by the map chosen above; otherwise by the last full-attention "
+                                "layer, whose maps name what is at a cell most often"));
   viewMenu->setToolTipsVisible(true);
   view->setMenu(viewMenu);
   viewButton_ = view;
@@ -298,6 +305,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(scales_, &QActionGroup::triggered, this, restyle);
   connect(sameScale_, &QAction::toggled, this, restyle);
   connect(contentWords_, &QAction::toggled, this, &AttentionPanel::refreshLookup);
+  connect(lookupOnShown_, &QAction::toggled, this, &AttentionPanel::refreshLookup);
   connect(original_, &QAction::toggled, this, &AttentionPanel::showImage);
   connect(png, &QPushButton::clicked, this, &AttentionPanel::onExportPng);
   connect(json, &QPushButton::clicked, this, &AttentionPanel::onExportJson);
@@ -602,10 +610,11 @@ QString AttentionPanel::helpText() {
       "the selected one, on the same scale.</p>"
       "<p><b>Reverse lookup.</b> Click a cell: the answer's words are ranked by the weight "
       "their maps give it, and the first five are tinted among the words above. Words such as "
-      "\u201Con\u201D or \u201Cthe\u201D often rest on the whole image and come first; "
-      "<i>View \u25B8 Reverse lookup: content words only</i> leaves them out (on the demo model "
-      "that, with the last full-attention layer chosen, puts the object's name or colour first "
-      "for 87 % of objects, against 6.5 % for every word over all layers).</p>");
+      "\u201Con\u201D or \u201Cthe\u201D often rest on the whole image and come first, "
+      "so by default the ranking leaves them out and uses the last full-attention layer: on the "
+      "demo model that puts the object's name or colour first for 87 % of objects, against "
+      "6.5 % for every word over all layers. <i>View \u25B8 Reverse lookup: content words only</i> "
+      "and <i>on the layers and head shown</i> change that.</p>");
 }
 
 void AttentionPanel::lookUpCell(int cell) {
@@ -622,15 +631,27 @@ QString AttentionPanel::lookupText() const {
     top << tr("\u201C%1\u201D %2")
                .arg(ChipText(words_[static_cast<size_t>(lookup_[i].word)].text))
                .arg(lookup_[i].weight, 0, 'g', 3);
-  return tr("Row %1, col %2 \u2014 the words that looked there most: %3. Click it again to clear.")
+  const LookupChoice choice = lookupChoice();
+  const QString on = choice.aggregate.first_layer >= 0 && choice.aggregate.first_layer == choice.aggregate.last_layer &&
+                             !lookupOnShown_->isChecked()
+                         ? tr("layer %1").arg(choice.aggregate.first_layer)
+                         : tr("the map shown");
+  const QString which = choice.ranking == LookupRanking::kContentWords ? tr("content words") : tr("every word");
+  return tr("Row %1, col %2 \u2014 the words that looked there most (%3, %4): %5. Click it again to clear.")
       .arg(lookedCell_ / grid_w + 1)
       .arg(lookedCell_ % grid_w + 1)
-      .arg(top.join(QStringLiteral(" \u00B7 ")));
+      .arg(which, on, top.join(QStringLiteral(" \u00B7 ")));
+}
+
+LookupChoice AttentionPanel::lookupChoice() const {
+  LookupChoice choice = lookupOnShown_->isChecked() ? LookupChoice{currentAggregate()} : DefaultLookup(shownMaps());
+  choice.ranking = contentWords_->isChecked() ? LookupRanking::kContentWords : LookupRanking::kRaw;
+  return choice;
 }
 
 void AttentionPanel::refreshLookup() {
-  const LookupRanking ranking = contentWords_->isChecked() ? LookupRanking::kContentWords : LookupRanking::kRaw;
-  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(shownMaps(), words_, lookedCell_, currentAggregate(), ranking)
+  const LookupChoice choice = lookupChoice();
+  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(shownMaps(), words_, lookedCell_, choice.aggregate, choice.ranking)
                              : std::vector<WordAtCell>{};
   heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
   // The top words' chips are tinted by their weight relative to the first; the others plain.

@@ -46,6 +46,7 @@ class AttentionPanel : public QWidget {
   QAction* sameScaleAction() const { return sameScale_; }
   // View ▸ "Reverse lookup: content words only" (LookupRanking::kContentWords; off: every word).
   QAction* contentWordsAction() const { return contentWords_; }
+  QAction* lookupOnShownAction() const { return lookupOnShown_; }
   void setScaling(Scaling scaling);
   // A finished turn's maps and words; selects the first word.
   void setAttention(std::vector<AttentionMap> maps, std::vector<AttentionWord> words);
@@ -97,12 +98,14 @@ class AttentionPanel : public QWidget {
   void setModelDescription(const QString& model, const QString& precision);
 
   // Reverse lookup (a click on a cell of the map): the answer's words ranked by how much they
-  // looked at `cell` under the layer/head choice, the top ones highlighted among the word chips
-  // and named under the map. -1, or the same cell again, clears it.
+  // looked at `cell` — by default content words on the last full-attention layer
+  // (DefaultLookup), or the layer/head choice above (lookupOnShownAction) — the top ones
+  // highlighted among the word chips and named under the map. -1, or the same cell again, clears it.
   void lookUpCell(int cell);
   int lookedUpCell() const { return lookedCell_; }
   const std::vector<WordAtCell>& lookup() const { return lookup_; }
   QString lookupText() const;
+  glance::LookupChoice lookupChoice() const;
 
   // "What attention does and does not tell you", shown by the panel's "?" button.
   static QString helpText();
@@ -174,6 +177,7 @@ class AttentionPanel : public QWidget {
   QActionGroup* scales_ = nullptr;
   QAction* sameScale_ = nullptr;
   QAction* contentWords_ = nullptr;
+  QAction* lookupOnShown_ = nullptr;  // rank on the map chosen above, not DefaultLookup's layer
   QAction* original_ = nullptr;
   QWidget* viewButton_ = nullptr;
   QPushButton* png_ = nullptr;

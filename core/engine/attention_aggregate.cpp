@@ -110,6 +110,18 @@ std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, c
   return ranked;
 }
 
+LookupChoice DefaultLookup(const std::vector<AttentionMap>& maps) {
+  LookupChoice choice;
+  for (const AttentionMap& m : maps) {
+    const size_t cells = static_cast<size_t>(m.grid_h) * static_cast<size_t>(m.grid_w);
+    if (m.layers.empty() || m.n_heads <= 0 || m.weights.size() != m.layers.size() * static_cast<size_t>(m.n_heads) * cells)
+      continue;  // only the mean was kept
+    choice.aggregate.first_layer = choice.aggregate.last_layer = m.layers.back();
+    break;
+  }
+  return choice;
+}
+
 std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, int first_step, int last_step) {
   std::vector<HeadShare> out;
   for (const MapKind kind : {MapKind::kSoftmax, MapKind::kHidden}) {

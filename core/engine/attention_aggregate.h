@@ -58,6 +58,18 @@ bool IsFunctionWord(const std::string& word);
 std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
                                         int cell, const MapAggregate& a, LookupRanking ranking = LookupRanking::kRaw);
 
+// The reverse lookup's default choice: content words, ranked on the last full-attention layer
+// with its heads by mean. Measured on the demo model's held-out single-object scenes
+// (test_demo_model, NounAttention), the top word at the object's middle cell is its noun or
+// colour in 87 % of them this way, against 6.5 % for every word over all layers (words such as
+// "on" rest their attention on the whole image in the earlier layers). Maps that keep only the
+// all-layer mean (reopened chats) fall back to it, with content words.
+struct LookupChoice {
+  MapAggregate aggregate;
+  LookupRanking ranking = LookupRanking::kContentWords;
+};
+LookupChoice DefaultLookup(const std::vector<AttentionMap>& maps);
+
 // The layer × head map (issue 36 item 5): one cell per (kind, layer, head) with the mean of
 // AttentionMap::shares / linear_shares over the maps whose step lies in [first_step, last_step].
 // Softmax layers first, then the DeltaNet layers, each in layer order and head order. Maps

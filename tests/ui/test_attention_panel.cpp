@@ -112,6 +112,21 @@ class TestAttentionPanel : public QObject {
     QTest::mouseClick(map, Qt::LeftButton, {}, at);
     QCOMPARE(panel.lookedUpCell(), 9);
     QCOMPARE(map->markedCell(), 9);
+    // By default the ranking is DefaultLookup's: content words on the last full-attention layer
+    // (7), heads by mean, whatever the map shows. There " cats" looked at cell 9 (its second
+    // token's head 1) and " sit" at cells 10 and 12; "A" is a function word and left out.
+    QVERIFY(panel.contentWordsAction()->isChecked());
+    QVERIFY(!panel.lookupOnShownAction()->isChecked());
+    QCOMPARE(panel.lookupChoice().aggregate.first_layer, 7);
+    QCOMPARE(panel.lookup().front().word, 1);
+    QCOMPARE(static_cast<int>(panel.lookup().size()), 2);
+    QVERIFY2(panel.lookupText().contains(QStringLiteral("content words, layer 7")), qPrintable(panel.lookupText()));
+    panel.setLayerHead(1, 0);  // the map's choice does not move the default ranking
+    QCOMPARE(panel.lookup().front().word, 1);
+    // On the layers and head shown, every word: layer 3 head 0, where " sit" looked at cell 9.
+    panel.lookupOnShownAction()->setChecked(true);
+    panel.contentWordsAction()->setChecked(false);
+    panel.setLayerHead(0, 0);
     QCOMPARE(panel.lookup().front().word, 2);
     QVERIFY2(panel.lookupText().contains(QStringLiteral("Row 2, col 5")) &&
                  panel.lookupText().indexOf(QStringLiteral("sit")) < panel.lookupText().indexOf(QStringLiteral("cats")),
@@ -130,6 +145,7 @@ class TestAttentionPanel : public QObject {
     QVERIFY(panel.chip(2)->styleSheet().isEmpty());
     // Content words only: "A" (word 0) is left out of the ranking; every word again brings it back.
     panel.lookUpCell(0);
+    QVERIFY(!panel.contentWordsAction()->isChecked());
     QVERIFY(std::any_of(panel.lookup().begin(), panel.lookup().end(), [](const WordAtCell& x) { return x.word == 0; }));
     panel.contentWordsAction()->setChecked(true);
     QVERIFY(!panel.lookup().empty());
