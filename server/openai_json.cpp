@@ -1,5 +1,6 @@
 #include "server/openai_json.h"
 
+#include "core/engine/caption_insight.h"
 #include "core/engine/events_json.h"
 #include "server/tool_call_stream.h"
 
@@ -25,21 +26,8 @@ json GlanceJson(const Completion& c, bool attention) {
   if (attention) {
     // One map per word: the mean over its tokens of the head-and-layer mean map.
     json words = json::array();
-    for (const AttentionWord& w : c.turn.words) {
-      std::vector<float> mean;
-      int n = 0, gh = 0, gw = 0;
-      for (const AttentionMap& m : c.turn.attention) {
-        if (m.step < w.first_step || m.step > w.last_step) continue;
-        if (mean.empty()) mean.assign(m.mean.size(), 0.0f);
-        if (m.mean.size() != mean.size()) continue;
-        for (size_t i = 0; i < mean.size(); ++i) mean[i] += m.mean[i];
-        gh = m.grid_h;
-        gw = m.grid_w;
-        ++n;
-      }
-      for (float& v : mean) v /= static_cast<float>(std::max(n, 1));
-      words.push_back({{"text", w.text}, {"grid_h", gh}, {"grid_w", gw}, {"map", mean}});
-    }
+    for (const CaptionWordMap& w : WordMeanMaps(c.turn))
+      words.push_back({{"text", w.text}, {"grid_h", w.grid_h}, {"grid_w", w.grid_w}, {"map", w.map}});
     g["attention"] = {{"words", words}};
   }
   return g;

@@ -30,7 +30,10 @@ void ReturnFreedMemory() {
 
 }  // namespace
 
-EngineWorker::EngineWorker(QObject* parent) : QObject(parent) { RegisterEventTypes(); }
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
+  RegisterEventTypes();
+  qRegisterMetaType<glance::CaptionInsight>();  // folderInsight, queued to the folder view
+}
 
 // The session must go before the engine it points into; both die on the worker thread
 // (the owner connects QThread::finished to deleteLater).

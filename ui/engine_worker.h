@@ -20,9 +20,12 @@
 #include <optional>
 #include <vector>
 
+#include "core/engine/caption_insight.h"
 #include "ui/event_types.h"
 #include "ui/remote_endpoint.h"
 #include "ui/local_server_config.h"
+
+Q_DECLARE_METATYPE(glance::CaptionInsight)
 
 namespace glance::server {
 class ChatServer;
@@ -132,6 +135,10 @@ class EngineWorker : public QObject {
   // One image handled: its caption (ok) or why it was skipped (!ok).
   void folderItem(const QString& file, const QString& text, bool ok);
   void folderFinished(int captioned, int alreadyDone, int skipped, bool stopped);
+  // The folder view's runs (captionFolderSidecars): an image's caption's word maps and timing,
+  // right before its folderItem — captured here, or from a Glance server's "glance" answer field
+  // (another server sends none).
+  void folderInsight(const QString& file, const glance::CaptionInsight& insight);
   void rolloutReady(const std::vector<glance::AttentionMap>& maps);
   void rolloutFailed(const QString& message);
   void serverChanged(const QString& url, const QString& model);
@@ -153,17 +160,20 @@ class EngineWorker : public QObject {
   void restartServer();  // after a model switch, on the new engine
   // captionFolder and captionFolderSidecars: `folder` is a CaptionFolderOptions (caption_folder.h).
   // `json`: JSON answers, of `schema` or (empty) any JSON object.
+  // `insights`: capture each caption's attention and report folderInsight.
   void runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
-                        const GenerateOptions& options, bool json, const QString& schema);
+                        const GenerateOptions& options, bool json, const QString& schema, bool insights = false);
   // The remote run of captionFolderSidecars (engine_worker_remote.cpp).
   void runRemoteCaptionFolder(const QString& dir, CaptionFolderOptions folder, const QString& prompt,
                               const GenerateOptions& options, bool json, const QString& schema,
                               const RemoteEndpointChoice& remote);
   // CaptionFolder with `captioner` and the folder signals; `stoppedBecause` (optional) says why
   // the run was stopped from inside ("" when it was not): then error("folder", that) ends it.
+  // `takeInsight` (optional): the insight the captioner left for an image's path, if any.
   void runFolderWith(const QString& dir, const CaptionFolderOptions& folder,
                      const std::function<std::string(const std::string&)>& captioner,
-                     const std::function<std::string()>& stoppedBecause);
+                     const std::function<std::string()>& stoppedBecause,
+                     const std::function<std::optional<CaptionInsight>(const std::string&)>& takeInsight = {});
 
   std::shared_ptr<const Engine> engine_;
   std::unique_ptr<Session> session_;

@@ -2,6 +2,9 @@
 // core/engine/caption_folder as `glance-cli caption DIR --out FILE`; captionFolderSidecars: the
 // folder view's run into sidecars, as `glance-cli caption DIR --sidecar`.
 #include <exception>
+#include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "core/engine/caption_folder.h"
 #include "core/engine/json_constraint.h"
@@ -44,18 +47,20 @@ void EngineWorker::captionFolderSidecars(const QString& dir, const QStringList& 
     runRemoteCaptionFolder(dir, folder, prompt, options, json, schema, remote);
     return;
   }
-  runCaptionFolder(dir, folder, prompt, options, json, schema);
+  runCaptionFolder(dir, folder, prompt, options, json, schema, /*insights=*/true);
 }
 
 void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptions& folder, const QString& prompt,
-                                    const GenerateOptions& options, bool json, const QString& schema) {
+                                    const GenerateOptions& options, bool json, const QString& schema, bool insights) {
   if (!engine_) {
     Q_EMIT error(QStringLiteral("folder"), tr("No model is loaded."));
     return;
   }
   rearm();
   GenerateOptions opts = options;
-  opts.capture_attention = false;  // nobody looks at a folder run's maps
+  opts.capture_attention = insights;  // the folder view shows them; the Caption a folder dialog does not
+  std::mutex insightMutex;
+  std::map<std::string, CaptionInsight> found;
   if (json) {  // constrained decoding, as glance-cli caption --json-schema
     try {
       JsonConstraintCache schemas(engine_->tokenizer());
@@ -78,6 +83,10 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
     try {
       session.AttachImage(path, imageMode_, cb);
       const TurnResult r = session.Send(question, opts, cb);
+      if (insights) {
+        std::lock_guard lock(insightMutex);
+        found[path] = InsightFromTurn(r);
+      }
       // A constrained answer cut short is not a document: that image fails, nothing is written.
       if (opts.constraint && r.stop_reason != "eos" && !cancel_.load())
         throw Error(path + ": the JSON answer did not finish within " + std::to_string(opts.max_new_tokens) +
@@ -89,11 +98,19 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
       throw Error(path + ": " + e.what());
     }
   };
-  runFolderWith(dir, folder, captioner, nullptr);
+  runFolderWith(dir, folder, captioner, nullptr, [&](const std::string& path) -> std::optional<CaptionInsight> {
+    std::lock_guard lock(insightMutex);
+    const auto it = found.find(path);
+    if (it == found.end()) return std::nullopt;
+    CaptionInsight insight = std::move(it->second);
+    found.erase(it);
+    return insight;
+  });
 }
 
 void EngineWorker::runFolderWith(const QString& dir, const CaptionFolderOptions& folder, const Captioner& captioner,
-                                 const std::function<std::string()>& stoppedBecause) {
+                                 const std::function<std::string()>& stoppedBecause,
+                                 const std::function<std::optional<CaptionInsight>(const std::string&)>& takeInsight) {
   const auto stopped = [&] { return stoppedBecause ? stoppedBecause() : std::string(); };
   int skipped = 0;
   CaptionFolderCallbacks cb;
@@ -102,6 +119,9 @@ void EngineWorker::runFolderWith(const QString& dir, const CaptionFolderOptions&
     Q_EMIT folderProgress(p.done, p.total, Q(p.file), p.eta_s ? *p.eta_s : -1.0);
   };
   cb.on_captioned = [&](const CaptionRecord& r, const CaptionFolderProgress& p) {
+    if (takeInsight)
+      if (auto insight = takeInsight((std::filesystem::path(dir.toStdString()) / r.file).string()))
+        Q_EMIT folderInsight(Q(r.file), *insight);
     Q_EMIT folderItem(Q(r.file), Q(r.caption), true);
     Q_EMIT folderProgress(p.done, p.total, QString(), p.eta_s ? *p.eta_s : -1.0);
   };

@@ -3,7 +3,9 @@
 // (core/remote/): no model here, the images in flight up to the chosen concurrency, writes and
 // signals on this thread through the same runFolderWith as a local run.
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "core/engine/caption_folder.h"
 #include "core/remote/remote_captioner.h"
@@ -27,7 +29,9 @@ void EngineWorker::runRemoteCaptionFolder(const QString& dir, CaptionFolderOptio
     o.read_timeout_s = remote.timeoutS;
     o.cancel = &cancel_;  // Stop ends a pause between tries
     client = std::make_shared<const remote::RemoteClient>(std::move(o));
-    request.model = remote::ResolveRemoteModel(*client, remote.model.toStdString());
+    bool glanceServer = false;
+    request.model = remote::ResolveRemoteModel(*client, remote.model.toStdString(), &glanceServer);
+    request.glance_attention = glanceServer;  // a Glance server sends each word's map with the timing
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("folder"), RemoteMessage(e.what()));
     return;
@@ -41,9 +45,28 @@ void EngineWorker::runRemoteCaptionFolder(const QString& dir, CaptionFolderOptio
   folder.json_captions = json;
   folder.concurrency = remote.concurrency;
   const auto stop = std::make_shared<remote::RemoteRunStop>();
-  const Captioner captioner =
-      remote::StopWhenServerUnusable(remote::MakeRemoteCaptioner(client, std::move(request)), stop, &cancel_);
-  runFolderWith(dir, folder, captioner, [stop] { return stop->reason(); });
+  // A Glance server's "glance" answer field, kept for its image until the row is written.
+  struct Found {
+    std::mutex m;
+    std::map<std::string, CaptionInsight> byPath;
+  };
+  const auto found = std::make_shared<Found>();
+  const Captioner captioner = remote::StopWhenServerUnusable(
+      remote::MakeRemoteCaptioner(client, std::move(request),
+                                  [found](const std::string& path, CaptionInsight insight) {
+                                    std::lock_guard lock(found->m);
+                                    found->byPath[path] = std::move(insight);
+                                  }),
+      stop, &cancel_);
+  runFolderWith(dir, folder, captioner, [stop] { return stop->reason(); },
+                [found](const std::string& path) -> std::optional<CaptionInsight> {
+                  std::lock_guard lock(found->m);
+                  const auto it = found->byPath.find(path);
+                  if (it == found->byPath.end()) return std::nullopt;
+                  CaptionInsight insight = std::move(it->second);
+                  found->byPath.erase(it);
+                  return insight;
+                });
 }
 
 }  // namespace glance::ui

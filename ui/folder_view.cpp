@@ -31,6 +31,7 @@
 #include "ui/caption_folder_dialog.h"  // DescribeEta
 #include "ui/caption_preset_store.h"
 #include "ui/engine_worker.h"
+#include "ui/folder_insight_bar.h"
 #include "ui/folder_model.h"
 #include "ui/folder_replace_dialog.h"
 #include "ui/settings_file.h"
@@ -150,6 +151,10 @@ FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()
   editor_->setPlaceholderText(tr("No caption yet: type one, or caption the folder (Caption \u25B8 Caption into sidecar files\u2026, Ctrl+R)."));
   editor_->setEnabled(false);
   belowLayout->addWidget(stateLabel_);
+  insightBar_ = new FolderInsightBar(below);
+  belowLayout->addWidget(insightBar_);
+  connect(insightBar_, &FolderInsightBar::wordChanged, this,
+          [this] { static_cast<ScaledImage*>(image_)->setImage(insightBar_->overlay(shown_)); });
   belowLayout->addWidget(editor_, 1);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 1);
@@ -351,6 +356,8 @@ void FolderWindow::showCurrent() {
     editor_->setPlainText(QString());
     editor_->setEnabled(false);
     stateLabel_->clear();
+    shown_ = QImage();
+    insightBar_->setInsight(nullptr, QString());
     static_cast<ScaledImage*>(image_)->setImage(QImage());
   } else {
     editor_->setPlainText(model_->caption(row));
@@ -366,7 +373,9 @@ void FolderWindow::showCurrent() {
     if (size.isValid() && (size.width() > 1600 || size.height() > 1600))
       reader.setScaledSize(size.scaled(1600, 1600, Qt::KeepAspectRatio));  // a 50 MP photo need not be decoded whole
     const QImage image = reader.read();
-    static_cast<ScaledImage*>(image_)->setImage(image);
+    shown_ = image;
+    insightBar_->setInsight(insight(name), insightWhere_.value(name));
+    static_cast<ScaledImage*>(image_)->setImage(insightBar_->overlay(image));
     if (image.isNull()) image_->setText(tr("Cannot show this image: %1").arg(reader.errorString()));
   }
   loading_ = false;
@@ -410,6 +419,11 @@ QString FolderWindow::countsText() const {
              .arg(model_->count(FolderImageState::kEdited))
              .arg(model_->count(FolderImageState::kNone))
              .arg(model_->count(FolderImageState::kFailed));
+}
+
+const CaptionInsight* FolderWindow::insight(const QString& name) const {
+  const auto it = insights_.find(name);
+  return it == insights_.end() ? nullptr : &it.value();
 }
 
 QString FolderWindow::statusText() const { return statusBar()->currentMessage(); }
@@ -502,6 +516,11 @@ bool FolderWindow::startCaption(const FolderCaptionChoice& choice) {
                    through;
     if (eta >= 0) line += QStringLiteral(" \u00B7 ") + DescribeEta(eta);
     statusBar()->showMessage(line);
+  });
+  const QString where = choice.remote.on ? choice.remote.url : QString();
+  connect(worker_, &EngineWorker::folderInsight, run, [this, where](const QString& file, const CaptionInsight& insight) {
+    insights_.insert(file, insight);
+    insightWhere_.insert(file, where);
   });
   connect(worker_, &EngineWorker::folderItem, run, [this](const QString& file, const QString& text, bool ok) {
     if (ok) model_->refresh(file);

@@ -11,7 +11,9 @@
 //
 // The model behind it is folder_model.h; thumbnails come from folder_thumbnails.h (off the GUI
 // thread, cached in memory and on disk). GUI thread only.
+#include <QImage>
 #include <QMainWindow>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -19,6 +21,7 @@
 #include "core/engine/session.h"
 #include <memory>
 
+#include "core/engine/caption_insight.h"
 #include "ui/folder_caption_dialog.h"
 
 class QAction;
@@ -35,6 +38,7 @@ namespace glance::ui {
 
 class EngineWorker;
 class FolderFilter;
+class FolderInsightBar;
 class FolderModel;
 class FolderReplaceDialog;
 class FolderThumbnails;
@@ -95,6 +99,10 @@ class FolderWindow : public QMainWindow {
   QPlainTextEdit* editor() const { return editor_; }
   QComboBox* stateFilter() const { return stateFilter_; }
   QLineEdit* textFilter() const { return textFilter_; }
+  // Below the large image: the word maps and timing of an image captioned in this window's runs
+  // (here, or through a Glance server), ui/folder_insight_bar.h.
+  FolderInsightBar* insightBar() const { return insightBar_; }
+  const CaptionInsight* insight(const QString& name) const;
   QString statusText() const;
   QString countsText() const;
 
@@ -130,6 +138,10 @@ class FolderWindow : public QMainWindow {
   QLabel* stateLabel_ = nullptr;
   QLabel* counts_ = nullptr;
   QPlainTextEdit* editor_ = nullptr;
+  FolderInsightBar* insightBar_ = nullptr;
+  QMap<QString, CaptionInsight> insights_;  // by image name, this window's runs only
+  QMap<QString, QString> insightWhere_;     // "" here, else the endpoint's URL
+  QImage shown_;                            // the large image as read, before any map over it
   QProgressBar* bar_ = nullptr;
   QPushButton* stop_ = nullptr;
   QTimer* saveTimer_ = nullptr;

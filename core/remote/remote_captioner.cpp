@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/engine/events_json.h"
 #include "core/util/base64.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
@@ -58,6 +59,7 @@ std::string ChatRequestBody(const RemoteCaptionRequest& r, const std::string& by
   }
   if (o.seed) body["seed"] = *o.seed;
   if (o.enable_thinking && !r.json_answer) body["chat_template_kwargs"] = {{"enable_thinking", *o.enable_thinking}};
+  if (r.glance_attention) body["glance"] = {{"attention", true}};
   if (r.json_answer && r.json_schema.empty()) body["response_format"] = {{"type", "json_object"}};
   if (r.json_answer && !r.json_schema.empty())
     body["response_format"] = {{"type", "json_schema"},
@@ -86,11 +88,41 @@ std::string CaptionFromAnswer(const json& answer, bool json_answer, int max_toke
   return caption;
 }
 
-Captioner MakeRemoteCaptioner(std::shared_ptr<const RemoteClient> client, RemoteCaptionRequest request) {
-  return [client = std::move(client), request = std::move(request)](const std::string& path) {
+std::optional<CaptionInsight> InsightFromAnswer(const json& answer) {
+  if (!answer.is_object() || !answer.contains("glance") || !answer["glance"].is_object()) return std::nullopt;
+  const json& g = answer["glance"];
+  CaptionInsight insight;
+  try {
+    if (g.contains("timing") && g["timing"].is_object()) insight.stats = TurnStatsFromJson(g["timing"]);
+  } catch (const std::exception&) {  // a server of another version: the maps may still be there
+  }
+  if (g.contains("attention") && g["attention"].is_object() && g["attention"].contains("words") &&
+      g["attention"]["words"].is_array()) {
+    for (const json& w : g["attention"]["words"]) {
+      if (!w.is_object()) continue;
+      CaptionWordMap m;
+      m.text = w.value("text", "");
+      m.grid_h = w.value("grid_h", 0);
+      m.grid_w = w.value("grid_w", 0);
+      if (w.contains("map") && w["map"].is_array())
+        for (const json& v : w["map"]) m.map.push_back(v.is_number() ? v.get<float>() : 0.0f);
+      if (m.map.size() != static_cast<size_t>(m.grid_h) * static_cast<size_t>(m.grid_w)) m.map.clear();
+      insight.words.push_back(std::move(m));
+    }
+  }
+  return insight;
+}
+
+Captioner MakeRemoteCaptioner(std::shared_ptr<const RemoteClient> client, RemoteCaptionRequest request,
+                              std::function<void(const std::string&, CaptionInsight)> on_insight) {
+  return [client = std::move(client), request = std::move(request), on_insight = std::move(on_insight)](
+             const std::string& path) {
     const std::string bytes = ReadWholeFile(path, path + ": cannot read the image");
     const json answer = client->PostChat(ChatRequestBody(request, bytes, ImageMimeType(bytes, path)));
-    return CaptionFromAnswer(answer, request.json_answer, request.options.max_new_tokens, path);
+    std::string caption = CaptionFromAnswer(answer, request.json_answer, request.options.max_new_tokens, path);
+    if (on_insight)
+      if (auto insight = InsightFromAnswer(answer)) on_insight(path, std::move(*insight));
+    return caption;
   };
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "core/engine/caption_folder.h"
+#include "core/engine/caption_insight.h"
 #include "core/engine/session.h"
 #include "core/vision/image_preprocessor.h"  // ImageMode
 #include "core/remote/remote_client.h"
@@ -32,6 +33,9 @@ struct RemoteCaptionRequest {
   ImageMode mode = ImageMode::kFast;
   bool json_answer = false;   // the caption is a JSON document (a json preset, --json-schema)
   std::string json_schema;    // with json_answer: the schema's text ("" = any JSON object)
+  // Ask for the answer's attention maps in the "glance" request field: only for a Glance server
+  // (another server may refuse a field it does not know; ResolveRemoteModel tells).
+  bool glance_attention = false;
 };
 
 // One line naming the setting a remote request cannot carry, or "" when all can be sent.
@@ -47,6 +51,13 @@ std::string ImageMimeType(const std::string& bytes, const std::string& path);
 // has no message text, or a JSON answer was cut off at max_tokens.
 std::string CaptionFromAnswer(const nlohmann::json& answer, bool json_answer, int max_tokens, const std::string& where);
 
-Captioner MakeRemoteCaptioner(std::shared_ptr<const RemoteClient> client, RemoteCaptionRequest request);
+// A Glance server's "glance" answer field (server/openai_json.cpp GlanceJson): its timing and,
+// when asked for, one attention map per word; nullopt when the answer has none (another server).
+std::optional<CaptionInsight> InsightFromAnswer(const nlohmann::json& answer);
+
+// `on_insight` (optional) hears each answer's InsightFromAnswer, with the image's path, on the
+// thread that captioned it, before the caption is returned.
+Captioner MakeRemoteCaptioner(std::shared_ptr<const RemoteClient> client, RemoteCaptionRequest request,
+                              std::function<void(const std::string& path, CaptionInsight)> on_insight = {});
 
 }  // namespace glance::remote

@@ -129,7 +129,7 @@ double RetryPause(const RetryPolicy& policy, int next_try, double retry_after_s,
 
 RemoteClient::RemoteClient(RemoteOptions options) : options_(std::move(options)), url_(ParseEndpointUrl(options_.endpoint)) {}
 
-std::string RemoteClient::FirstModel() const {
+std::string RemoteClient::FirstModel(std::string* owned_by) const {
   const std::string where = url_.origin + url_.prefix + "/v1/models";
   auto c = Connect(options_, url_);
   const auto start = std::chrono::steady_clock::now();
@@ -141,8 +141,11 @@ std::string RemoteClient::FirstModel() const {
   if (res->status != 200) return "";  // no list of models: the server answers with the one it has
   const json j = json::parse(res->body, nullptr, /*allow_exceptions=*/false);
   if (j.is_object() && j.contains("data") && j["data"].is_array() && !j["data"].empty() && j["data"][0].is_object() &&
-      j["data"][0].contains("id") && j["data"][0]["id"].is_string())
+      j["data"][0].contains("id") && j["data"][0]["id"].is_string()) {
+    if (owned_by && j["data"][0].contains("owned_by") && j["data"][0]["owned_by"].is_string())
+      *owned_by = j["data"][0]["owned_by"].get<std::string>();
     return j["data"][0]["id"].get<std::string>();
+  }
   return "";
 }
 

@@ -73,7 +73,8 @@ class RemoteClient {
   // The first model of GET /v1/models, or "" when the server lists none (no such route, an
   // empty list). Throws glance::Error in one line for a server that cannot be reached or that
   // refuses the key (401/403), so a run with a wrong URL or key stops before it starts.
-  std::string FirstModel() const;
+  // `owned_by` (optional): that model's owned_by ("glance" for a glance-cli serve).
+  std::string FirstModel(std::string* owned_by = nullptr) const;
 
   // POST /v1/chat/completions with `body`, retried as above; the answer's JSON. Throws
   // glance::Error in one line: the status and the server's message, a body that is not JSON;

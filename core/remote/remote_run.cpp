@@ -7,8 +7,10 @@
 
 namespace glance::remote {
 
-std::string ResolveRemoteModel(const RemoteClient& client, const std::string& asked) {
-  const std::string first = client.FirstModel();  // reachable, and the key taken, before the run
+std::string ResolveRemoteModel(const RemoteClient& client, const std::string& asked, bool* glance_server) {
+  std::string owner;
+  const std::string first = client.FirstModel(&owner);  // reachable, and the key taken, before the run
+  if (glance_server) *glance_server = owner == "glance";
   if (!asked.empty()) return asked;
   return first.empty() ? "default" : first;
 }

@@ -19,7 +19,9 @@ namespace glance::remote {
 // `asked` (a model name), else the server's first model (GET /v1/models), else "default". Asking
 // the server in either case checks, before the run, that it answers and takes the key: throws
 // glance::Error in one line otherwise.
-std::string ResolveRemoteModel(const RemoteClient& client, const std::string& asked);
+// `glance_server` (optional): set when the server's first model is owned by "glance" (a
+// glance-cli serve, which answers the "glance" request field).
+std::string ResolveRemoteModel(const RemoteClient& client, const std::string& asked, bool* glance_server = nullptr);
 
 // Why a run was stopped because its server became unusable ("" while it answers).
 class RemoteRunStop {

@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/engine/events_json.h"
 #include "core/remote/remote_captioner.h"
 #include "core/remote/remote_client.h"
 #include "tests/cli/cli_process.h"
@@ -142,6 +143,34 @@ TEST(RemoteUnits, RequestBodyAndAnswer) {
   EXPECT_THROW(remote::CaptionFromAnswer(ok, true, 10, "x.png"), Error);  // not a JSON document
   EXPECT_THROW(remote::CaptionFromAnswer(json::object(), false, 10, "x.png"), Error);
   EXPECT_EQ(remote::ImageMimeType("\xFF\xD8\xFF\xE0", "a.bin"), "image/jpeg");
+}
+
+TEST(RemoteUnits, GlanceAttentionIsAskedOnlyWhenSetAndReadBack) {
+  remote::RemoteCaptionRequest r;
+  r.model = "m";
+  r.prompt = "Describe this image.";
+  EXPECT_FALSE(json::parse(remote::ChatRequestBody(r, "x", "image/png")).contains("glance"));
+  r.glance_attention = true;
+  EXPECT_EQ(json::parse(remote::ChatRequestBody(r, "x", "image/png"))["glance"], json({{"attention", true}}));
+  TurnStats stats;
+  stats.total_s = 0.5;
+  stats.generated_tokens = 3;
+  const json answer = {{"choices", {{{"message", {{"content", "a cat"}}}}}},
+                       {"glance",
+                        {{"timing", ToJson(stats)},
+                         {"attention",
+                          {{"words",
+                            {{{"text", "a"}, {"grid_h", 1}, {"grid_w", 2}, {"map", {0.25, 0.75}}},
+                             {{"text", " cat"}, {"grid_h", 1}, {"grid_w", 2}, {"map", {0.5}}}}}}}}}};
+  const auto insight = remote::InsightFromAnswer(answer);
+  ASSERT_TRUE(insight.has_value());
+  EXPECT_DOUBLE_EQ(insight->stats.total_s, 0.5);
+  EXPECT_EQ(insight->stats.generated_tokens, 3);
+  ASSERT_EQ(insight->words.size(), 2u);
+  EXPECT_EQ(insight->words[0].text, "a");
+  EXPECT_EQ(insight->words[0].map, (std::vector<float>{0.25f, 0.75f}));
+  EXPECT_TRUE(insight->words[1].map.empty()) << "a map that does not fill its grid is dropped";
+  EXPECT_FALSE(remote::InsightFromAnswer({{"choices", json::array()}}).has_value());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@
 #include <QTest>
 #include <QTimer>
 #include <atomic>
+#include <cmath>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include <arpa/inet.h>
@@ -34,6 +36,7 @@
 
 #include "ui/caption_preset_store.h"
 #include "ui/folder_caption_dialog.h"
+#include "ui/folder_insight_bar.h"
 #include "ui/folder_model.h"
 #include "ui/folder_view.h"
 #include "ui/main_window.h"
@@ -112,7 +115,11 @@ class Stub {
       else
         res.set_content(R"({"error":{"message":"invalid API key"}})", "application/json");
     });
-    server_.Post("/v1/chat/completions", [this](const httplib::Request&, httplib::Response& res) {
+    server_.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      {
+        std::lock_guard lock(m_);
+        lastBody_ = req.body;
+      }
       chat_(++chats_, res);
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -124,6 +131,10 @@ class Stub {
   }
   QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port_); }
   int chats() const { return chats_.load(); }
+  std::string lastBody() {
+    std::lock_guard lock(m_);
+    return lastBody_;
+  }
 
  private:
   Chat chat_;
@@ -131,6 +142,8 @@ class Stub {
   int port_ = 0;
   std::thread thread_;
   std::atomic<int> chats_{0};
+  std::mutex m_;
+  std::string lastBody_;
 };
 
 std::string Answer(const std::string& text) {
@@ -245,6 +258,40 @@ class TestFolderViewRemote : public QObject {
       QCOMPARE(ReadText(remote.path() + txt), mine);
     }
     QCOMPARE(view.model()->count(FolderImageState::kCaptioned), 6);
+
+    // Where the model looked for each word, and the timing: from the run here, and from the
+    // Glance server's "glance" answer field — the same words and maps.
+    for (int i = 10; i < 16; ++i) {
+      const QString name = QStringLiteral("scene-%1.png").arg(i, 3, 10, QLatin1Char('0'));
+      const glance::CaptionInsight* mine = here.insight(name);
+      const glance::CaptionInsight* theirs = view.insight(name);
+      QVERIFY2(mine && theirs, qPrintable(name));
+      QVERIFY(!mine->words.empty());
+      QCOMPARE(theirs->words.size(), mine->words.size());
+      for (size_t w = 0; w < mine->words.size(); ++w) {
+        QCOMPARE(theirs->words[w].text, mine->words[w].text);
+        QCOMPARE(theirs->words[w].grid_h, mine->words[w].grid_h);
+        QCOMPARE(theirs->words[w].grid_w, mine->words[w].grid_w);
+        QCOMPARE(theirs->words[w].map.size(), mine->words[w].map.size());
+        QVERIFY(mine->words[w].grid_h > 0 && !mine->words[w].map.empty());
+        for (size_t c = 0; c < mine->words[w].map.size(); ++c)
+          QVERIFY2(std::fabs(theirs->words[w].map[c] - mine->words[w].map[c]) < 1e-4f, qPrintable(name));
+      }
+      QVERIFY(theirs->stats.generated_tokens > 0 && theirs->stats.total_s > 0);
+    }
+    // Shown under the image: the words in a box, the timing saying where it ran; a word paints its map.
+    QVERIFY(view.select(QStringLiteral("scene-012.png")));
+    glance::ui::FolderInsightBar* bar = view.insightBar();
+    QVERIFY(!bar->isHidden());
+    QVERIFY2(bar->timingText().contains(QStringLiteral("(on ") + serve.url()), qPrintable(bar->timingText()));
+    QVERIFY(bar->words()->count() > 1);
+    auto* large = view.findChild<QLabel*>(QStringLiteral("largeImage"));
+    QVERIFY(large);
+    const QImage plain = large->pixmap().toImage();
+    bar->words()->setCurrentIndex(1);
+    QVERIFY(large->pixmap().toImage() != plain);
+    QVERIFY(here.select(QStringLiteral("scene-012.png")));
+    QVERIFY2(here.insightBar()->timingText().endsWith(QStringLiteral("(here)")), qPrintable(here.insightBar()->timingText()));
 
     // The key was not remembered: not in the settings file; the rest is, for the next dialog.
     const auto settings = glance::ui::SettingsFile::App();
@@ -378,6 +425,11 @@ class TestFolderViewRemote : public QObject {
     QCOMPARE(done.at(1).at(0).toInt(), kImages - first);
     QCOMPARE(Sidecars(dir.path()), kImages);
     QCOMPARE(slow.chats(), kImages);  // each image asked once across the two runs
+    // Not a Glance server (its models are not owned by "glance"): no "glance" field asked, none shown.
+    QVERIFY(slow.lastBody().find("\"glance\"") == std::string::npos);
+    QVERIFY(view.insight(QStringLiteral("scene-040.png")) == nullptr);
+    QVERIFY(view.select(QStringLiteral("scene-040.png")));
+    QVERIFY(view.insightBar()->isHidden());
   }
 };
 
