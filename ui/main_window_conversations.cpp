@@ -252,6 +252,7 @@ void MainWindow::recordTurn(const TurnResult& result) {
                     static_cast<int>(NoticeBar::Kind::kError));
     return;
   }
+  clearNotice(QStringLiteral("save"));  // an earlier failed save is no longer true: this one has it all
   sidebar_->refresh();
   sidebar_->setCurrentId(current_.id);
 }

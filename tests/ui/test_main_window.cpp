@@ -1,7 +1,9 @@
 // The whole window with the bundled demo model (needs the engine: Engine::Load, Session):
 // dropping the demo image streams a caption, Stop halts a generation within a token, and the
 // window closes cleanly while generating.
+#include <QDir>
 #include <QDropEvent>
+#include <QFile>
 #include <QPlainTextEdit>
 #include <functional>
 #include <memory>
@@ -275,6 +277,29 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
     QTRY_COMPARE(restarted.currentConversation().id, id);
     QTRY_COMPARE(restarted.chat()->contextMeter()->usage().used, held);
+  }
+
+  // A failed save is said above the chat, and the notice goes once a later save works (issue 34
+  // item 4: notices leave when they stop being true; it stayed).
+  void failedSaveNoticeGoesWhenASaveWorks() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("conversations"));
+    glance::ui::ConversationStore store(folder);
+    MainWindow window(nullptr, nullptr, &store);
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = 4;
+    LoadDemo(window);
+    QDir().rmpath(folder);
+    QFile blocker(folder);  // a file where the folder should be: nothing can be written there
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    QVERIFY2(window.noticeText().startsWith(QStringLiteral("The conversation could not be saved")),
+             qPrintable(window.noticeText()));
+    QVERIFY(QFile::remove(folder));
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Again.")); });
+    QCOMPARE(window.noticeText(), QString());
+    QVERIFY(store.load(window.currentConversation().id).has_value());
   }
 
   void closingWhileGeneratingExitsCleanly() {
