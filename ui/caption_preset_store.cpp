@@ -9,6 +9,7 @@
 
 #include "core/util/error.h"
 #include "ui/atomic_save.h"
+#include "ui/preset_list.h"
 
 namespace glance::ui {
 namespace {
@@ -70,29 +71,11 @@ bool CaptionPresetStore::put(const CaptionPreset& preset, const QString& replaci
     *error = QObject::tr("'%1' is a built-in preset's name; choose another").arg(Q(preset.name));
     return false;
   }
-  std::vector<CaptionPreset> next;
-  bool replaced = false;
-  for (const CaptionPreset& p : saved_) {
-    if (Q(p.name) == replacing) {
-      next.push_back(preset);
-      replaced = true;
-    } else if (p.name == preset.name) {
-      *error = QObject::tr("a preset called '%1' exists already; choose another name").arg(Q(preset.name));
-      return false;
-    } else {
-      next.push_back(p);
-    }
-  }
-  if (!replaced) next.push_back(preset);
-  return save(next, error);
+  const std::optional<std::vector<CaptionPreset>> next = PutPreset(saved_, preset, replacing, error);
+  return next && save(*next, error);
 }
 
-bool CaptionPresetStore::remove(const QString& name, QString* error) {
-  std::vector<CaptionPreset> next;
-  for (const CaptionPreset& p : saved_)
-    if (Q(p.name) != name) next.push_back(p);
-  return save(next, error);
-}
+bool CaptionPresetStore::remove(const QString& name, QString* error) { return save(RemovePreset(saved_, name), error); }
 
 bool CaptionPresetStore::importFile(const QString& file, int* count, QString* error) {
   std::vector<CaptionPreset> incoming;
@@ -103,14 +86,7 @@ bool CaptionPresetStore::importFile(const QString& file, int* count, QString* er
     *error = QString::fromUtf8(e.what());
     return false;
   }
-  std::vector<CaptionPreset> next;
-  for (const CaptionPreset& p : saved_) {
-    bool replaced = false;
-    for (const CaptionPreset& in : incoming) replaced = replaced || in.name == p.name;
-    if (!replaced) next.push_back(p);
-  }
-  next.insert(next.end(), incoming.begin(), incoming.end());
-  if (!save(next, error)) return false;
+  if (!save(MergePresets(saved_, incoming), error)) return false;
   *count = static_cast<int>(incoming.size());
   return true;
 }

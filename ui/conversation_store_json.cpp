@@ -158,6 +158,7 @@ ordered_json ToJson(const Conversation& c) {
   doc["created"] = Time(c.created);
   doc["updated"] = Time(c.updated);
   doc["system_prompt"] = S(c.system_prompt);
+  if (!c.preset.isEmpty()) doc["preset"] = S(c.preset);
   doc["model"] = c.turns.empty() ? std::string() : S(c.turns.back().model);
   doc["precision"] = c.turns.empty() ? std::string() : std::string(Name(c.turns.back().stats.precision));
   doc["turns"] = std::move(turns);
@@ -173,6 +174,7 @@ Conversation ConversationHeaderFromJson(const json& doc) {
     c.created = ParseTime(doc, "created");
     c.updated = ParseTime(doc, "updated");
     c.system_prompt = Q(doc.at("system_prompt").get<std::string>());
+    c.preset = Q(doc.value("preset", std::string()));  // optional: added with chat presets
     return c;
   } catch (const json::exception& e) {
     throw Error(std::string("conversation has a missing or mistyped field: ") + e.what());

@@ -61,6 +61,9 @@ struct Conversation {
   QDateTime created;  // UTC
   QDateTime updated;  // UTC
   QString system_prompt;
+  // The chat preset its messages are sent with (core/engine/chat_preset.h; "" = none, the
+  // Settings' sampling). Saved as "preset" in the header; absent in older files.
+  QString preset;
   std::vector<ConversationTurn> turns;
 };
 

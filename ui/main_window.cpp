@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "ui/attention_panel.h"
+#include "ui/chat_preset_bar.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_sidebar.h"
 #include "ui/conversation_store.h"
@@ -108,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationSto
   chat_ = new ChatView(centre);
   centreLayout->addWidget(notice_);
   centreLayout->addWidget(chat_, 1);
+  buildPresets(centreLayout);
   setCentralWidget(centre);
   buildDocks();
   buildMenus();
@@ -118,7 +120,7 @@ MainWindow::MainWindow(QWidget* parent, SettingsStore* settings, ConversationSto
   applySettings();
   connect(settings_, &SettingsStore::valueChanged, this, &MainWindow::onSettingChanged);
   watchSettingsFile();
-  current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
+  current_.system_prompt = presetSystemPrompt(current_.preset);
   openNewestConversation();
 }
 
@@ -240,6 +242,7 @@ void MainWindow::buildMenus() {
                     chat_->previousAnswerAction(), chat_->nextAnswerAction()});
   chat->addSeparator();
   buildImageMenu(chat);
+  chat->addMenu(presetBar_->menu());
   captionAction_ = chat->addAction(tr("&Caption dropped images"));
   captionAction_->setCheckable(true);
   connect(captionAction_, &QAction::toggled, this, [this](bool on) {

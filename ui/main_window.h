@@ -19,6 +19,7 @@
 #include "ui/local_server_config.h"
 
 class QAction;
+class QBoxLayout;
 class QLabel;
 class QMenu;
 class QListWidget;
@@ -29,6 +30,8 @@ class QToolButton;
 namespace glance::ui {
 
 class AttentionPanel;
+class ChatPresetBar;
+class ChatPresetStore;
 class NoticeBar;
 class CaptionFolderDialog;
 class ChatView;
@@ -153,6 +156,16 @@ class MainWindow : public QMainWindow {
   void openDownloads();
   void showModelInfo();
 
+  // Chat presets (ui/chat_preset_bar.h, main_window_presets.cpp): `name` ("" = none, the
+  // Settings' sampling and system prompt) applies from the next message, is kept with this chat
+  // and becomes new chats' default. A different system prompt takes effect at once in an empty
+  // chat; in one with messages, the next message first re-reads the chat with it.
+  void chooseChatPreset(const QString& name);
+  // What the next message is sent with: the Settings' options, the chat's preset applied.
+  GenerateOptions turnOptions() const;
+  ChatPresetBar* presetBar() const { return presetBar_; }
+  ChatPresetStore* chatPresets() const { return presetStore_; }
+
   ChatView* chat() const { return chat_; }
   AttentionPanel* attention() const { return attention_; }
   TimingPanel* timing() const { return timing_; }
@@ -205,6 +218,9 @@ class MainWindow : public QMainWindow {
   void buildModelMenu(QMenu* file);
   void buildConversationMenu(QMenu* file);
   void buildToolsMenu(QMenu* file);  // main_window_tools.cpp
+  void buildPresets(QBoxLayout* centre);  // main_window_presets.cpp
+  // The chat's preset's system prompt, or the Settings' when it has none.
+  QString presetSystemPrompt(const QString& preset) const;
   void connectTools();               // after connectWorker()
   void applySettings();
   void onSettingChanged(const QString& key);
@@ -329,6 +345,8 @@ class MainWindow : public QMainWindow {
   QString serverUrl_;  // the local server's, empty when it is off
   ServerRequestLog* serverLog_ = nullptr;  // every request it answered (kept while the panel is closed)
   ServerPanel* serverPanel_ = nullptr;     // made when first opened
+  ChatPresetStore* presetStore_ = nullptr;
+  ChatPresetBar* presetBar_ = nullptr;
 };
 
 }  // namespace glance::ui

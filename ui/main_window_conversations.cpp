@@ -15,6 +15,8 @@
 
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
+#include "ui/chat_preset_bar.h"
+#include "ui/chat_preset_store.h"
 #include "ui/chat_view.h"
 #include "ui/context_meter.h"
 #include "ui/conversation_sidebar.h"
@@ -84,6 +86,8 @@ void MainWindow::newChat() {
   needsContinue_ = false;
   afterContinue_ = nullptr;
   current_.system_prompt = settings_->value(QStringLiteral("system_prompt"));
+  current_.preset = presetStore_->defaultPreset();  // new chats start with the last one chosen
+  presetBar_->setCurrent(current_.preset);
   updateContextMeter();
   setReadOnly(false);
   showNotice(QString());  // a new chat starts with a clean slate, old notices included
@@ -135,6 +139,7 @@ bool MainWindow::openConversation(const QString& id) {
   needsContinue_ = !current_.turns.empty();
   showConversation(current_);
   sidebar_->setCurrentId(current_.id);
+  presetBar_->setCurrent(current_.preset);  // the chat's own preset (unknown now: none)
   SavedConversation history;
   QString why;
   setReadOnly(!savedHistory(&history, false, &why), why);

@@ -120,7 +120,7 @@ void MainWindow::connectWorker() {
     replaceLastTurn_ = false;
     regenerating_ = false;
     startTurn();
-    whenContinued([this, text] { Q_EMIT requestSend(text, options_); });
+    whenContinued([this, text] { Q_EMIT requestSend(text, turnOptions()); });
   });
   connect(chat_, &ChatView::regenerateRequested, this, [this] {
     if (readOnly_ || current_.turns.empty()) return;
@@ -128,7 +128,7 @@ void MainWindow::connectWorker() {
     replaceLastTurn_ = true;
     regenerating_ = true;
     startTurn();
-    whenContinued([this] { Q_EMIT requestRegenerate(options_); });
+    whenContinued([this] { Q_EMIT requestRegenerate(turnOptions()); });
   });
   connect(chat_, &ChatView::editResendRequested, this, [this](const QString& text) {
     if (readOnly_ || current_.turns.empty()) return;
@@ -136,7 +136,7 @@ void MainWindow::connectWorker() {
     replaceLastTurn_ = true;
     regenerating_ = false;
     startTurn();
-    whenContinued([this, text] { Q_EMIT requestEdit(text, options_); });
+    whenContinued([this, text] { Q_EMIT requestEdit(text, turnOptions()); });
   });
   connect(chat_, &ChatView::alternativeRequested, this, &MainWindow::chooseAnswer);
   connect(chat_, &ChatView::editMessageRequested, this, &MainWindow::editMessage);

@@ -4,9 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/engine/preset_json.h"
 #include "core/engine/sampler.h"
 #include "core/text/json_grammar.h"
 #include "core/util/atomic_write.h"
@@ -17,10 +16,9 @@ namespace glance {
 namespace {
 
 // Ordered: a schema's properties keep the order the file wrote them in (the answer's order).
-using Json = nlohmann::ordered_json;
+using Json = preset_json::Json;
 
 constexpr const char* kFormatKey = "glance_caption_presets";
-constexpr int kFormatVersion = 1;
 
 struct StyleName {
   CaptionStyle style;
@@ -64,54 +62,19 @@ void WalkInstructions(const std::string& text, Literal literal, Placeholder plac
   }
 }
 
-std::string Where(const std::string& source, size_t index, const Json& p) {
-  std::string w = source + ": preset " + std::to_string(index + 1);
-  if (p.is_object() && p.contains("name") && p["name"].is_string()) w += " ('" + p["name"].get<std::string>() + "')";
-  return w;
-}
-
-// 0.7, not 0.700000.
-std::string Num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
+using preset_json::FieldError;
+using preset_json::Num;
+using preset_json::NumberField;
+using preset_json::Shown;
+using preset_json::StringField;
 
 // A float field read as double: bounded first, as a double past a float's range does not convert.
 float FloatOf(double v) { return static_cast<float>(std::clamp(v, -1e9, 1e9)); }
 
-[[noreturn]] void FieldError(const std::string& where, const char* key, const std::string& what) {
-  throw Error(where + ": field '" + key + "' " + what);
-}
-
-std::string Shown(const Json& v) {
-  std::string s = v.dump();
-  return s.size() > 60 ? s.substr(0, 60) + "..." : s;
-}
-
-double NumberField(const Json& p, const char* key, double fallback, const std::string& where) {
-  if (!p.contains(key) || p[key].is_null()) return fallback;
-  if (!p[key].is_number()) FieldError(where, key, "must be a number (found " + Shown(p[key]) + ")");
-  return p[key].get<double>();
-}
-
-std::string StringField(const Json& p, const char* key, const std::string& where, bool required) {
-  if (!p.contains(key) || p[key].is_null()) {
-    if (required) FieldError(where, key, "is missing");
-    return {};
-  }
-  if (!p[key].is_string()) FieldError(where, key, "must be a string (found " + Shown(p[key]) + ")");
-  return p[key].get<std::string>();
-}
-
 CaptionPreset PresetFromJson(const Json& p, const std::string& where) {
   if (!p.is_object()) throw Error(where + ": is not a JSON object (found " + Shown(p) + ")");
-  static const std::set<std::string> known = {"name", "style", "max_tokens", "instructions", "schema",
-                                              "temperature", "top_p", "seed"};
-  for (auto it = p.begin(); it != p.end(); ++it)
-    if (!known.count(it.key()))
-      throw Error(where + ": unknown field '" + it.key() + "' (a preset has name, style, max_tokens, instructions, "
-                  "schema, temperature, top_p, seed)");
+  preset_json::RefuseUnknownFields(
+      p, {"name", "style", "max_tokens", "instructions", "schema", "temperature", "top_p", "seed"}, where);
   CaptionPreset preset;
   preset.name = StringField(p, "name", where, true);
   const std::string style = StringField(p, "style", where, true);
@@ -279,23 +242,10 @@ void ValidateCaptionPreset(const CaptionPreset& preset, const std::string& where
 }
 
 std::vector<CaptionPreset> ParseCaptionPresets(const std::string& json_text, const std::string& source) {
-  Json doc;
-  try {
-    doc = Json::parse(json_text);
-  } catch (const Json::exception& e) {
-    throw Error(source + " is not valid JSON: " + e.what());
-  }
-  if (!doc.is_object() || !doc.contains(kFormatKey))
-    throw Error(source + ": not a caption presets file (no \"" + std::string(kFormatKey) + "\" field)");
-  if (doc[kFormatKey] != kFormatVersion)
-    throw Error(source + ": field '" + kFormatKey + "' is " + Shown(doc[kFormatKey]) + "; this Glance reads version " +
-                std::to_string(kFormatVersion));
-  if (!doc.contains("presets") || !doc["presets"].is_array())
-    throw Error(source + ": field 'presets' must be a list of presets");
+  const Json list = preset_json::PresetList(json_text, source, kFormatKey, "caption presets");
   std::vector<CaptionPreset> presets;
-  const Json& list = doc["presets"];
   for (size_t i = 0; i < list.size(); ++i) {
-    const std::string where = Where(source, i, list[i]);
+    const std::string where = preset_json::Where(source, i, list[i]);
     CaptionPreset p = PresetFromJson(list[i], where);
     if (IsBuiltInCaptionPresetName(p.name))
       FieldError(where, "name", "'" + p.name + "' is a built-in preset's name; choose another");
@@ -307,11 +257,9 @@ std::vector<CaptionPreset> ParseCaptionPresets(const std::string& json_text, con
 }
 
 std::string CaptionPresetsJson(const std::vector<CaptionPreset>& presets) {
-  Json doc;
-  doc[kFormatKey] = kFormatVersion;
-  doc["presets"] = Json::array();
-  for (const CaptionPreset& p : presets) doc["presets"].push_back(PresetToJson(p));
-  return doc.dump(2) + "\n";
+  std::vector<Json> items;
+  for (const CaptionPreset& p : presets) items.push_back(PresetToJson(p));
+  return preset_json::PresetFile(kFormatKey, items);
 }
 
 std::vector<CaptionPreset> ReadCaptionPresetsFile(const std::string& path) {
