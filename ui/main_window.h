@@ -17,6 +17,7 @@
 #include "ui/conversation_store_types.h"
 #include "ui/event_types.h"
 #include "ui/local_server_config.h"
+#include "ui/model_manager_dialog.h"
 
 class QAction;
 class QBoxLayout;
@@ -155,6 +156,11 @@ class MainWindow : public QMainWindow {
   void openSettings();
   void openDownloads();
   void showModelInfo();
+  // File ▸ Manage models… (ui/model_manager_dialog.h): the demo, the downloaded models and the
+  // folders opened (the last kRecentModelsKey ones), with Load, Reveal, Delete and Download.
+  void openModelManager();
+  ModelManagerDialog::Sources modelSources() const;
+  static constexpr const char* kRecentModelsKey = "models/recent";  // newline-separated, newest first
 
   // Chat presets (ui/chat_preset_bar.h, main_window_presets.cpp): `name` ("" = none, the
   // Settings' sampling and system prompt) applies from the next message, is kept with this chat
@@ -216,6 +222,7 @@ class MainWindow : public QMainWindow {
   QSize FitScreen(QSize wanted) const;  // bounded by the screen's available size
   void saveLayout() const;
   void buildModelMenu(QMenu* file);
+  void rememberModelFolder(const QString& dir);  // a model folder loaded: first in the recent list
   void buildConversationMenu(QMenu* file);
   void buildToolsMenu(QMenu* file);  // main_window_tools.cpp
   void buildPresets(QBoxLayout* centre);  // main_window_presets.cpp

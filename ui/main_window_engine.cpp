@@ -252,8 +252,10 @@ void MainWindow::onModelLoaded(const ModelInfo& info) {
   fallBackToDemo_ = false;
   // The choice is remembered for the next start: a model folder, or the demo (an empty
   // model_dir) when the user loaded it (not when it stands in for a model that failed).
-  if (!info.is_demo)
+  if (!info.is_demo) {
     settings_->setValue(QStringLiteral("model_dir"), Q(info.dir));
+    rememberModelFolder(Q(info.dir));  // listed in Manage models
+  }
   else if (!keepNoticeOnLoad_)
     settings_->setValue(QStringLiteral("model_dir"), QString());
   // The new engine has a fresh session (so no Reset: that would drop an image queued right

@@ -7,12 +7,15 @@
 #include <QLabel>
 #include <QMenu>
 
+#include "core/engine/engine.h"
+#include "core/model/weight_cache.h"
 #include "core/settings/registry.h"
 #include "ui/chat_view.h"
 #include "ui/download_dialog.h"
 #include "ui/engine_worker.h"
 #include "ui/main_window.h"
 #include "ui/model_download.h"
+#include "ui/known_models.h"
 #include "ui/model_info_dialog.h"
 #include "ui/notice_bar.h"
 #include "ui/settings_dialog.h"
@@ -28,6 +31,35 @@ void MainWindow::buildModelMenu(QMenu* file) {
   });
   file->addAction(tr("Do&wnload model\u2026"), this, &MainWindow::openDownloads);
   file->addAction(tr("Load the d&emo model"), this, &MainWindow::loadDefaultModel);
+  file->addAction(tr("Mana&ge models\u2026"), this, [this] { openModelManager(); });
+}
+
+ModelManagerDialog::Sources MainWindow::modelSources() const {
+  ModelManagerDialog::Sources s;
+  s.demoDir = Q(DefaultDemoModelDir());
+  s.modelsRoot = ModelDownloader::DefaultModelsRoot();
+  s.recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  s.cacheDir = Q(WeightCache::DefaultDir());
+  if (modelLoaded_) s.loadedDir = Q(model_.dir);
+  return s;
+}
+
+void MainWindow::openModelManager() {
+  ModelManagerDialog dialog(modelSources(), this);
+  connect(&dialog, &ModelManagerDialog::loadRequested, this, [this, &dialog](const QString& dir, bool demo) {
+    demo ? loadDefaultModel() : loadModel(dir);
+    dialog.accept();
+  });
+  connect(&dialog, &ModelManagerDialog::downloadRequested, this, [this, &dialog] {
+    openDownloads();
+    dialog.refresh();
+  });
+  dialog.exec();
+}
+
+void MainWindow::rememberModelFolder(const QString& dir) {
+  QStringList recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  settings_->backend().setValue(QString::fromLatin1(kRecentModelsKey), WithRecentModel(recent, dir).join(QLatin1Char('\n')));
 }
 
 void MainWindow::applySettings() {

@@ -120,6 +120,22 @@ std::string WeightCache::Key(const TensorStore& store, const std::string& precis
   return h.HexDigest();
 }
 
+std::vector<WeightCache::File> WeightCache::FilesFor(const std::string& model_dir, const std::string& dir) {
+  std::vector<File> found;
+  if (dir.empty()) return found;
+  try {
+    const TensorStore store = TensorStore::OpenFolder(model_dir);
+    for (const char* precision : {"bf16", "q8", "q4"}) {  // the precisions that are cached (not f32)
+      const fs::path path = fs::path(dir) / (Key(store, precision) + ".bin");
+      std::error_code ec;
+      const uintmax_t bytes = fs::file_size(path, ec);
+      if (!ec && fs::is_regular_file(path, ec)) found.push_back({precision, path.string(), bytes});
+    }
+  } catch (const std::exception&) {  // not a checkpoint: no cache of it
+  }
+  return found;
+}
+
 WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(key) {
   if (dir.empty()) return;
   path_ = (fs::path(dir) / (key + ".bin")).string();

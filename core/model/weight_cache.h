@@ -31,6 +31,15 @@ class WeightCache {
  public:
   // $XDG_CACHE_HOME/glance, else $HOME/.cache/glance; "" when neither is set.
   static std::string DefaultDir();
+  // The cache files in `dir` made for the checkpoint in `model_dir`, one per precision that has
+  // one ("bf16", "q8", "q4"), with their size (the model manager shows and deletes them). A folder
+  // that is not a checkpoint, or has none: empty. Throws nothing.
+  struct File {
+    std::string precision;
+    std::string path;
+    uint64_t bytes = 0;
+  };
+  static std::vector<File> FilesFor(const std::string& model_dir, const std::string& dir = DefaultDir());
   static std::string Key(const TensorStore& store, const std::string& precision);
 
   // Maps <dir>/<key>.bin when it is valid for `key`; otherwise starts empty.

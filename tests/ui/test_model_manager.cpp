@@ -1,0 +1,179 @@
+// File ▸ Manage models… (issue 34 'a model manager'): the demo, downloaded and opened models with
+// their size on disk and weight caches; Load; Delete only for a downloaded model (confirmation
+// naming the bytes it frees; the folder and its caches go) and never for a folder Glance did not
+// download; the window remembers the folders it loaded for the list.
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/engine/engine.h"
+#include "core/model/safetensors.h"
+#include "core/model/weight_cache.h"
+#include "ui/known_models.h"
+#include "ui/main_window.h"
+#include "ui/model_manager_dialog.h"
+
+using glance::ui::KnownModel;
+using glance::ui::ModelManagerDialog;
+
+namespace {
+
+const QString kDemo = QString::fromStdString(glance::DefaultDemoModelDir());
+
+// A copy of the demo model's folder at `dir` (a small real checkpoint).
+void CopyModel(const QString& dir) {
+  QVERIFY(QDir().mkpath(dir));
+  for (const QString& name : QDir(kDemo).entryList(QDir::Files))
+    QVERIFY(QFile::copy(kDemo + QLatin1Char('/') + name, dir + QLatin1Char('/') + name));
+}
+
+// A weight cache file for `dir` at precision `precision`, `bytes` long, where the engine would put it.
+QString MakeCache(const QString& cacheDir, const QString& dir, const char* precision, int bytes) {
+  const glance::TensorStore store = glance::TensorStore::OpenFolder(QDir(dir).canonicalPath().toStdString());
+  const QString path = cacheDir + QLatin1Char('/') + QString::fromStdString(glance::WeightCache::Key(store, precision)) +
+                       QStringLiteral(".bin");
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return {};
+  f.write(QByteArray(bytes, 'x'));
+  return path;
+}
+
+int RowOf(const ModelManagerDialog& d, KnownModel::Kind kind) {
+  for (size_t i = 0; i < d.models().size(); ++i)
+    if (d.models()[i].kind == kind) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+class TestModelManager : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void listsSizesCachesAndDeletesOnlyDownloadedModels() {
+    QTemporaryDir tmp;
+    const QString root = tmp.filePath(QStringLiteral("models"));
+    const QString cache = tmp.filePath(QStringLiteral("cache"));
+    const QString downloaded = root + QStringLiteral("/Qwen/Tiny");
+    const QString opened = tmp.filePath(QStringLiteral("mine/MyModel"));
+    CopyModel(downloaded);
+    CopyModel(opened);
+    QVERIFY(QDir().mkpath(cache));
+    const QString q8 = MakeCache(cache, downloaded, "q8", 1000);
+    const QString q4 = MakeCache(cache, downloaded, "q4", 500);
+    const QString openedCache = MakeCache(cache, opened, "q8", 700);
+    QVERIFY(!q8.isEmpty() && !q4.isEmpty() && !openedCache.isEmpty());
+
+    ModelManagerDialog dialog({kDemo, root, {opened, downloaded}, cache, opened});
+    QCOMPARE(dialog.models().size(), size_t{3});  // the downloaded one listed once
+    QCOMPARE(dialog.models()[0].kind, KnownModel::Kind::kDemo);
+    const int d = RowOf(dialog, KnownModel::Kind::kDownloaded), o = RowOf(dialog, KnownModel::Kind::kOpened);
+    QVERIFY(d > 0 && o > d);
+    const KnownModel& dm = dialog.models()[static_cast<size_t>(d)];
+    QCOMPARE(dm.name, QStringLiteral("Tiny"));
+    qint64 folderBytes = 0;
+    for (const QFileInfo& f : QDir(downloaded).entryInfoList(QDir::Files)) folderBytes += f.size();
+    QCOMPARE(dm.bytes, folderBytes);
+    QCOMPARE(dm.caches.size(), size_t{2});
+    QCOMPARE(dm.cacheBytes(), qint64{1500});
+    QCOMPARE(dialog.table()->item(d, 2)->text(), QStringLiteral("q8 1 KB, q4 500 bytes"));
+    QVERIFY(dialog.table()->item(o, 0)->text().endsWith(QStringLiteral("(loaded)")));
+    QVERIFY(dialog.table()->item(o, 3)->text().contains(QStringLiteral("opened")));
+
+    // Load.
+    QSignalSpy load(&dialog, &ModelManagerDialog::loadRequested);
+    dialog.selectRow(0);
+    dialog.loadSelected();
+    QCOMPARE(load.count(), 1);
+    QCOMPARE(load.last().at(1).toBool(), true);  // the demo
+
+    // An opened folder and the demo are never deleted, whatever is answered.
+    QStringList asked;
+    dialog.setConfirm([&](const QString& q) {
+      asked << q;
+      return true;
+    });
+    dialog.selectRow(o);
+    QVERIFY(!dialog.deleteSelected());
+    dialog.selectRow(0);
+    QVERIFY(!dialog.deleteSelected());
+    QVERIFY(asked.isEmpty());
+    KnownModel forged = dialog.models()[static_cast<size_t>(o)];
+    forged.kind = KnownModel::Kind::kDownloaded;  // outside the models folder all the same
+    QString error;
+    QVERIFY(!glance::ui::DeleteDownloadedModel(forged, root, &error));
+    QVERIFY2(error.contains(QStringLiteral("not downloaded by Glance")), qPrintable(error));
+    QVERIFY(QFileInfo::exists(opened + QStringLiteral("/model.safetensors")));
+    QVERIFY(QFileInfo::exists(openedCache));
+
+    // The downloaded one: asked with the bytes it frees; the folder, its caches and Qwen/ go.
+    dialog.setConfirm([&](const QString& q) {
+      asked << q;
+      return false;  // cancelled first
+    });
+    dialog.selectRow(d);
+    QVERIFY(!dialog.deleteSelected());
+    QVERIFY(QFileInfo::exists(downloaded));
+    dialog.setConfirm([&](const QString& q) {
+      asked << q;
+      return true;
+    });
+    dialog.selectRow(d);
+    QVERIFY2(dialog.deleteSelected(), qPrintable(dialog.problem()));
+    QCOMPARE(asked.size(), 2);
+    QVERIFY2(asked.last().contains(glance::ui::ByteSize(folderBytes + 1500)) &&
+                 asked.last().contains(QDir::toNativeSeparators(QDir(downloaded).canonicalPath())) &&
+                 asked.last().contains(QStringLiteral("weight caches")),
+             qPrintable(asked.last()));
+    QVERIFY(!QFileInfo::exists(downloaded));
+    QVERIFY(!QFileInfo::exists(root + QStringLiteral("/Qwen")));
+    QVERIFY(!QFileInfo::exists(q8) && !QFileInfo::exists(q4));
+    QVERIFY(QFileInfo::exists(openedCache));  // another model's cache stays
+    QCOMPARE(dialog.models().size(), size_t{2});
+  }
+
+  void theLoadedModelIsNotDeleted() {
+    QTemporaryDir tmp;
+    const QString root = tmp.filePath(QStringLiteral("models"));
+    const QString downloaded = root + QStringLiteral("/Qwen/Tiny");
+    CopyModel(downloaded);
+    ModelManagerDialog dialog({kDemo, root, {}, tmp.filePath(QStringLiteral("cache")), downloaded});
+    dialog.setConfirm([](const QString&) { return true; });
+    dialog.selectRow(RowOf(dialog, KnownModel::Kind::kDownloaded));
+    QVERIFY(!dialog.deleteSelected());
+    QVERIFY2(dialog.problem().contains(QStringLiteral("is loaded")), qPrintable(dialog.problem()));
+    QVERIFY(QFileInfo::exists(downloaded + QStringLiteral("/config.json")));
+  }
+
+  // The window: File ▸ Manage models…, and a folder it loaded is in the list afterwards.
+  void windowRemembersOpenedFolders() {
+    QTemporaryDir tmp;
+    const QString mine = tmp.filePath(QStringLiteral("MyModel"));
+    CopyModel(mine);
+    glance::ui::MainWindow window;
+    bool found = false;
+    for (QAction* menu : window.menuBar()->actions())
+      if (menu->menu())
+        for (QAction* a : menu->menu()->actions()) found = found || a->text() == QStringLiteral("Mana&ge models\u2026");
+    QVERIFY(found);
+    QSignalSpy ready(&window, &glance::ui::MainWindow::modelReady);
+    window.loadModel(mine);
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 120000);
+    const ModelManagerDialog::Sources sources = window.modelSources();
+    QCOMPARE(sources.recent.value(0), QDir(mine).canonicalPath());
+    QCOMPARE(QDir(sources.loadedDir).canonicalPath(), QDir(mine).canonicalPath());
+    ModelManagerDialog dialog(sources);
+    QCOMPARE(RowOf(dialog, KnownModel::Kind::kOpened) >= 0, true);
+  }
+};
+
+QTEST_MAIN(TestModelManager)
+#include "test_model_manager.moc"

@@ -1,0 +1,52 @@
+#pragma once
+// The models Glance knows (issue 34 'a model manager'): the bundled demo model, the folders
+// downloaded into the models folder (ui/model_download.h), and folders the user opened (kept in
+// the settings file as recent folders). Each with its size on disk, its weight caches
+// (core/model/weight_cache.h: one file per precision) and where it is. Deleting is allowed only
+// for a folder Glance downloaded (inside the models folder): the folder goes, with its caches.
+//
+// Thread contract: plain values and functions; the listing reads the disk (folder sizes, the
+// checkpoint's file list), so it is for the GUI thread at a dialog's opening, not per frame.
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace glance::ui {
+
+struct KnownModel {
+  enum class Kind { kDemo, kDownloaded, kOpened };
+  Kind kind = Kind::kOpened;
+  QString name;   // the folder's name ("Qwen3.5-2B"), or "Demo model (shapes world)"
+  QString dir;    // absolute
+  qint64 bytes = 0;  // the folder's files
+  struct Cache {
+    QString precision;  // "q8"
+    QString path;
+    qint64 bytes = 0;
+  };
+  std::vector<Cache> caches;
+  bool exists = true;  // an opened folder may have gone since
+
+  qint64 cacheBytes() const;
+  // Glance downloaded it, so it may delete it.
+  bool deletable() const { return kind == Kind::kDownloaded; }
+};
+
+// The recent folders, newest first, kept at most kMaxRecent; `dir` moved to the front.
+constexpr int kMaxRecentModels = 10;
+QStringList WithRecentModel(QStringList recent, const QString& dir);
+
+// The demo first, then the downloaded ones (folders in `modelsRoot` holding a config.json, also
+// one level down: <root>/<owner>/<name>), then the opened ones not already listed and still there. `cacheDir`:
+// the weight cache's folder (core WeightCache::DefaultDir()).
+std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QString& modelsRoot, const QStringList& recent,
+                                        const QString& cacheDir);
+
+// Deletes a downloaded model's folder and its weight caches. Refused (false, *error one line)
+// for anything else, or a folder not inside `modelsRoot`; a failure names what was left.
+bool DeleteDownloadedModel(const KnownModel& model, const QString& modelsRoot, QString* error);
+
+// "1.2 GB", "840 MB", "12 KB".
+QString ByteSize(qint64 bytes);
+
+}  // namespace glance::ui
