@@ -41,7 +41,8 @@ QString Summary(const ChatPreset& p) {
 ChatPresetBar::ChatPresetBar(ChatPresetStore* store, QWidget* parent) : QWidget(parent), store_(store) {
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(0, 0, 0, 0);
-  auto* label = new QLabel(tr("Pre&set:"), this);
+  // No Alt key: Send, Stop, Regenerate and Edit took its letters (the box is in the Tab order).
+  auto* label = new QLabel(tr("Preset:"), this);
   box_ = new QComboBox(this);
   box_->setObjectName(QStringLiteral("chatPreset"));
   box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -52,7 +53,7 @@ ChatPresetBar::ChatPresetBar(ChatPresetStore* store, QWidget* parent) : QWidget(
   button->setText(tr("Presets"));
   button->setPopupMode(QToolButton::InstantPopup);
   button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  menu_ = new QMenu(tr("&Presets"), this);
+  menu_ = new QMenu(tr("C&hat presets"), this);  // every letter of "Presets" is taken in the Chat menu
   menu_->addAction(tr("&New preset\u2026"), this, &ChatPresetBar::newPreset);
   edit_ = menu_->addAction(tr("&Edit preset\u2026"), this, &ChatPresetBar::editPreset);
   menu_->addAction(tr("D&uplicate preset\u2026"), this, &ChatPresetBar::duplicatePreset);

@@ -2,7 +2,7 @@
 // The preset box under the message box (issue 34): "Preset: [Precise ▾] [Presets ▾]". The box
 // offers "None (Settings)" (the sampling and system prompt of File ▸ Settings), the built-ins and
 // the saved presets (ui/chat_preset_store.h); choosing one emits presetChosen. The menu (also in
-// Chat ▸ Presets) has New…, Edit…, Duplicate…, Delete, Import… and Export… (JSON); a built-in is
+// Chat ▸ Chat presets) has New…, Edit…, Duplicate…, Delete, Import… and Export… (JSON); a built-in is
 // duplicated rather than edited or deleted. A failed import or save is one line through problem().
 // GUI thread only.
 #include <QWidget>
