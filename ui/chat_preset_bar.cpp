@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QToolButton>
 
 #include "ui/chat_preset_dialog.h"
@@ -34,6 +35,12 @@ QString Summary(const ChatPreset& p) {
   QString text = parts.join(QStringLiteral(" \u00b7 "));
   if (!p.system_prompt.empty()) text += QStringLiteral("\n") + QObject::tr("System prompt: %1").arg(Q(p.system_prompt));
   return text;
+}
+
+QString MissingTip(const QString& name) {
+  return QObject::tr("The preset '%1' no longer exists: this chat's answers use the sampling and "
+                     "system prompt of File \u25b8 Settings until another preset is chosen.")
+      .arg(name);
 }
 
 }  // namespace
@@ -78,7 +85,17 @@ QString ChatPresetBar::current() const { return box_->currentData().toString(); 
 
 void ChatPresetBar::setCurrent(const QString& name) {
   const QSignalBlocker block(box_);
-  box_->setCurrentIndex(std::max(0, box_->findData(name)));
+  if (box_->count() > missingIndex_) box_->removeItem(missingIndex_);  // the last missing name shown
+  int index = box_->findData(name);
+  if (index < 0 && !name.isEmpty()) {
+    // A chat saved with a preset deleted since: "None" would claim the chat chose Settings, and
+    // the name would be lost from sight (importing the preset again brings it back).
+    box_->addItem(tr("%1 (deleted)").arg(name), name);
+    index = box_->count() - 1;
+    box_->setItemData(index, MissingTip(name), Qt::ToolTipRole);
+    if (auto* model = qobject_cast<QStandardItemModel*>(box_->model())) model->item(index)->setEnabled(false);
+  }
+  box_->setCurrentIndex(std::max(0, index));
   updateActions();
 }
 
@@ -93,18 +110,21 @@ void ChatPresetBar::reload() {
       box_->addItem(Q(p.name), Q(p.name));
       box_->setItemData(box_->count() - 1, Summary(p), Qt::ToolTipRole);
     }
+    missingIndex_ = box_->count();
   }
   setCurrent(keep);
 }
 
 void ChatPresetBar::updateActions() {
   const QString name = current();
-  const bool saved = !name.isEmpty() && !ChatPresetStore::isBuiltIn(name);
+  const bool saved = store_->find(name) && !ChatPresetStore::isBuiltIn(name);  // not a deleted one
   edit_->setEnabled(saved);
   delete_->setEnabled(saved);
   export_->setEnabled(!store_->saved().empty());
   const ChatPreset* p = store_->find(name);
-  box_->setToolTip(p ? Summary(*p) : tr("The sampling and system prompt of File \u25b8 Settings"));
+  box_->setToolTip(p                ? Summary(*p)
+                   : name.isEmpty() ? tr("The sampling and system prompt of File \u25b8 Settings")
+                                    : MissingTip(name));
 }
 
 bool ChatPresetBar::editInDialog(const ChatPreset& initial, const QString& replacing, const QString& title) {

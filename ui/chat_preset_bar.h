@@ -22,7 +22,8 @@ class ChatPresetBar : public QWidget {
  public:
   ChatPresetBar(ChatPresetStore* store, QWidget* parent = nullptr);
 
-  // The preset shown ("" = none); setting it emits nothing. An unknown name shows none.
+  // The preset shown ("" = none); setting it emits nothing. A name no longer in the store (a
+  // reopened chat's deleted preset) shows as "NAME (deleted)", not choosable, and stays current().
   QString current() const;
   void setCurrent(const QString& name);
   QComboBox* box() const { return box_; }
@@ -57,6 +58,7 @@ class ChatPresetBar : public QWidget {
   QAction* delete_ = nullptr;
   QAction* export_ = nullptr;
   bool confirmDelete_ = true;
+  int missingIndex_ = 0;  // where a missing name's item goes: after the store's presets
 };
 
 }  // namespace glance::ui

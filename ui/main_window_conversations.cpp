@@ -139,7 +139,7 @@ bool MainWindow::openConversation(const QString& id) {
   needsContinue_ = !current_.turns.empty();
   showConversation(current_);
   sidebar_->setCurrentId(current_.id);
-  presetBar_->setCurrent(current_.preset);  // the chat's own preset (unknown now: none)
+  presetBar_->setCurrent(current_.preset);  // the chat's own preset ('NAME (deleted)' if gone)
   SavedConversation history;
   QString why;
   setReadOnly(!savedHistory(&history, false, &why), why);

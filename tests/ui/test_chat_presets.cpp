@@ -5,7 +5,9 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -161,6 +163,33 @@ class TestChatPresets : public QObject {
     QVERIFY(!bar.deletePreset());  // a built-in stays
   }
 
+  // A chat's preset deleted since is named as deleted, not shown as "None (Settings)", and is
+  // not offered; choosing another or none drops the entry.
+  void aDeletedPresetIsNamedNotNone() {
+    QTemporaryDir dir;
+    ChatPresetStore store(SettingsFile::Open(dir.filePath(QStringLiteral("s.json"))));
+    QString error;
+    QVERIFY(store.put(Preset("Sailor", 0.7f, 50), QString(), &error));
+    ChatPresetBar bar(&store);
+    const int listed = bar.box()->count();
+    bar.setCurrent(QStringLiteral("Sailor"));
+    QVERIFY(store.remove(QStringLiteral("Sailor"), &error));  // as from another window or a file edit
+    QCOMPARE(bar.current(), QStringLiteral("Sailor"));
+    QCOMPARE(bar.box()->currentText(), QStringLiteral("Sailor (deleted)"));
+    QVERIFY(bar.box()->toolTip().contains(QStringLiteral("no longer exists")));
+    const auto* model = qobject_cast<QStandardItemModel*>(bar.box()->model());
+    QVERIFY(model && !model->item(bar.box()->currentIndex())->isEnabled());
+    QVERIFY(!bar.menu()->actions().at(1)->isEnabled());  // Edit: nothing to edit
+    QCOMPARE(bar.box()->count(), listed);  // the deleted entry replaces Sailor's
+    bar.setCurrent(QStringLiteral("Gone too"));
+    QCOMPARE(bar.box()->count(), listed);  // one missing entry at a time
+    bar.setCurrent(QStringLiteral("Precise"));
+    QCOMPARE(bar.box()->count(), listed - 1);
+    QCOMPARE(bar.box()->findText(QStringLiteral("Gone too (deleted)")), -1);
+    bar.setCurrent(QString());
+    QCOMPARE(bar.box()->currentText(), QStringLiteral("None (Settings)"));
+  }
+
   void dialogRefusesABadSeedInOneLine() {
     glance::ui::ChatPresetDialog dialog(Preset("A", 0.7f, 100), QStringLiteral("Edit"));
     dialog.findChild<QLineEdit*>(QStringLiteral("presetSeed"))->setText(QStringLiteral("-3"));
@@ -229,6 +258,13 @@ class TestChatPresets : public QObject {
     QCOMPARE(restarted.turnOptions().max_new_tokens, 512);
     QVERIFY(restarted.openConversation(id));
     QCOMPARE(restarted.presetBar()->current(), QStringLiteral("Tiny"));
+    // Its preset deleted: the chat says so and answers with the Settings' sampling.
+    restarted.newChat();
+    QString error;
+    QVERIFY(restarted.chatPresets()->remove(QStringLiteral("Tiny"), &error));
+    QVERIFY(restarted.openConversation(id));
+    QCOMPARE(restarted.presetBar()->box()->currentText(), QStringLiteral("Tiny (deleted)"));
+    QVERIFY(restarted.turnOptions().seed != std::optional<uint64_t>(4242));
   }
 };
 
