@@ -324,13 +324,13 @@ bool ConversationStore::ExportJson(const Conversation& c, const QString& path, Q
 }
 
 bool ConversationStore::ExportMarkdown(const Conversation& c, const QString& path, QString* error,
-                                       const std::function<QString(const ImageInfo&)>& find) {
+                                       const std::function<QString(const ImageInfo&)>& find, int* images) {
   const auto at = [&find](const ImageInfo& img) {
     if (find) return find(img);
     const QString saved = Q(img.path);
     return !saved.isEmpty() && QFileInfo(saved).isFile() ? saved : QString();
   };
-  return WriteMarkdownExport(c, path, at, error);
+  return WriteMarkdownExport(c, path, at, error, images);
 }
 
 }  // namespace glance::ui

@@ -66,8 +66,9 @@ class ConversationStore : public QObject {
   static bool ExportJson(const Conversation& conversation, const QString& path, QString* error = nullptr);
   // Markdown: the images copied beside it, in "<name>_images/" (WriteMarkdownExport); `find`
   // says where an image is now (findImage of the store it was saved in; none: its saved path).
+  // *images: how many were copied there.
   static bool ExportMarkdown(const Conversation& conversation, const QString& path, QString* error = nullptr,
-                             const std::function<QString(const ImageInfo&)>& find = {});
+                             const std::function<QString(const ImageInfo&)>& find = {}, int* images = nullptr);
 
  Q_SIGNALS:
   void errorOccurred(const QString& message) const;

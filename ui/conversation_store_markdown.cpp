@@ -84,7 +84,7 @@ QString ToMarkdown(const Conversation& c, const std::function<QString(const Imag
 }
 
 bool WriteMarkdownExport(const Conversation& c, const QString& path,
-                         const std::function<QString(const ImageInfo&)>& find, QString* error) {
+                         const std::function<QString(const ImageInfo&)>& find, QString* error, int* images) {
   const QFileInfo target(path);
   const QString folderName = target.completeBaseName() + QStringLiteral("_images");
   const QDir folder(target.absoluteDir().filePath(folderName));
@@ -125,6 +125,7 @@ bool WriteMarkdownExport(const Conversation& c, const QString& path,
     if (error) *error = failed;
     return false;
   }
+  if (images) *images = static_cast<int>(copied.size());
   return SaveFileAtomically(path, md.toUtf8(), error);
 }
 

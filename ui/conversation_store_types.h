@@ -110,7 +110,9 @@ QString ToMarkdown(const Conversation& conversation,
 // together, or the originals (temporary files, the app's hidden image folder) go away; links to
 // the originals' absolute paths did none of that. `find`: where an image is now (empty when
 // gone: it is named but not shown). False + *error when a copy or the file cannot be written.
+// *images: how many pictures were copied (0: no folder was made).
 bool WriteMarkdownExport(const Conversation& conversation, const QString& path,
-                         const std::function<QString(const ImageInfo&)>& find, QString* error = nullptr);
+                         const std::function<QString(const ImageInfo&)>& find, QString* error = nullptr,
+                         int* images = nullptr);
 
 }  // namespace glance::ui

@@ -364,11 +364,20 @@ bool MainWindow::editMessage(int turn, const QString& text) {
 bool MainWindow::exportConversation(const QString& path, bool markdown) {
   QString error;
   const auto find = [this](const ImageInfo& img) { return store_->findImage(Q(img.path), Q(img.sha256)); };
-  const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error, find)
+  int images = 0;
+  const bool ok = markdown ? ConversationStore::ExportMarkdown(current_, path, &error, find, &images)
                            : ConversationStore::ExportJson(current_, path, &error);
+  // The images' folder is named: whoever sends or moves the file must take it along.
+  const QString folder = QFileInfo(path).completeBaseName() + QStringLiteral("_images");
+  const QString text = images == 0 ? tr("Exported to %1.").arg(path)
+                       : images == 1
+                           ? tr("Exported to %1, its image in %2 beside it (keep them together).").arg(path, folder)
+                           : tr("Exported to %1, its %2 images in %3 beside it (keep them together).")
+                                 .arg(path)
+                                 .arg(images)
+                                 .arg(folder);
   if (ok)  // passing news: it goes by itself
-    showKeyedNotice(QStringLiteral("export"), tr("Exported to %1.").arg(path),
-                    static_cast<int>(NoticeBar::Kind::kInfo), {}, {}, 8000);
+    showKeyedNotice(QStringLiteral("export"), text, static_cast<int>(NoticeBar::Kind::kInfo), {}, {}, 8000);
   else
     showKeyedNotice(QStringLiteral("export"), tr("Export failed: %1").arg(error),
                     static_cast<int>(NoticeBar::Kind::kError));

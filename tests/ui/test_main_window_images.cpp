@@ -233,6 +233,12 @@ class TestMainWindowImages : public QObject {
     QVERIFY2(window.dropArea()->infoText().contains(second), qPrintable(window.dropArea()->infoText()));
     QCOMPARE(window.attention()->wordCount(), static_cast<int>(turns[2].words.size()));
     QVERIFY(!window.showAnswerMaps(3));  // no such answer
+    // A Markdown export names the folder its images went to; a JSON one has none.
+    QVERIFY(window.exportConversation(dir.filePath(QStringLiteral("chat.md")), true));
+    QVERIFY2(window.noticeText().contains(QStringLiteral("its 2 images in chat_images beside it")),
+             qPrintable(window.noticeText()));
+    QVERIFY(window.exportConversation(dir.filePath(QStringLiteral("chat.json")), false));
+    QVERIFY2(!window.noticeText().contains(QStringLiteral("beside")), qPrintable(window.noticeText()));
   }
 
   // A chat that is left leaves its images behind (issue 35: app_soak's live heap grew about
