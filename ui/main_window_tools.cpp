@@ -12,6 +12,7 @@
 #include "ui/chat_view.h"
 #include "ui/engine_worker.h"
 #include "ui/folder_view.h"
+#include "ui/link_label.h"
 #include "ui/main_window.h"
 #include "ui/server_panel.h"
 #include "ui/server_request_log.h"
@@ -38,7 +39,7 @@ void MainWindow::buildToolsMenu(QMenu* file) {
   connect(serverAction_, &QAction::toggled, this, [this](bool on) { setLocalServer(on); });
   file->addAction(tr("Local ser&ver panel\u2026"), this, [this] { openServerPanel(); });
   serverLog_ = new ServerRequestLog(500, this);
-  serverLabel_ = new QLabel(this);
+  serverLabel_ = new LinkLabel(this);  // its link follows a theme switch
   serverLabel_->setObjectName(QStringLiteral("serverLabel"));
   serverLabel_->setOpenExternalLinks(true);
   serverLabel_->setVisible(false);

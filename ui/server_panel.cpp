@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "core/util/error.h"
+#include "ui/link_label.h"
 #include "ui/server_request_log.h"
 #include "ui/server_snippets.h"
 
@@ -32,7 +33,7 @@ ServerPanel::ServerPanel(ServerRequestLog* log, QWidget* parent) : QDialog(paren
 
   // What the server is doing, and the one button that changes it.
   auto* top = new QHBoxLayout;
-  state_ = new QLabel(this);
+  state_ = new LinkLabel(this);  // its link follows a theme switch
   state_->setObjectName(QStringLiteral("serverState"));
   state_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
   state_->setOpenExternalLinks(true);
@@ -208,13 +209,7 @@ void ServerPanel::applyErrorColour() {
 }
 
 void ServerPanel::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange) {
-    // A label's links take the palette's link colour when its text is set: set it again, or
-    // the URL stays the light theme's dark blue on the dark theme's background.
-    state_->clear();
-    updateState();
-    applyErrorColour();
-  }
+  if (event->type() == QEvent::PaletteChange) applyErrorColour();
   QDialog::changeEvent(event);
 }
 

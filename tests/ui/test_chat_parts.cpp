@@ -1,6 +1,7 @@
 // Parts around the chat (issue 34): the inline notice (closable, its action, clears by key,
 // times out, readable in light and dark themes) and the attachment strip (tiles in order,
 // remove buttons, hidden when empty).
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -9,8 +10,10 @@
 #include <QToolButton>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ui/attachment_strip.h"
+#include "ui/link_label.h"
 #include "ui/notice_bar.h"
 #include "ui/theme.h"
 
@@ -118,6 +121,39 @@ class TestChatParts : public QObject {
     glance::ui::ApplyTheme(glance::ui::Theme::kSystem);
     // Control: the measure sees an unreadable pair.
     QVERIFY(Contrast(QColor(240, 240, 240), QColor(225, 227, 230)) < 4.5);
+  }
+
+  // A link label takes the new palette's link colour (a plain rich-text QLabel kept the old
+  // one: the status bar's server URL stayed dark blue on the dark theme).
+  void linkLabelFollowsThePalette() {
+    // The application's palette, as a theme switch sets it: the text's links take its colour.
+    const QPalette before = QApplication::palette();
+    QPalette red = before;
+    red.setColor(QPalette::Link, QColor(255, 0, 0));
+    QApplication::setPalette(red);
+    glance::ui::LinkLabel label;
+    label.setText(QStringLiteral("\u00B7 Serving at <a href=\"http://127.0.0.1:8080\">http://127.0.0.1:8080</a>"));
+    label.resize(label.sizeHint());
+    const auto reddish = [](QRgb p) { return qRed(p) > 200 && qGreen(p) < 80 && qBlue(p) < 80; };
+    const auto greenish = [](QRgb p) { return qGreen(p) > 140 && qRed(p) < 80 && qBlue(p) < 80; };
+    const auto count = [&label](const std::function<bool(QRgb)>& match) {
+      const QImage image = label.grab().toImage();
+      int n = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) n += match(image.pixel(x, y)) ? 1 : 0;
+      return n;
+    };
+    const int redBefore = count(reddish);
+    QPalette green = red;
+    green.setColor(QPalette::Link, QColor(0, 180, 0));
+    QApplication::setPalette(green);
+    QCoreApplication::processEvents();  // the widgets hear of it through a posted event
+    const int redAfter = count(reddish), greenAfter = count(greenish);
+    QApplication::setPalette(before);
+    QVERIFY2(redBefore > 20, qPrintable(QString::number(redBefore)));  // the check sees the link's colour
+    QCOMPARE(redAfter, 0);
+    QVERIFY2(greenAfter > 20, qPrintable(QString::number(greenAfter)));
+    QVERIFY(label.text().contains(QStringLiteral("Serving at")));
   }
 
   void stripShowsImagesInOrderWithRemoveButtons() {
