@@ -71,7 +71,13 @@ ServerPanel::ServerPanel(ServerRequestLog* log, QWidget* parent) : QDialog(paren
   auto* keyRow = new QHBoxLayout;
   key_ = new QLineEdit(settings);
   key_->setPlaceholderText(tr("none: any program that can reach the server may use it"));
+  // Hidden like a password: the panel is often open while the screen is shared or watched.
+  key_->setEchoMode(QLineEdit::Password);
   keyRow->addWidget(key_, 1);
+  showKey_ = new QPushButton(tr("S&how"), settings);
+  showKey_->setCheckable(true);
+  showKey_->setToolTip(tr("Show the API key"));
+  keyRow->addWidget(showKey_);
   generateKey_ = new QPushButton(tr("&Generate"), settings);
   copyKey_ = new QPushButton(tr("&Copy"), settings);
   copyKey_->setToolTip(tr("Copy the API key"));
@@ -134,6 +140,11 @@ ServerPanel::ServerPanel(ServerRequestLog* log, QWidget* parent) : QDialog(paren
   connect(close, &QPushButton::clicked, this, &QDialog::close);
   connect(startStop_, &QPushButton::clicked, this, &ServerPanel::onStartStop);
   connect(generateKey_, &QPushButton::clicked, this, [this] { key_->setText(GenerateApiKey()); });
+  connect(showKey_, &QPushButton::toggled, this, [this](bool shown) {
+    key_->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
+    showKey_->setText(shown ? tr("H&ide") : tr("S&how"));
+    showKey_->setToolTip(shown ? tr("Hide the API key") : tr("Show the API key"));
+  });
   connect(copyKey_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(key_->text()); });
   connect(clearLog_, &QPushButton::clicked, log_, &ServerRequestLog::clear);
   connect(port_, &QSpinBox::valueChanged, this, &ServerPanel::updateSnippets);
@@ -283,7 +294,10 @@ void ServerPanel::updateSnippets() {
   if (url.isEmpty()) {
     const LocalServerConfig c = config();
     const QString host = c.host.contains(QLatin1Char(':')) ? QLatin1Char('[') + c.host + QLatin1Char(']') : c.host;
-    url = QStringLiteral("http://%1:%2").arg(host).arg(c.port == 0 ? 8080 : c.port);
+    // Any free port: which one is known once it starts (the examples then name it); 8080 here
+    // would be a guess that copied examples then miss.
+    const QString base = ClientBaseUrl(QStringLiteral("http://%1:%2").arg(host).arg(c.port == 0 ? 1 : c.port));
+    url = c.port != 0 ? base : base.left(base.lastIndexOf(QLatin1Char(':'))) + QStringLiteral(":PORT");
   }
   const QString model = !url_.isEmpty() && !model_.isEmpty() ? model_
                         : loadedModel_.isEmpty()             ? QStringLiteral("glance")

@@ -48,6 +48,7 @@ class ServerPanel : public QDialog {
   QPushButton* clearLogButton() const { return clearLog_; }
   QPushButton* generateKeyButton() const { return generateKey_; }
   QPushButton* copyKeyButton() const { return copyKey_; }
+  QPushButton* showKeyButton() const { return showKey_; }
   QSpinBox* portBox() const { return port_; }
   QComboBox* hostBox() const { return host_; }
   QLineEdit* keyEdit() const { return key_; }
@@ -79,6 +80,7 @@ class ServerPanel : public QDialog {
   QLineEdit* key_ = nullptr;
   QPushButton* generateKey_ = nullptr;
   QPushButton* copyKey_ = nullptr;
+  QPushButton* showKey_ = nullptr;
   QLineEdit* origins_ = nullptr;
   QLabel* count_ = nullptr;
   QTableView* logView_ = nullptr;

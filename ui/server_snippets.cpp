@@ -25,6 +25,7 @@ QString ShellWord(const QString& s) {
 
 QString ClientBaseUrl(const QString& url) {
   QUrl u(url);
+  if (!u.isValid()) return url;  // "http://127.0.0.1:PORT": a port not chosen yet, kept as written
   if (u.host() == QStringLiteral("0.0.0.0")) u.setHost(QStringLiteral("127.0.0.1"));
   if (u.host() == QStringLiteral("::")) u.setHost(QStringLiteral("::1"));
   return u.toString(QUrl::StripTrailingSlash);

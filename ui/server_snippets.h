@@ -15,7 +15,8 @@ struct ServerSnippets {
 // packages get a placeholder, as they insist on one).
 ServerSnippets MakeServerSnippets(const QString& url, const QString& model, const QString& apiKey);
 
-// The address a program on this machine uses for a server listening at `url`.
+// The address a program on this machine uses for a server listening at `url`; a `url` that is
+// not one (a "PORT" stand-in) as it is.
 QString ClientBaseUrl(const QString& url);
 
 }  // namespace glance::ui

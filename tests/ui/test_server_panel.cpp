@@ -129,8 +129,18 @@ class TestServerPanel : public QObject {
     panel->hostBox()->setCurrentText(QStringLiteral("127.0.0.1"));
     QVERIFY(panel->hostWarning()->isHidden());
 
-    // A bad origin is named before anything starts.
+    // The key is hidden until asked for.
+    QCOMPARE(panel->keyEdit()->echoMode(), QLineEdit::Password);
+    panel->showKeyButton()->click();
+    QCOMPARE(panel->keyEdit()->echoMode(), QLineEdit::Normal);
+    panel->showKeyButton()->click();
+    QCOMPARE(panel->keyEdit()->echoMode(), QLineEdit::Password);
+
+    // Any free port: the examples do not guess one before it starts.
     panel->portBox()->setValue(0);
+    QVERIFY2(panel->snippet(0).contains(QStringLiteral("http://127.0.0.1:PORT/v1")), qPrintable(panel->snippet(0)));
+
+    // A bad origin is named before anything starts.
     panel->originsEdit()->setText(QStringLiteral("https://app.example, app2.example"));
     panel->startStopButton()->click();
     QVERIFY2(panel->errorText().startsWith(QStringLiteral("Allowed origins: 'app2.example' is not an origin")),
