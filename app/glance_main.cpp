@@ -7,7 +7,9 @@
 
 #include <cstdio>
 
+#include "ui/data_folder.h"
 #include "ui/main_window.h"
+#include "ui/settings_file.h"
 #include "ui/settings_store.h"
 
 int main(int argc, char** argv) {
@@ -46,7 +48,18 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // Before anything reads the data folder: what earlier versions kept in the doubled
+  // <data>/Glance/Glance moves up to <data>/Glance, the settings that named it with it.
+  const glance::ui::DataFolderMove moved = glance::ui::MoveDoubledDataFolder(glance::ui::SettingsFile::App().get());
+  for (const QString& line : moved.problems) std::fprintf(stderr, "glance: %s\n", qPrintable(line));
+
   glance::ui::MainWindow window;
+  if (!moved.problems.isEmpty())
+    window.showStartProblem(moved.problems.size() == 1
+                                ? moved.problems.first()
+                                : QObject::tr("%1 (and %2 more: see the terminal)")
+                                      .arg(moved.problems.first())
+                                      .arg(moved.problems.size() - 1));
   if (parser.isSet(screenshot)) window.setScreenshotPath(parser.value(screenshot));
   window.show();
   if (parser.isSet(model))

@@ -15,6 +15,7 @@
 #include "core/util/append_file.h"
 #include "core/util/error.h"
 #include "ui/atomic_save.h"
+#include "ui/data_folder.h"
 #include "ui/event_types.h"
 
 namespace glance::ui {
@@ -155,8 +156,7 @@ ConversationStore::ConversationStore(const QString& folder, QObject* parent)
     : QObject(parent), folder_(folder.isEmpty() ? DefaultFolder() : folder) {}
 
 QString ConversationStore::DefaultFolder() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-         QStringLiteral("/conversations");
+  return DataFolder() + QStringLiteral("/conversations");
 }
 
 QString ConversationStore::PathFor(const QString& id) const {

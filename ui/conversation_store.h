@@ -1,5 +1,5 @@
 #pragma once
-// Saved conversations: one JSON file per conversation in <AppDataLocation>/conversations,
+// Saved conversations: one JSON file per conversation in <DataFolder()>/conversations,
 // written atomically (QSaveFile: a crash mid-write leaves the old file, never half a file).
 // A file that does not parse is skipped by list() and reported, never fatal. Deleting moves
 // the file to a .trash folder, so the sidebar can undo it. Pasted images are kept in an
@@ -33,7 +33,7 @@ class ConversationStore : public QObject {
 
   // folder empty = DefaultFolder().
   explicit ConversationStore(const QString& folder = QString(), QObject* parent = nullptr);
-  static QString DefaultFolder();  // AppDataLocation + "/conversations"
+  static QString DefaultFolder();  // DataFolder() + "/conversations" (ui/data_folder.h)
   QString folder() const { return folder_; }
 
   // Newest first. Unreadable files are skipped; each one's problem goes to *errors (if given)

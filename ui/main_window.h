@@ -61,6 +61,8 @@ class MainWindow : public QMainWindow {
   // The store's model_dir, or the demo when it is empty; a failing model_dir falls back to
   // the demo with a note.
   void loadLastModel();
+  // A problem found while starting (data left in the old data folder), shown until closed.
+  void showStartProblem(const QString& text);
   // Attaches an image file; with `caption`, sends "Describe this image." once it is ready.
   // `name` is what the image area calls it (default: the file's name; a kept copy is named by hash).
   void attachImageFile(const QString& path, bool caption, const QString& name = {});

@@ -124,6 +124,10 @@ void MainWindow::loadLastModel() {
   loadModel(dir);
 }
 
+void MainWindow::showStartProblem(const QString& text) {
+  showKeyedNotice(QStringLiteral("start"), text, static_cast<int>(NoticeBar::Kind::kWarning));
+}
+
 void MainWindow::showNotice(const QString& text) {
   if (text.isEmpty())
     notice_->clear();

@@ -10,6 +10,8 @@
 #include <QSet>
 #include <QStandardPaths>
 
+#include "ui/data_folder.h"
+
 namespace glance::ui {
 
 namespace {
@@ -49,8 +51,7 @@ ModelDownloader::ModelDownloader(QObject* parent)
 ModelDownloader::~ModelDownloader() { ReleaseReply(); }
 
 QString ModelDownloader::DefaultModelsRoot() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-         QStringLiteral("/models");
+  return DataFolder() + QStringLiteral("/models");
 }
 
 QString ModelDownloader::targetDir(const QString& repo) const {

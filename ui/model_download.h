@@ -45,7 +45,7 @@ class ModelDownloader : public QObject {
   // Default: DefaultModelsRoot().
   void setModelsRoot(const QString& dir) { models_root_ = dir; }
   QString modelsRoot() const { return models_root_; }
-  // QStandardPaths::AppDataLocation + "/models".
+  // DataFolder() + "/models" (ui/data_folder.h).
   static QString DefaultModelsRoot();
   QString targetDir(const QString& repo) const;
   // Automatic Range resumes per file after a dropped connection (default 3).

@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QCoreApplication>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUrl>
@@ -208,9 +209,12 @@ class ConversationStoreTest : public QObject {
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
   void cleanup() { QDir(Folder()).removeRecursively(); }
 
-  void defaultFolderIsAppData() {
-    QVERIFY(ConversationStore::DefaultFolder().startsWith(
-        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+  // Not AppDataLocation: with organisation and application both "Glance" that doubled the
+  // folder (~/.local/share/Glance/Glance).
+  void defaultFolderIsTheDataFolder() {
+    QCOMPARE(ConversationStore::DefaultFolder(),
+             QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1Char('/') +
+                 QCoreApplication::applicationName() + QStringLiteral("/conversations"));
   }
 
   void savedConversationReloadsIdentically() {

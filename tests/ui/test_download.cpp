@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include "test_download_server.h"
+#include "ui/data_folder.h"
 #include "ui/model_download.h"
 
 using glance::ui::CatalogueFile;
@@ -86,10 +87,8 @@ class DownloadTest : public QObject {
     server_ = nullptr;
   }
 
-  void defaultLocationIsAppData() {
-    QVERIFY(ModelDownloader::DefaultModelsRoot().startsWith(
-        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
-    QVERIFY(ModelDownloader::DefaultModelsRoot().endsWith(QStringLiteral("/models")));
+  void defaultLocationIsTheDataFolder() {
+    QCOMPARE(ModelDownloader::DefaultModelsRoot(), glance::ui::DataFolder() + QStringLiteral("/models"));
   }
 
   void downloadsWithProgress() {
