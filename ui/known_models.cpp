@@ -63,7 +63,7 @@ QStringList WithRecentModel(QStringList recent, const QString& dir) {
   return recent;
 }
 
-std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QString& modelsRoot, const QStringList& recent,
+std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QStringList& modelsRoots, const QStringList& recent,
                                         const QString& cacheDir) {
   std::vector<KnownModel> models;
   QSet<QString> listed;
@@ -73,14 +73,17 @@ std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QString& m
   }
   // <root>/<repo> where repo is "owner/name": two levels; a folder with a config.json is a model.
   QStringList candidates;
-  const QDir root(modelsRoot);
-  for (const QFileInfo& level1 : root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
-    if (IsModelFolder(level1.filePath())) {
-      candidates << level1.filePath();
-      continue;
+  for (const QString& modelsRoot : modelsRoots) {
+    if (modelsRoot.isEmpty()) continue;
+    const QDir root(modelsRoot);
+    for (const QFileInfo& level1 : root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+      if (IsModelFolder(level1.filePath())) {
+        candidates << level1.filePath();
+        continue;
+      }
+      for (const QFileInfo& level2 : QDir(level1.filePath()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (IsModelFolder(level2.filePath())) candidates << level2.filePath();
     }
-    for (const QFileInfo& level2 : QDir(level1.filePath()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-      if (IsModelFolder(level2.filePath())) candidates << level2.filePath();
   }
   for (const QString& dir : candidates) {
     KnownModel m = Describe(KnownModel::Kind::kDownloaded, dir, QString(), cacheDir);
@@ -98,8 +101,11 @@ std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QString& m
   return models;
 }
 
-bool DeleteDownloadedModel(const KnownModel& model, const QString& modelsRoot, QString* error) {
-  if (!model.deletable() || !Inside(model.dir, modelsRoot)) {
+bool DeleteDownloadedModel(const KnownModel& model, const QStringList& modelsRoots, QString* error) {
+  QString modelsRoot;  // the one it is in
+  for (const QString& root : modelsRoots)
+    if (!root.isEmpty() && Inside(model.dir, root)) modelsRoot = root;
+  if (!model.deletable() || modelsRoot.isEmpty()) {
     *error = QObject::tr("%1 was not downloaded by Glance; it is not deleted (remove it yourself if you mean to)")
                  .arg(model.dir);
     return false;

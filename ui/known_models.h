@@ -36,15 +36,16 @@ struct KnownModel {
 constexpr int kMaxRecentModels = 10;
 QStringList WithRecentModel(QStringList recent, const QString& dir);
 
-// The demo first, then the downloaded ones (folders in `modelsRoot` holding a config.json, also
-// one level down: <root>/<owner>/<name>), then the opened ones not already listed and still there. `cacheDir`:
-// the weight cache's folder (core WeightCache::DefaultDir()).
-std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QString& modelsRoot, const QStringList& recent,
+// The demo first, then the downloaded ones (folders in any of `modelsRoots` — the folders
+// downloads went to — holding a config.json, also one level down: <root>/<owner>/<name>), then
+// the opened ones not already listed and still there. `cacheDir`: the weight cache's folder
+// (core WeightCache::DefaultDir()).
+std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QStringList& modelsRoots, const QStringList& recent,
                                         const QString& cacheDir);
 
 // Deletes a downloaded model's folder and its weight caches. Refused (false, *error one line)
-// for anything else, or a folder not inside `modelsRoot`; a failure names what was left.
-bool DeleteDownloadedModel(const KnownModel& model, const QString& modelsRoot, QString* error);
+// for anything else, or a folder not inside one of `modelsRoots`; a failure names what was left.
+bool DeleteDownloadedModel(const KnownModel& model, const QStringList& modelsRoots, QString* error);
 
 // "1.2 GB", "840 MB", "12 KB".
 QString ByteSize(qint64 bytes);

@@ -163,6 +163,12 @@ class MainWindow : public QMainWindow {
   void openModelManager();
   ModelManagerDialog::Sources modelSources() const;
   static constexpr const char* kRecentModelsKey = "models/recent";  // newline-separated, newest first
+  // Where downloads go and went: the download dialog's Folder… choices, newest first, then the
+  // default models folder. Models in any of them are "downloaded" in the manager (deletable).
+  QStringList downloadFolders() const;
+  // The download dialog's folder after it closes: kept for the next download and start.
+  void rememberDownloadFolder(const QString& dir);
+  static constexpr const char* kDownloadFoldersKey = "models/download_folders";  // newline-separated
 
   // Chat presets (ui/chat_preset_bar.h, main_window_presets.cpp): `name` ("" = none, the
   // Settings' sampling and system prompt) applies from the next message, is kept with this chat

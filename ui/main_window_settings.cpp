@@ -37,7 +37,7 @@ void MainWindow::buildModelMenu(QMenu* file) {
 ModelManagerDialog::Sources MainWindow::modelSources() const {
   ModelManagerDialog::Sources s;
   s.demoDir = Q(DefaultDemoModelDir());
-  s.modelsRoot = ModelDownloader::DefaultModelsRoot();
+  s.modelsRoots = downloadFolders();
   s.recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   s.cacheDir = Q(WeightCache::DefaultDir());
   if (modelLoaded_) s.loadedDir = Q(model_.dir);
@@ -103,10 +103,29 @@ void MainWindow::openSettings() {
   dialog.exec();
 }
 
+QStringList MainWindow::downloadFolders() const {
+  QStringList folders = settings_->backend().value(QString::fromLatin1(kDownloadFoldersKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  const QString fallback = ModelDownloader::DefaultModelsRoot();
+  if (!folders.contains(fallback)) folders << fallback;  // last: a chosen folder comes first
+  return folders;
+}
+
+void MainWindow::rememberDownloadFolder(const QString& dir) {
+  const QString clean = QDir::cleanPath(dir);
+  QStringList chosen = settings_->backend().value(QString::fromLatin1(kDownloadFoldersKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  if (chosen.value(0) == clean || (chosen.isEmpty() && clean == ModelDownloader::DefaultModelsRoot())) return;
+  chosen.removeAll(clean);
+  chosen.prepend(clean);
+  while (chosen.size() > kMaxRecentModels) chosen.removeLast();
+  settings_->backend().setValue(QString::fromLatin1(kDownloadFoldersKey), chosen.join(QLatin1Char('\n')));
+}
+
 void MainWindow::openDownloads() {
   DownloadDialog dialog(this);
+  dialog.setModelsFolder(downloadFolders().value(0));  // where the last Folder… choice pointed
   connect(&dialog, &DownloadDialog::loadRequested, this, &MainWindow::loadModel);
   dialog.exec();
+  rememberDownloadFolder(dialog.downloader()->modelsRoot());
 }
 
 void MainWindow::showModelInfo() {

@@ -93,7 +93,7 @@ ModelManagerDialog::ModelManagerDialog(Sources sources, QWidget* parent) : QDial
 }
 
 void ModelManagerDialog::refresh() {
-  models_ = ListKnownModels(sources_.demoDir, sources_.modelsRoot, sources_.recent, sources_.cacheDir);
+  models_ = ListKnownModels(sources_.demoDir, sources_.modelsRoots, sources_.recent, sources_.cacheDir);
   table_->setRowCount(static_cast<int>(models_.size()));
   const QString loaded = QFileInfo(sources_.loadedDir).canonicalFilePath();
   for (int r = 0; r < table_->rowCount(); ++r) {
@@ -113,9 +113,10 @@ void ModelManagerDialog::refresh() {
     where->setToolTip(QDir::toNativeSeparators(m.dir));
     table_->setItem(r, kWhere, where);
   }
-  const QStorageInfo storage(QFileInfo::exists(sources_.modelsRoot) ? sources_.modelsRoot : QDir::homePath());
+  const QString target = sources_.modelsRoots.value(0);
+  const QStorageInfo storage(QFileInfo::exists(target) ? target : QDir::homePath());
   folder_->setText(tr("Downloads go to %1 (%2 free). Weight caches: %3.")
-                       .arg(QDir::toNativeSeparators(sources_.modelsRoot), ByteSize(storage.bytesAvailable()),
+                       .arg(QDir::toNativeSeparators(target), ByteSize(storage.bytesAvailable()),
                             sources_.cacheDir.isEmpty() ? tr("none") : QDir::toNativeSeparators(sources_.cacheDir)));
   if (table_->rowCount() > 0 && table_->selectedItems().isEmpty()) table_->selectRow(0);
   updateButtons();
@@ -160,7 +161,7 @@ bool ModelManagerDialog::deleteSelected() {
   question += model.caches.empty() ? tr(".") : tr(" and its weight caches (%1).").arg(ByteSize(model.cacheBytes()));
   if (!confirm_(question)) return false;
   QString error;
-  const bool ok = DeleteDownloadedModel(model, sources_.modelsRoot, &error);
+  const bool ok = DeleteDownloadedModel(model, sources_.modelsRoots, &error);
   problem_->setText(error);
   problem_->setVisible(!ok);
   refresh();

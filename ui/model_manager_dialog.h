@@ -22,7 +22,7 @@ class ModelManagerDialog : public QDialog {
  public:
   struct Sources {
     QString demoDir;
-    QString modelsRoot;
+    QStringList modelsRoots;  // where downloads went; the first is where they go now
     QStringList recent;
     QString cacheDir;
     QString loadedDir;  // the model loaded now ("" none)

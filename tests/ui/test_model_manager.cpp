@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -18,6 +19,7 @@
 #include "core/model/weight_cache.h"
 #include "ui/known_models.h"
 #include "ui/main_window.h"
+#include "ui/model_download.h"
 #include "ui/model_manager_dialog.h"
 
 using glance::ui::KnownModel;
@@ -72,7 +74,7 @@ class TestModelManager : public QObject {
     const QString openedCache = MakeCache(cache, opened, "q8", 700);
     QVERIFY(!q8.isEmpty() && !q4.isEmpty() && !openedCache.isEmpty());
 
-    ModelManagerDialog dialog({kDemo, root, {opened, downloaded}, cache, opened});
+    ModelManagerDialog dialog({kDemo, {root}, {opened, downloaded}, cache, opened});
     QCOMPARE(dialog.models().size(), size_t{3});  // the downloaded one listed once
     QCOMPARE(dialog.models()[0].kind, KnownModel::Kind::kDemo);
     const int d = RowOf(dialog, KnownModel::Kind::kDownloaded), o = RowOf(dialog, KnownModel::Kind::kOpened);
@@ -109,7 +111,7 @@ class TestModelManager : public QObject {
     KnownModel forged = dialog.models()[static_cast<size_t>(o)];
     forged.kind = KnownModel::Kind::kDownloaded;  // outside the models folder all the same
     QString error;
-    QVERIFY(!glance::ui::DeleteDownloadedModel(forged, root, &error));
+    QVERIFY(!glance::ui::DeleteDownloadedModel(forged, {root}, &error));
     QVERIFY2(error.contains(QStringLiteral("not downloaded by Glance")), qPrintable(error));
     QVERIFY(QFileInfo::exists(opened + QStringLiteral("/model.safetensors")));
     QVERIFY(QFileInfo::exists(openedCache));
@@ -145,12 +147,48 @@ class TestModelManager : public QObject {
     const QString root = tmp.filePath(QStringLiteral("models"));
     const QString downloaded = root + QStringLiteral("/Qwen/Tiny");
     CopyModel(downloaded);
-    ModelManagerDialog dialog({kDemo, root, {}, tmp.filePath(QStringLiteral("cache")), downloaded});
+    ModelManagerDialog dialog({kDemo, {root}, {}, tmp.filePath(QStringLiteral("cache")), downloaded});
     dialog.setConfirm([](const QString&) { return true; });
     dialog.selectRow(RowOf(dialog, KnownModel::Kind::kDownloaded));
     QVERIFY(!dialog.deleteSelected());
     QVERIFY2(dialog.problem().contains(QStringLiteral("is loaded")), qPrintable(dialog.problem()));
     QVERIFY(QFileInfo::exists(downloaded + QStringLiteral("/config.json")));
+  }
+
+  // A folder chosen with the download dialog's Folder…: kept for the next start, and a model
+  // downloaded there is "downloaded" (deletable), not "opened"; the default folder is still read.
+  void aChosenDownloadFolderIsKeptAndItsModelsCountAsDownloaded() {
+    QTemporaryDir tmp;
+    const QString elsewhere = tmp.filePath(QStringLiteral("big-disk/models"));
+    const QString model = elsewhere + QStringLiteral("/Qwen/Tiny");
+    CopyModel(model);
+    const QString fallback = glance::ui::ModelDownloader::DefaultModelsRoot();
+    const QString older = fallback + QStringLiteral("/Qwen/Older");
+    CopyModel(older);
+    {
+      glance::ui::MainWindow window;
+      QCOMPARE(window.downloadFolders(), QStringList({fallback}));
+      window.rememberDownloadFolder(elsewhere);
+    }
+    glance::ui::MainWindow restarted;
+    const ModelManagerDialog::Sources sources = restarted.modelSources();
+    QCOMPARE(sources.modelsRoots, QStringList({elsewhere, fallback}));
+    ModelManagerDialog dialog(sources);
+    dialog.setConfirm([](const QString&) { return true; });
+    int found = 0;
+    for (size_t i = 0; i < dialog.models().size(); ++i) {
+      const KnownModel& m = dialog.models()[i];
+      if (m.dir != QDir(model).canonicalPath() && m.dir != QDir(older).canonicalPath()) continue;
+      ++found;
+      QVERIFY2(m.kind == KnownModel::Kind::kDownloaded, qPrintable(m.dir));
+    }
+    QCOMPARE(found, 2);
+    QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("modelsFolder"))->text().contains(QDir::toNativeSeparators(elsewhere)));
+    for (size_t i = 0; i < dialog.models().size(); ++i)
+      if (dialog.models()[i].dir == QDir(model).canonicalPath()) dialog.selectRow(static_cast<int>(i));
+    QVERIFY2(dialog.deleteSelected(), qPrintable(dialog.problem()));
+    QVERIFY(!QFileInfo::exists(model));
+    QVERIFY(QFileInfo::exists(older + QStringLiteral("/config.json")));
   }
 
   // The window: File ▸ Manage models…, and a folder it loaded is in the list afterwards.
