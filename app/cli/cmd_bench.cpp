@@ -111,6 +111,15 @@ int RunBenchCommand(const glance::cli::Args& args) {
   Line("memory read bandwidth", r.bandwidth_gb_s, "GB/s");
   Line("triad bandwidth", r.triad_gb_s, "GB/s");
   Line("decode roofline", r.roofline_fraction, "%", 100.0);
+  if (!r.int8_peak_isa.empty()) {
+    Line("int8 peak", r.int8_peak_gmac_s, "GMAC/s");
+    Line("prefill @64 int8 share", r.prefill_int8_fraction_64, "%", 100.0);
+    Line("prefill @512 int8 share", r.prefill_int8_fraction_512, "%", 100.0);
+    std::printf("  (int8 peak: %s dot instruction on every thread; prefill share = %.1f M projection "
+                "multiply-adds a prompt token x tok/s / peak; attention, DeltaNet recurrence and LM head "
+                "not counted)\n",
+                r.int8_peak_isa.c_str(), static_cast<double>(r.prefill_int8_macs_per_token) / 1e6);
+  }
   const double mib = double(1 << 20);
   std::printf("  %-24s %10.1f MiB    (%s target <= %.0f MiB = 1.1 x %.0f MiB weights in use + 512 MiB)\n",
               "peak RSS", static_cast<double>(r.peak_rss_bytes) / mib, r.rss_within_target() ? "within" : "OVER",
@@ -147,5 +156,5 @@ static glance::cli::Register reg(
     "      [--only vision,prefill,decode,ttft,constrained,capture] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
     "      [--constraint-tokenizer tokenizer.json]\n"
     "      [--long-prompts 2048,8192,16384] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
-    "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, attention capture cost, peak RSS, bandwidth and roofline",
+    "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, attention capture cost, peak RSS, bandwidth and roofline, int8 peak and prefill's share of it",
     RunBenchCommand);

@@ -18,6 +18,8 @@
 #include "core/vision/vision_tower.h"
 #include "core/util/error.h"
 #include "kernels/cpu/bandwidth.h"
+#include "kernels/cpu/gemv_int8.h"
+#include "kernels/cpu/int8_peak.h"
 #include "kernels/cpu/cpu_features.h"
 
 namespace glance {
@@ -198,6 +200,24 @@ uint64_t DecodeWeightBytes(const lm::LanguageModel& model) {
     }
   }
   return b;
+}
+
+uint64_t PrefillInt8MacsPerToken(const lm::LanguageModel& model) {
+  auto macs = [](const kernels::WeightRef& w) -> uint64_t {
+    return w.quantized() ? static_cast<uint64_t>(w.rows) * static_cast<uint64_t>(w.cols) : 0;
+  };
+  uint64_t m = 0;
+  for (const lm::LayerWeights& L : model.weights().layers) {
+    m += macs(L.mlp.gate_proj) + macs(L.mlp.up_proj) + macs(L.mlp.down_proj);
+    if (L.type == LayerType::kLinearAttention) {
+      const lm::LinearAttnWeights& a = L.linear;
+      m += macs(a.in_proj_qkv) + macs(a.in_proj_z) + macs(a.in_proj_b) + macs(a.in_proj_a) + macs(a.out_proj);
+    } else {
+      const lm::FullAttnWeights& a = L.full;
+      m += macs(a.q_proj) + macs(a.k_proj) + macs(a.v_proj) + macs(a.o_proj);
+    }
+  }
+  return m;
 }
 
 uint64_t DecodeStateBytes(const lm::LanguageModel& model) {
@@ -385,6 +405,25 @@ BenchResult RunBench(const BenchOptions& o) {
   for (double tps : r.decode_tokens_per_s.samples)
     roof.push_back(bytes * tps / (r.bandwidth_gb_s.median * 1e9));
   r.roofline_fraction = Summarise(roof);
+
+  // The compute side: prefill's projection multiply-adds per second against the int8 peak.
+  r.prefill_int8_macs_per_token = PrefillInt8MacsPerToken(engine->lm());
+  if (kernels::Int8KernelsActive()) {
+    stage("int8 peak");
+    const kernels::Int8PeakResult peak = kernels::MeasureInt8Peak(passes, engine->pool());
+    r.int8_peak_isa = peak.isa;
+    r.int8_peak_gmac_s = Summarise(peak.gmac_per_s);
+    auto fraction = [&](const BenchStat& tps) {
+      std::vector<double> f;
+      for (double t : tps.samples)
+        f.push_back(static_cast<double>(r.prefill_int8_macs_per_token) * t / (r.int8_peak_gmac_s.median * 1e9));
+      return Summarise(f);
+    };
+    if (r.prefill_int8_macs_per_token > 0) {  // an f32 or bf16 engine runs no int8 GEMM
+      r.prefill_int8_fraction_64 = fraction(r.prefill_tokens_per_s_64);
+      r.prefill_int8_fraction_512 = fraction(r.prefill_tokens_per_s_512);
+    }
+  }
   return r;
 }
 
@@ -434,6 +473,11 @@ nlohmann::json BenchToJson(const BenchResult& r) {
     j["peak_rss_bytes_after_" + n] = l.peak_rss_bytes;
   }
   put("roofline_fraction", r.roofline_fraction);
+  put("int8_peak_gmac_s", r.int8_peak_gmac_s);
+  put("prefill_int8_fraction_64", r.prefill_int8_fraction_64);
+  put("prefill_int8_fraction_512", r.prefill_int8_fraction_512);
+  j["int8_peak_isa"] = r.int8_peak_isa;
+  j["prefill_int8_macs_per_token"] = r.prefill_int8_macs_per_token;
   j["ttft_question_tokens"] = r.ttft_prompt_words_tokens;
   j["peak_rss_bytes"] = r.peak_rss_bytes;
   j["model_weight_bytes"] = r.model_weight_bytes;

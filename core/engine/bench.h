@@ -75,6 +75,15 @@ struct BenchResult {
   // bandwidth_gb_s: read-only, read_streams per thread (the roofline denominator); triad_gb_s:
   // STREAM triad over three arrays, for comparison.
   BenchStat bandwidth_gb_s, triad_gb_s, roofline_fraction;
+  // The compute side, as the roofline is the memory side (issue "CPU speed, part 3"): the int8
+  // dot-product instruction's peak on every thread (kernels/cpu/int8_peak.h; unset on a CPU
+  // without the int8 kernels), the multiply-adds prefill's quantized projections do per prompt
+  // token, and the share of that peak each prefill figure reaches (projection multiply-adds ×
+  // tok/s ÷ peak: the attention scores, the DeltaNet recurrence and the LM head's one row are
+  // not counted, so this understates the arithmetic done, never overstates it).
+  BenchStat int8_peak_gmac_s, prefill_int8_fraction_64, prefill_int8_fraction_512;
+  std::string int8_peak_isa;
+  uint64_t prefill_int8_macs_per_token = 0;
   struct LongPrefill {
     int64_t tokens = 0;
     BenchStat tokens_per_s;
@@ -117,6 +126,9 @@ BenchResult RunBench(const BenchOptions& options);
 // kernels, and the LM head in full (a tied embedding is read as the head; the one embedding
 // row looked up is negligible and not counted).
 uint64_t DecodeWeightBytes(const lm::LanguageModel& lm);
+// Multiply-adds one prompt token costs in the int8 GEMM: every Q8/Q4 projection of every layer
+// (rows × cols); float projections and the LM head are not counted.
+uint64_t PrefillInt8MacsPerToken(const lm::LanguageModel& lm);
 // Bytes of the Gated DeltaNet state a decode step reads (recurrent matrices + conv tails).
 uint64_t DecodeStateBytes(const lm::LanguageModel& lm);
 

@@ -63,6 +63,31 @@ TEST(BenchCli, DemoModelJsonHasEveryKey) {
   EXPECT_NEAR(j["roofline_fraction"].get<double>(), expect, 1e-9 * expect + 1e-12);
 }
 
+// The compute side (issue "CPU speed, part 3"): at q8 every projection runs the int8 GEMM, so
+// bench reports the int8 peak and prefill's share of it, by the documented formula
+// (projection multiply-adds a token × tok/s ÷ median peak); at f32 there are no int8
+// multiply-adds and no share is claimed.
+TEST(BenchCli, PrefillShareOfTheInt8PeakIsTheDocumentedFormula) {
+  const RunResult q8 = RunBench("--reps 1 --json --only prefill --precision q8");
+  ASSERT_EQ(q8.status, 0) << q8.out;
+  const nlohmann::json j = nlohmann::json::parse(q8.out);
+  if (j.at("int8_peak_isa").get<std::string>().empty()) GTEST_SKIP() << "no int8 kernels on this CPU";
+  EXPECT_GT(j.at("int8_peak_gmac_s").get<double>(), 1.0);
+  const double macs = j.at("prefill_int8_macs_per_token").get<double>();
+  EXPECT_GT(macs, 0.0);
+  for (const char* n : {"64", "512"}) {
+    const double expect = macs * j.at(std::string("prefill_tokens_per_s_") + n).get<double>() /
+                          (j.at("int8_peak_gmac_s").get<double>() * 1e9);
+    EXPECT_NEAR(j.at(std::string("prefill_int8_fraction_") + n).get<double>(), expect, 1e-9 * expect) << n;
+    EXPECT_LT(expect, 1.0) << n << ": more than the measured peak means the peak is not a ceiling";
+  }
+  const RunResult f32 = RunBench("--reps 1 --json --only prefill --precision f32");
+  ASSERT_EQ(f32.status, 0) << f32.out;
+  const nlohmann::json k = nlohmann::json::parse(f32.out);
+  EXPECT_EQ(k.at("prefill_int8_macs_per_token").get<double>(), 0.0);
+  EXPECT_FALSE(k.contains("prefill_int8_fraction_64") && k["prefill_int8_fraction_64"].is_number());
+}
+
 // The quantized engines' attention caches hold half-precision rows (core/lm/state.h KvType):
 // after the same long prompt, q8's cache is exactly half of f32's.
 TEST(BenchCli, QuantizedKvCacheIsHalfTheFloatOne) {
