@@ -1,5 +1,6 @@
 #include "ui/heatmap.h"
 
+#include <QAccessible>
 #include <QKeyEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
@@ -9,6 +10,7 @@
 #include <cmath>
 
 #include "core/engine/attention_aggregate.h"
+#include "ui/heatmap_description.h"
 
 namespace glance::ui {
 namespace {
@@ -259,12 +261,25 @@ void HeatmapWidget::setMap(const std::vector<float>& map, int grid_h, int grid_w
   grid_h_ = grid_h;
   grid_w_ = grid_w;
   if (lastHover_.x() >= 0) updateHover(lastHover_);
+  describe();
   update();
 }
 
 void HeatmapWidget::setStyle(const OverlayStyle& style) {
+  const bool sinksChanged = style.hide_sinks != style_.hide_sinks || style.sink_factor != style_.sink_factor;
   style_ = style;
+  if (sinksChanged) describe();
   update();
+}
+
+void HeatmapWidget::describe() {
+  const std::vector<bool> hidden = style_.hide_sinks ? FindSinks(map_, style_.sink_factor) : std::vector<bool>();
+  const QString text = TopCellsDescription(map_, grid_h_, grid_w_, hidden);
+  if (text == accessibleDescription()) return;
+  setAccessibleDescription(text);
+  // Screen readers hear of it without the user leaving and re-entering the widget.
+  QAccessibleEvent event(this, QAccessible::DescriptionChanged);
+  QAccessible::updateAccessibility(&event);
 }
 
 void HeatmapWidget::setCaption(const QString& caption) {

@@ -92,6 +92,7 @@ class HeatmapWidget : public QWidget {
   explicit HeatmapWidget(QWidget* parent = nullptr);
 
   void setImage(const QImage& image);
+  // Also sets the accessible description: the strongest cells (ui/heatmap_description.h).
   void setMap(const std::vector<float>& map, int grid_h, int grid_w);
   void setStyle(const OverlayStyle& style);
   void setCaption(const QString& caption);  // drawn under the image (small multiples)
@@ -151,6 +152,7 @@ class HeatmapWidget : public QWidget {
   QRectF fittedRect() const;  // the image at zoom 1, centred in the drawing area
   int legendHeight() const;
   void updateHover(QPointF pos);
+  void describe();  // the accessible description follows the map and the hidden sinks
   void paintLegend(QPainter& p, const QRect& area) const;
 
   QImage image_;    // what was set (tests compare renders of it)

@@ -18,6 +18,7 @@
 #include "ui/attention_data.h"
 #include "ui/attention_panel.h"
 #include "ui/heatmap.h"
+#include "ui/heatmap_description.h"
 #include "ui/layer_head_chart.h"
 
 using glance::AttentionMap;
@@ -474,6 +475,35 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(cellCentre(2, 1), lut[255] & 0xFFFFFF);
     QCOMPARE(cellCentre(0, 0), lut[0] & 0xFFFFFF);
     QCOMPARE(cellCentre(1, 4), lut[0] & 0xFFFFFF);
+  }
+
+  // A screen reader hears the strongest cells of the map shown (it cannot see the colours):
+  // the hot cell first, with its share; hidden sinks are left out as they are greyed.
+  void heatmapAnnouncesItsStrongestCells() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.selectWord(2);
+    panel.setLayerHead(0, 1);  // hot cell 11 → row 3, col 2 counted from 1
+    const QString said = panel.heatmap()->accessibleDescription();
+    QVERIFY2(said.startsWith(QStringLiteral("Strongest cells: row 3, col 2 (")), qPrintable(said));
+    QCOMPARE(said.count(QStringLiteral("row ")), 3);
+    panel.selectWord(0);
+    QVERIFY2(panel.heatmap()->accessibleDescription() != said, qPrintable(said));  // follows the map
+
+    std::vector<float> map(kCells, 0.01f);
+    map[4] = 0.9f;   // a sink: row 1, col 5
+    map[7] = 0.04f;  // the real peak: row 2, col 3
+    const QString all = glance::ui::TopCellsDescription(map, 3, 5);
+    QVERIFY2(all.startsWith(QStringLiteral("Strongest cells: row 1, col 5 (")), qPrintable(all));
+    const QString withoutSinks = glance::ui::TopCellsDescription(map, 3, 5, FindSinks(map, 5.0f));
+    QVERIFY2(withoutSinks.startsWith(QStringLiteral("Strongest cells: row 2, col 3 (")), qPrintable(withoutSinks));
+    QCOMPARE(glance::ui::TopCellsDescription({}, 0, 0), QStringLiteral("No attention map."));
+    QCOMPARE(glance::ui::TopCellsDescription(std::vector<float>(kCells, 0.0f), 3, 5), QStringLiteral("No attention map."));
+    std::vector<float> half(kCells, 0.0f);
+    half[0] = half[14] = 1.0f;  // two equal cells: reading order, 50% each
+    QCOMPARE(glance::ui::TopCellsDescription(half, 3, 5, {}, 2),
+             QStringLiteral("Strongest cells: row 1, col 1 (50.0%); row 3, col 5 (50.0%)."));
   }
 
   void arrowKeysMoveSelection() {
