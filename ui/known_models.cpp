@@ -124,6 +124,16 @@ bool DeleteDownloadedModel(const KnownModel& model, const QStringList& modelsRoo
   return true;
 }
 
+bool ClearWeightCaches(const KnownModel& model, QString* error) {
+  QStringList left;
+  // A loaded model's cache may be mapped: on Linux removing the name leaves the mapping whole.
+  for (const KnownModel::Cache& c : model.caches)
+    if (QFileInfo::exists(c.path) && !QFile::remove(c.path)) left << c.path;
+  if (left.isEmpty()) return true;
+  *error = QObject::tr("Could not delete the weight caches %1").arg(left.join(QStringLiteral(", ")));
+  return false;
+}
+
 QString ByteSize(qint64 bytes) {
   const double b = static_cast<double>(bytes);
   if (b >= 1e9) return QObject::tr("%1 GB").arg(b / 1e9, 0, 'f', 1);

@@ -47,6 +47,10 @@ std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QStringLis
 // for anything else, or a folder not inside one of `modelsRoots`; a failure names what was left.
 bool DeleteDownloadedModel(const KnownModel& model, const QStringList& modelsRoots, QString* error);
 
+// Deletes a model's weight caches only (any kind of model: they are made again at its next load
+// at that precision, which takes longer). False + *error naming those left.
+bool ClearWeightCaches(const KnownModel& model, QString* error);
+
 // "1.2 GB", "840 MB", "12 KB".
 QString ByteSize(qint64 bytes);
 

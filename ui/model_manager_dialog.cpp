@@ -71,8 +71,10 @@ ModelManagerDialog::ModelManagerDialog(Sources sources, QWidget* parent) : QDial
   load_ = new QPushButton(tr("&Load"), this);
   reveal_ = new QPushButton(tr("&Reveal folder"), this);
   delete_ = new QPushButton(tr("&Delete\u2026"), this);
+  clearCaches_ = new QPushButton(tr("Clear &caches\u2026"), this);
+  clearCaches_->setObjectName(QStringLiteral("clearCaches"));
   auto* download = new QPushButton(tr("Do&wnload\u2026"), this);
-  for (QPushButton* b : {load_, reveal_, delete_, download}) row->addWidget(b);
+  for (QPushButton* b : {load_, reveal_, delete_, clearCaches_, download}) row->addWidget(b);
   row->addStretch(1);
   auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
   row->addWidget(close);
@@ -80,12 +82,13 @@ ModelManagerDialog::ModelManagerDialog(Sources sources, QWidget* parent) : QDial
   connect(load_, &QPushButton::clicked, this, &ModelManagerDialog::loadSelected);
   connect(reveal_, &QPushButton::clicked, this, &ModelManagerDialog::revealSelected);
   connect(delete_, &QPushButton::clicked, this, &ModelManagerDialog::deleteSelected);
+  connect(clearCaches_, &QPushButton::clicked, this, &ModelManagerDialog::clearSelectedCaches);
   connect(download, &QPushButton::clicked, this, &ModelManagerDialog::downloadRequested);
   connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(table_, &QTableWidget::itemSelectionChanged, this, &ModelManagerDialog::updateButtons);
   connect(table_, &QTableWidget::cellDoubleClicked, this, &ModelManagerDialog::loadSelected);
   confirm_ = [this](const QString& question) {
-    return QMessageBox::question(this, tr("Delete model"), question, QMessageBox::Yes | QMessageBox::Cancel,
+    return QMessageBox::question(this, tr("Delete from disk"), question, QMessageBox::Yes | QMessageBox::Cancel,
                                  QMessageBox::Cancel) == QMessageBox::Yes;
   };
   refresh();
@@ -137,6 +140,8 @@ void ModelManagerDialog::updateButtons() {
   reveal_->setEnabled(m && m->exists);
   delete_->setEnabled(m && m->deletable());
   delete_->setToolTip(m && !m->deletable() ? tr("Only models Glance downloaded are deleted here") : QString());
+  clearCaches_->setEnabled(m && !m->caches.empty());
+  clearCaches_->setToolTip(tr("The prepared weights kept to load faster; made again at the next load"));
 }
 
 void ModelManagerDialog::loadSelected() {
@@ -162,6 +167,24 @@ bool ModelManagerDialog::deleteSelected() {
   if (!confirm_(question)) return false;
   QString error;
   const bool ok = DeleteDownloadedModel(model, sources_.modelsRoots, &error);
+  problem_->setText(error);
+  problem_->setVisible(!ok);
+  refresh();
+  return ok;
+}
+
+bool ModelManagerDialog::clearSelectedCaches() {
+  const KnownModel* m = selected();
+  if (!m || m->caches.empty()) return false;
+  const KnownModel model = *m;
+  QStringList precisions;
+  for (const KnownModel::Cache& c : model.caches) precisions << c.precision;
+  if (!confirm_(tr("Delete the weight caches of %1 (%2: %3)?\n\nThe model stays; its next load at those precisions "
+                   "prepares the weights again, which takes longer.")
+                    .arg(model.name, precisions.join(QStringLiteral(", ")), ByteSize(model.cacheBytes()))))
+    return false;
+  QString error;
+  const bool ok = ClearWeightCaches(model, &error);
   problem_->setText(error);
   problem_->setVisible(!ok);
   refresh();

@@ -38,6 +38,8 @@ class ModelManagerDialog : public QDialog {
   void loadSelected();
   void revealSelected();
   bool deleteSelected();
+  // Deletes the selected model's weight caches (asks first), whatever kind of model it is.
+  bool clearSelectedCaches();
   // Delete asks first; tests answer instead (true = yes). The question is passed in.
   void setConfirm(std::function<bool(const QString&)> confirm) { confirm_ = std::move(confirm); }
   QString problem() const;
@@ -56,6 +58,7 @@ class ModelManagerDialog : public QDialog {
   QPushButton* load_ = nullptr;
   QPushButton* reveal_ = nullptr;
   QPushButton* delete_ = nullptr;
+  QPushButton* clearCaches_ = nullptr;
   QLabel* folder_ = nullptr;
   QLabel* problem_ = nullptr;
   std::function<bool(const QString&)> confirm_;

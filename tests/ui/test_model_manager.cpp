@@ -140,6 +140,33 @@ class TestModelManager : public QObject {
     QVERIFY(!QFileInfo::exists(q8) && !QFileInfo::exists(q4));
     QVERIFY(QFileInfo::exists(openedCache));  // another model's cache stays
     QCOMPARE(dialog.models().size(), size_t{2});
+
+    // An opened folder's weight caches can be cleared (the folder stays); none left: nothing to do.
+    const int o2 = RowOf(dialog, KnownModel::Kind::kOpened);
+    dialog.selectRow(o2);
+    auto* clear = dialog.findChild<QPushButton*>(QStringLiteral("clearCaches"));
+    QVERIFY(clear && clear->isEnabled());
+    dialog.setConfirm([&](const QString& q) {
+      asked << q;
+      return false;
+    });
+    QVERIFY(!dialog.clearSelectedCaches());
+    QVERIFY(QFileInfo::exists(openedCache));
+    dialog.setConfirm([&](const QString& q) {
+      asked << q;
+      return true;
+    });
+    dialog.selectRow(o2);
+    QVERIFY2(dialog.clearSelectedCaches(), qPrintable(dialog.problem()));
+    QVERIFY2(asked.last().contains(QStringLiteral("q8")) && asked.last().contains(glance::ui::ByteSize(700)) &&
+                 asked.last().contains(QStringLiteral("The model stays")),
+             qPrintable(asked.last()));
+    QVERIFY(!QFileInfo::exists(openedCache));
+    QVERIFY(QFileInfo::exists(opened + QStringLiteral("/model.safetensors")));
+    dialog.selectRow(RowOf(dialog, KnownModel::Kind::kOpened));
+    QCOMPARE(dialog.table()->item(RowOf(dialog, KnownModel::Kind::kOpened), 2)->text(), QStringLiteral("none"));
+    QVERIFY(!clear->isEnabled());
+    QVERIFY(!dialog.clearSelectedCaches());
   }
 
   void theLoadedModelIsNotDeleted() {
