@@ -48,6 +48,9 @@ using Q8Job = GemvJob<int16_t>;
 // order) and the weight format.
 struct GemmInt8Job : Int8Job {
   bool q4 = false;  // else Q8
+  // Q4 with at most this many activation rows reads the stored panels directly, unpacked
+  // (AVX-512 VNNI only; gemm_int8_body.inc RunQ4Direct).
+  int64_t q4_direct_max_rows = 0;
 };
 
 }  // namespace
@@ -123,6 +126,7 @@ Isa TheIsa() {
 
 std::atomic<bool> g_enabled{true};
 std::atomic<int64_t> g_gemm_min_rows{kInt8GemmMinRows};
+std::atomic<int64_t> g_q4_direct_max_rows{kGemmQ4DirectMaxRows};
 
 // The oracle of the AVX2 QuantizeRow (gemv_int8_body.inc): the same half-to-even rounding and
 // reciprocal, so the two agree bit for bit.
@@ -178,6 +182,7 @@ bool SetInt8KernelsEnabled(bool enabled) { return g_enabled.exchange(enabled); }
 
 int64_t SetInt8GemmMinRows(int64_t rows) { return g_gemm_min_rows.exchange(rows); }
 int64_t Int8GemmMinRows() { return g_gemm_min_rows.load(std::memory_order_relaxed); }
+int64_t SetGemmQ4DirectMaxRows(int64_t rows) { return g_q4_direct_max_rows.exchange(rows); }
 
 bool Int8KernelsActive() { return g_enabled.load(std::memory_order_relaxed) && Int8KernelsAvailable(); }
 
@@ -247,7 +252,7 @@ void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* b
   if (xa.blocks != w.blocks()) throw Error("GemmInt8Range: activations not quantized for these weights");
   RunOnThisCpu(GemmInt8Job{{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
                             w.data, w.scales, bias, y, w.rows, o_begin, o_end},
-                           w.type == WeightType::Q4},
+                           w.type == WeightType::Q4, g_q4_direct_max_rows.load(std::memory_order_relaxed)},
                "GemmInt8Range");
 }
 

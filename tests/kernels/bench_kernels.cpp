@@ -3,6 +3,8 @@
 // vision), per weight type, 1 and 2 threads.
 // Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm] [int8_gemm_min_rows]
 //   ("gemm": skip GEMV; the last sets from how many rows Q8/Q4 take the integer GEMM)
+//        bench_kernels q4direct [seconds_per_case=0.8]
+//   (the Q4 integer GEMM reading the stored panels directly vs packing per call, by row count)
 //        bench_kernels rows [seconds_per_case=0.4] [avx2|avx-vnni|avx512-vnni]
 //   (the speculative verify's question: time of a 2..8-row GEMV over a 1-row one, 2 threads,
 //   on a matrix far larger than the caches, as decode streams it; the last picks the x86
@@ -93,7 +95,47 @@ int RowsBench(double budget) {
 }
 }  // namespace
 
+// The Q4 integer GEMM read directly from the stored panels against packing per call
+// (gemm_int8.h kGemmQ4DirectMaxRows), 2 threads, on the LM's shapes, alternating the two
+// several times per case so a drifting machine hits both alike; GFLOP/s medians.
+int Q4DirectBench(double budget) {
+  struct Shape {
+    int64_t out, in;
+    const char* what;
+  };
+  const Shape shapes[] = {{2048, 2048, "proj 2048x2048"}, {6144, 2048, "gate/up 6144x2048"},
+                          {2048, 6144, "down 2048x6144"}};
+  std::mt19937 rng(3);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  ThreadPool pool(2);
+  std::printf("int8 kernels: %s\n%-18s %5s %14s %14s %7s\n", Int8KernelName(), "shape", "rows",
+              "packed GFLOP/s", "direct GFLOP/s", "ratio");
+  for (const Shape& s : shapes) {
+    std::vector<float> wf(static_cast<size_t>(s.out * s.in));
+    for (auto& v : wf) v = nd(rng);
+    const WeightRef w = QuantizeMatrix(WeightRef{WeightType::F32, wf.data(), s.out, s.in}, WeightType::Q4, &pool);
+    for (int64_t rows : {16, 32, 64, 128, 256, 512}) {
+      std::vector<float> x(static_cast<size_t>(rows * s.in)), y(static_cast<size_t>(rows * s.out));
+      for (auto& v : x) v = nd(rng) * 50.0f;
+      std::vector<double> packed, direct;
+      for (int round = 0; round < 4; ++round)
+        for (int64_t limit : {int64_t{0}, int64_t{1} << 30}) {
+          const int64_t before = SetGemmQ4DirectMaxRows(limit);
+          const double t = Time([&] { Matmul(x.data(), rows, w, nullptr, y.data(), &pool); }, budget / 4);
+          SetGemmQ4DirectMaxRows(before);
+          (limit ? direct : packed).push_back(2.0 * static_cast<double>(rows * s.out * s.in) / t * 1e-9);
+        }
+      std::sort(packed.begin(), packed.end());
+      std::sort(direct.begin(), direct.end());
+      const double p = (packed[1] + packed[2]) / 2, d = (direct[1] + direct[2]) / 2;
+      std::printf("%-18s %5lld %14.1f %14.1f %7.2f\n", s.what, static_cast<long long>(rows), p, d, d / p);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "q4direct") return Q4DirectBench(argc > 2 ? std::atof(argv[2]) : 0.8);
   if (argc > 1 && std::string(argv[1]) == "rows") {
     if (argc > 3 && !SelectInt8KernelIsa(argv[3])) {
       std::fprintf(stderr, "bench_kernels: integer kernels '%s' not available on this CPU\n", argv[3]);
