@@ -5,8 +5,8 @@
 // sums exact in int32 per block, then y += scale_w · scale_x · sum in f32 — the per-block
 // scheme of llama.cpp's Q4_0 × Q8_0 dot product (ggml-quants.c, ggml_vec_dot_q4_0_q8_0),
 // arranged as a register-blocked GEMM:
-//   * Weights are packed per call (Q8, and Q4 below AVX-512: Q4 on AVX-512 VNNI reads its stored
-//     panels directly, RunQ4Direct), a panel of P output features × a K block of 16 quant blocks
+//   * Q8 weights are packed per call (Q4 is read from its stored panels directly: RunQ4Direct,
+//     below), a panel of P output features × a K block of 16 quant blocks
 //     (512 columns) at a time, as [block][group of 4 k][P features][4 bytes]: one vector load
 //     gives 4 consecutive k of every feature of the panel, and one broadcast of 4 activation
 //     bytes multiplies it (u8 × s8 → int32 per feature lane: vpdpbusd on AVX-512 VNNI /
@@ -40,11 +40,10 @@ constexpr int64_t kInt8GemmMinRows = 8;
 int64_t SetInt8GemmMinRows(int64_t rows);
 int64_t Int8GemmMinRows();
 
-// On AVX-512 VNNI, Q4 weights with at most this many activation rows skip the per-call
-// packing and are read from their stored 16-row panels directly (gemm_int8_body.inc
-// RunQ4Direct; bit-identical results). Faster at every row count measured (1.3–3.4×, 16 to
-// 512 rows; kernels/cpu/README.md), so no limit by default; tests set 0 to run the packed path.
-// Returns the previous limit.
+// Q4 weights with at most this many activation rows skip the per-call packing and are read
+// from their stored 16-row panels directly (gemm_int8_body.inc RunQ4Direct; bit-identical
+// results; every instruction set). Faster at every row count measured (kernels/cpu/README.md),
+// so no limit by default; tests set 0 to run the packed path. Returns the previous limit.
 constexpr int64_t kGemmQ4DirectMaxRows = INT64_MAX;
 int64_t SetGemmQ4DirectMaxRows(int64_t rows);
 

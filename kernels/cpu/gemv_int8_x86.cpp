@@ -49,7 +49,7 @@ using Q8Job = GemvJob<int16_t>;
 struct GemmInt8Job : Int8Job {
   bool q4 = false;  // else Q8
   // Q4 with at most this many activation rows reads the stored panels directly, unpacked
-  // (AVX-512 VNNI only; gemm_int8_body.inc RunQ4Direct).
+  // (gemm_int8_body.inc RunQ4Direct).
   int64_t q4_direct_max_rows = 0;
 };
 

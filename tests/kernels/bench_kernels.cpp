@@ -3,7 +3,7 @@
 // vision), per weight type, 1 and 2 threads.
 // Usage: bench_kernels [gemm_rows=128] [seconds_per_case=0.4] [gemm] [int8_gemm_min_rows]
 //   ("gemm": skip GEMV; the last sets from how many rows Q8/Q4 take the integer GEMM)
-//        bench_kernels q4direct [seconds_per_case=0.8]
+//        bench_kernels q4direct [seconds_per_case=0.8] [avx2|avx-vnni|avx512-vnni]
 //   (the Q4 integer GEMM reading the stored panels directly vs packing per call, by row count)
 //        bench_kernels rows [seconds_per_case=0.4] [avx2|avx-vnni|avx512-vnni]
 //   (the speculative verify's question: time of a 2..8-row GEMV over a 1-row one, 2 threads,
@@ -135,7 +135,13 @@ int Q4DirectBench(double budget) {
 }
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "q4direct") return Q4DirectBench(argc > 2 ? std::atof(argv[2]) : 0.8);
+  if (argc > 1 && std::string(argv[1]) == "q4direct") {
+    if (argc > 3 && !SelectInt8KernelIsa(argv[3])) {
+      std::fprintf(stderr, "bench_kernels: integer kernels '%s' not available on this CPU\n", argv[3]);
+      return 2;
+    }
+    return Q4DirectBench(argc > 2 ? std::atof(argv[2]) : 0.8);
+  }
   if (argc > 1 && std::string(argv[1]) == "rows") {
     if (argc > 3 && !SelectInt8KernelIsa(argv[3])) {
       std::fprintf(stderr, "bench_kernels: integer kernels '%s' not available on this CPU\n", argv[3]);

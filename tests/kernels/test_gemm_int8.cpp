@@ -97,30 +97,33 @@ TEST(GemmInt8, MatchesOracleOnEveryIsaWithTails) {
   SelectInt8KernelIsa("");
 }
 
-// Q4 on AVX-512 VNNI with few rows reads the stored panels unpacked (RunQ4Direct): the same
-// block sums and f32 operations as the packed path, so the same bits — over row counts of
-// every micro-tile height, whole and partial panels, feature tails, K past one K block, and
-// sub-ranges starting on and off a panel boundary. (The oracle test above runs it too: its
-// shapes are under the row limit.)
+// Q4 read from the stored panels unpacked (RunQ4Direct) on every instruction set this CPU has:
+// the same block sums and f32 operations as the packed path, so the same bits — over row
+// counts of every micro-tile height, whole and partial panels, feature tails, K past one K
+// block, and sub-ranges starting on and off a panel boundary. (The oracle tests above run it
+// too: it is the default.)
 TEST(GemmInt8, Q4DirectPanelsEqualThePackedPathBitForBit) {
-  if (!SelectInt8KernelIsa("avx512-vnni")) GTEST_SKIP() << "no AVX-512 VNNI: the direct path is not compiled for it";
-  const Shape shapes[] = {{1, 64, 32},   {2, 96, 64},  {5, 200, 40},   {6, 512, 96},
-                          {7, 1100, 70}, {13, 2048, 48}, {64, 640, 130}, {37, 33, 17}};
-  const std::pair<int64_t, int64_t> ranges[] = {{0, -1}, {16, -1}, {5, 83}, {32, 64}};
-  uint32_t seed = 900;
-  for (const Shape& s : shapes) {
-    const Fixture f = Make(s, WeightType::Q4, seed++);
-    for (auto [b, e] : ranges) {
-      if (e < 0 || e > s.out) e = s.out;
-      if (b >= e) continue;
-      std::vector<float> direct(static_cast<size_t>(s.rows * s.out), 7.0f), packed(direct);
-      const int64_t before = SetGemmQ4DirectMaxRows(1 << 20);
-      GemmInt8Range(f.xa, f.w, f.bias.data(), direct.data(), b, e);
-      SetGemmQ4DirectMaxRows(0);
-      GemmInt8Range(f.xa, f.w, f.bias.data(), packed.data(), b, e);
-      SetGemmQ4DirectMaxRows(before);
-      ASSERT_EQ(direct, packed) << s.rows << "x" << s.in << "x" << s.out << " [" << b << ", " << e << ")";
-      EXPECT_LE(WorstRelative(f, direct, b, e), kTol) << s.rows << "x" << s.in << "x" << s.out;
+  if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  for (const char* isa : kIsas) {
+    if (!SelectInt8KernelIsa(isa)) continue;
+    const Shape shapes[] = {{1, 64, 32},   {2, 96, 64},  {5, 200, 40},   {6, 512, 96},
+                            {7, 1100, 70}, {13, 2048, 48}, {64, 640, 130}, {37, 33, 17}};
+    const std::pair<int64_t, int64_t> ranges[] = {{0, -1}, {16, -1}, {5, 83}, {32, 64}};
+    uint32_t seed = 900;
+    for (const Shape& s : shapes) {
+      const Fixture f = Make(s, WeightType::Q4, seed++);
+      for (auto [b, e] : ranges) {
+        if (e < 0 || e > s.out) e = s.out;
+        if (b >= e) continue;
+        std::vector<float> direct(static_cast<size_t>(s.rows * s.out), 7.0f), packed(direct);
+        const int64_t before = SetGemmQ4DirectMaxRows(1 << 20);
+        GemmInt8Range(f.xa, f.w, f.bias.data(), direct.data(), b, e);
+        SetGemmQ4DirectMaxRows(0);
+        GemmInt8Range(f.xa, f.w, f.bias.data(), packed.data(), b, e);
+        SetGemmQ4DirectMaxRows(before);
+        ASSERT_EQ(direct, packed) << isa << " " << s.rows << "x" << s.in << "x" << s.out << " [" << b << ", " << e << ")";
+        EXPECT_LE(WorstRelative(f, direct, b, e), kTol) << isa << " " << s.rows << "x" << s.in << "x" << s.out;
+      }
     }
   }
   SelectInt8KernelIsa("");
