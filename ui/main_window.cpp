@@ -30,6 +30,8 @@
 #include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
+#include "ui/known_models.h"
+#include "ui/model_switch_menu.h"
 #include "ui/notice_bar.h"
 #include "ui/settings_file.h"
 #include "ui/settings_store.h"
@@ -304,6 +306,17 @@ void MainWindow::buildStatusBar() {
   cancelLoad_->setVisible(false);
   connect(cancelLoad_, &QToolButton::clicked, this, [this] { worker_->cancelLoad(); });
   statusBar()->addWidget(modelLabel_);
+  modelSwitch_ = new ModelSwitchButton(
+      [this](QString* loaded) {
+        const ModelManagerDialog::Sources s = modelSources();
+        *loaded = s.loadedDir;
+        return ListKnownModels(s.demoDir, s.modelsRoots, s.recent, s.cacheDir);
+      },
+      this);
+  connect(modelSwitch_, &ModelSwitchButton::loadRequested, this,
+          [this](const QString& dir, bool demo) { demo ? loadDefaultModel() : loadModel(dir); });
+  connect(modelSwitch_, &ModelSwitchButton::manageRequested, this, [this] { openModelManager(); });
+  statusBar()->addWidget(modelSwitch_);
   // The backend's reason can be a sentence: it takes the room left and never widens the window
   // (the whole text is in the tooltip).
   backendLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -41,6 +41,7 @@ class ConversationStore;
 class SettingsStore;
 class EngineWorker;
 class ImageDropArea;
+class ModelSwitchButton;
 class ServerPanel;
 class ServerRequestLog;
 class TimingPanel;
@@ -297,6 +298,7 @@ class MainWindow : public QMainWindow {
   QAction* captionAction_ = nullptr;
   QByteArray defaultState_;  // saveState() of the first-run layout
   QLabel* modelLabel_ = nullptr;
+  ModelSwitchButton* modelSwitch_ = nullptr;  // beside the name: the known models, Manage models…
   QLabel* backendLabel_ = nullptr;
   QLabel* threadsLabel_ = nullptr;
   QLabel* memoryLabel_ = nullptr;

@@ -5,7 +5,9 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QMenu>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QPushButton>
 #include <QLabel>
 #include <QSignalSpy>
@@ -20,6 +22,7 @@
 #include "ui/known_models.h"
 #include "ui/main_window.h"
 #include "ui/model_download.h"
+#include "ui/model_switch_menu.h"
 #include "ui/model_manager_dialog.h"
 
 using glance::ui::KnownModel;
@@ -237,6 +240,32 @@ class TestModelManager : public QObject {
     QCOMPARE(QDir(sources.loadedDir).canonicalPath(), QDir(mine).canonicalPath());
     ModelManagerDialog dialog(sources);
     QCOMPARE(RowOf(dialog, KnownModel::Kind::kOpened) >= 0, true);
+
+    // The status bar's switcher lists the same models, the loaded one checked, and loads another.
+    auto* switcher = window.statusBar()->findChild<glance::ui::ModelSwitchButton*>(QStringLiteral("modelSwitch"));
+    QVERIFY(switcher && switcher->isVisibleTo(&window));
+    switcher->refresh();
+    QStringList names, checked;
+    QAction* demo = nullptr;
+    for (QAction* a : switcher->menu()->actions()) {
+      names << a->text();
+      if (a->isChecked()) checked << a->text();
+      if (a->text().startsWith(QStringLiteral("Demo model"))) demo = a;
+    }
+    QVERIFY2(names.contains(QStringLiteral("MyModel")) && names.contains(QStringLiteral("Manage models\u2026")),
+             qPrintable(names.join(QLatin1Char('|'))));
+    QCOMPARE(checked, QStringList({QStringLiteral("MyModel")}));
+    QSignalSpy asked(switcher, &glance::ui::ModelSwitchButton::loadRequested);
+    for (QAction* a : switcher->menu()->actions())
+      if (a->text() == QStringLiteral("MyModel")) a->trigger();  // the loaded one: nothing reloads
+    QCOMPARE(asked.count(), 0);
+    QVERIFY(demo);
+    demo->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 120000);
+    QVERIFY(window.modelInfo().is_demo);
+    switcher->refresh();
+    for (QAction* a : switcher->menu()->actions())
+      if (a->isChecked()) QVERIFY2(a->text().startsWith(QStringLiteral("Demo model")), qPrintable(a->text()));
   }
 };
 
