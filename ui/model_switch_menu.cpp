@@ -11,16 +11,18 @@ ModelSwitchButton::ModelSwitchButton(Lister list, QWidget* parent) : QToolButton
   setObjectName(QStringLiteral("modelSwitch"));
   setText(QStringLiteral("\u25BE"));  // a small down arrow: the name beside it is the label
   setAutoRaise(true);
-  setPopupMode(QToolButton::InstantPopup);
   setToolTip(tr("Switch model"));
   setAccessibleName(tr("Switch model"));
-  auto* menu = new QMenu(this);
-  setMenu(menu);
-  connect(menu, &QMenu::aboutToShow, this, &ModelSwitchButton::refresh);
+  menu_ = new QMenu(this);
+  connect(this, &QToolButton::clicked, this, [this] {
+    // Above the button: it sits in the status bar at the window's bottom edge.
+    refresh();
+    menu_->popup(mapToGlobal(QPoint(0, -menu_->sizeHint().height())));
+  });
 }
 
 void ModelSwitchButton::refresh() {
-  QMenu* m = menu();
+  QMenu* m = menu_;
   m->clear();
   QString loaded;
   const std::vector<KnownModel> models = list_ ? list_(&loaded) : std::vector<KnownModel>();

@@ -5,6 +5,8 @@
 // is read from disk each time the menu opens, so a download or delete shows at once.
 // GUI thread only.
 #include <QToolButton>
+
+class QMenu;
 #include <functional>
 
 #include "ui/known_models.h"
@@ -20,6 +22,7 @@ class ModelSwitchButton : public QToolButton {
 
   // Fills the menu now (it is filled as it opens; tests call this).
   void refresh();
+  QMenu* modelMenu() const { return menu_; }
 
  Q_SIGNALS:
   void loadRequested(const QString& dir, bool demo);
@@ -27,6 +30,8 @@ class ModelSwitchButton : public QToolButton {
 
  private:
   Lister list_;
+  // Not QToolButton::setMenu: that draws a second arrow beside the button's own.
+  QMenu* menu_ = nullptr;
 };
 
 }  // namespace glance::ui

@@ -247,7 +247,7 @@ class TestModelManager : public QObject {
     switcher->refresh();
     QStringList names, checked;
     QAction* demo = nullptr;
-    for (QAction* a : switcher->menu()->actions()) {
+    for (QAction* a : switcher->modelMenu()->actions()) {
       names << a->text();
       if (a->isChecked()) checked << a->text();
       if (a->text().startsWith(QStringLiteral("Demo model"))) demo = a;
@@ -256,7 +256,7 @@ class TestModelManager : public QObject {
              qPrintable(names.join(QLatin1Char('|'))));
     QCOMPARE(checked, QStringList({QStringLiteral("MyModel")}));
     QSignalSpy asked(switcher, &glance::ui::ModelSwitchButton::loadRequested);
-    for (QAction* a : switcher->menu()->actions())
+    for (QAction* a : switcher->modelMenu()->actions())
       if (a->text() == QStringLiteral("MyModel")) a->trigger();  // the loaded one: nothing reloads
     QCOMPARE(asked.count(), 0);
     QVERIFY(demo);
@@ -264,7 +264,7 @@ class TestModelManager : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 120000);
     QVERIFY(window.modelInfo().is_demo);
     switcher->refresh();
-    for (QAction* a : switcher->menu()->actions())
+    for (QAction* a : switcher->modelMenu()->actions())
       if (a->isChecked()) QVERIFY2(a->text().startsWith(QStringLiteral("Demo model")), qPrintable(a->text()));
   }
 };
