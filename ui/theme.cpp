@@ -2,6 +2,8 @@
 
 #include <QApplication>
 #include <QPalette>
+#include <QProxyStyle>
+#include <QStyleOption>
 #include <QStyle>
 #include <QStyleFactory>
 
@@ -36,6 +38,34 @@ QPalette DarkPalette() {
   return p;
 }
 
+// Fusion outlines a check box with the window colour made darker, and fills it with the base
+// colour: on the dark palette both are near-black, so an unchecked box (the File menu's Local
+// server, Hide sinks) could not be seen. This style outlines it with the text colour made
+// darker instead, on a dark palette only.
+class VisibleIndicatorStyle : public QProxyStyle {
+ public:
+  using QProxyStyle::QProxyStyle;
+  void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+    if ((element == PE_IndicatorCheckBox || element == PE_IndicatorRadioButton) &&
+        option->palette.color(QPalette::Window).lightness() < 128) {
+      // Copied as the kind it is (Fusion draws these only for a button's options).
+      const QColor outline = option->palette.color(QPalette::WindowText);
+      if (const auto* button = qstyleoption_cast<const QStyleOptionButton*>(option)) {
+        QStyleOptionButton lighter(*button);
+        lighter.palette.setColor(QPalette::Window, outline);
+        QProxyStyle::drawPrimitive(element, &lighter, painter, widget);
+      } else {
+        QStyleOption lighter(*option);
+        lighter.palette.setColor(QPalette::Window, outline);
+        QProxyStyle::drawPrimitive(element, &lighter, painter, widget);
+      }
+      return;
+    }
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+  }
+};
+
 const QPalette& StartupPalette() {
   static const QPalette palette = QApplication::palette();  // taken on first use, at start-up
   return palette;
@@ -54,7 +84,7 @@ void ApplyTheme(Theme theme) {
       QApplication::setPalette(QApplication::style()->standardPalette());
       break;
     case Theme::kDark:
-      QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+      QApplication::setStyle(new VisibleIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
       QApplication::setPalette(DarkPalette());
       break;
   }

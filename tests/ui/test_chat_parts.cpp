@@ -2,6 +2,10 @@
 // times out, readable in light and dark themes) and the attachment strip (tiles in order,
 // remove buttons, hidden when empty).
 #include <QApplication>
+#include <QCheckBox>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QStyleOptionButton>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -154,6 +158,37 @@ class TestChatParts : public QObject {
     QCOMPARE(redAfter, 0);
     QVERIFY2(greenAfter > 20, qPrintable(QString::number(greenAfter)));
     QVERIFY(label.text().contains(QStringLiteral("Serving at")));
+  }
+
+  // An unchecked check box can be seen in the dark theme as well as in the light one: its box
+  // stands out from the window at least as much (Fusion's dark box was near-black on near-black).
+  void uncheckedBoxIsVisibleInBothThemes() {
+    const auto boxContrast = [] {
+      QCheckBox box(QStringLiteral("Hide sinks"));
+      box.resize(box.sizeHint());
+      const QImage image = box.grab().toImage();
+      QStyleOptionButton option;
+      option.initFrom(&box);
+      const QRect indicator = box.style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, &box);
+      const QColor window = box.palette().color(QPalette::Window);
+      double best = 1.0;
+      for (int y = indicator.top(); y <= indicator.bottom(); ++y)
+        for (int x = indicator.left(); x <= indicator.right(); ++x)
+          if (image.rect().contains(x, y)) best = std::max(best, Contrast(image.pixelColor(x, y), window));
+      return best;
+    };
+    glance::ui::ApplyTheme(glance::ui::Theme::kLight);
+    const double light = boxContrast();
+    glance::ui::ApplyTheme(glance::ui::Theme::kDark);
+    const double dark = boxContrast();
+    // Control: plain Fusion on the dark palette, as before, fails the same measure.
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    const double plain = boxContrast();
+    glance::ui::ApplyTheme(glance::ui::Theme::kSystem);
+    const QString figures = QStringLiteral("light %1, dark %2, plain dark %3").arg(light).arg(dark).arg(plain);
+    qInfo("%s", qPrintable(figures));
+    QVERIFY2(dark >= light && light > 1.3, qPrintable(figures));
+    QVERIFY2(plain < light, qPrintable(figures));
   }
 
   void stripShowsImagesInOrderWithRemoveButtons() {
