@@ -278,16 +278,31 @@ QString ExportFileName(const Conversation& c, const QString& extension) {
   return name + extension;
 }
 
-QString AutoTitle(const QString& question, const QString& answer) {
+namespace {
+
+// AutoTitle before it is shortened.
+QString WholeAutoTitle(const QString& question, const QString& answer) {
   const QString q = question.simplified();
   const bool stock = q.isEmpty() || q.compare(QStringLiteral("Describe this image."),
                                               Qt::CaseInsensitive) == 0;
-  if (!stock || answer.simplified().isEmpty()) return Shorten(q);
+  if (!stock || answer.simplified().isEmpty()) return q;
   // The answer's first sentence: up to the first . ! ? or line break after a few characters.
   const QString a = answer.trimmed();
   static const QRegularExpression end(QStringLiteral("[.!?\\n]"));
   const qsizetype cut = a.indexOf(end, 8);
-  return Shorten(cut > 0 ? a.left(cut) : a);
+  return (cut > 0 ? a.left(cut) : a).simplified();
+}
+
+}  // namespace
+
+QString AutoTitle(const QString& question, const QString& answer) { return Shorten(WholeAutoTitle(question, answer)); }
+
+QString ExportTitle(const Conversation& c) {
+  if (c.turns.empty()) return c.title;
+  const ConversationTurn& first = c.turns.front();
+  // Still the automatic title (not renamed): the whole of it, as the sidebar only needed it short.
+  if (c.title == AutoTitle(first.user_text, first.answer)) return WholeAutoTitle(first.user_text, first.answer);
+  return c.title;
 }
 
 }  // namespace glance::ui

@@ -37,7 +37,8 @@ QString LinkTo(const QString& relative) {
 
 QString ToMarkdown(const Conversation& c, const std::function<QString(const ImageInfo&)>& imageLink) {
   QString md;
-  md += QStringLiteral("# %1\n\n").arg(c.title.isEmpty() ? QStringLiteral("Conversation") : c.title);
+  const QString title = ExportTitle(c);
+  md += QStringLiteral("# %1\n\n").arg(title.isEmpty() ? QStringLiteral("Conversation") : title);
   if (!c.turns.empty() && !c.turns.back().model.isEmpty())
     md += QStringLiteral("*Model: %1, %2 weights.*\n\n")
               .arg(c.turns.back().model, Q(std::string(Name(c.turns.back().stats.precision))));

@@ -89,6 +89,9 @@ QString ExportFileName(const Conversation& conversation, const QString& extensio
 // An automatic title: the question, or (for the stock caption request, or an empty question)
 // the answer's first sentence; at most 60 characters.
 QString AutoTitle(const QString& question, const QString& answer);
+// The title an export's heading uses: the automatic title whole (the stored one is cut at 60
+// characters for the sidebar, and exports showed "… a medium o…"), a title given by the user as is.
+QString ExportTitle(const Conversation& conversation);
 
 // The parts a message of the desktop app has: its images, then its text (empty text: none).
 std::vector<MessagePart> ImagesThenText(size_t images, const QString& text);

@@ -577,6 +577,23 @@ class ConversationStoreTest : public QObject {
     QCOMPARE(glance::ui::AutoTitle(QStringLiteral("Describe this image."),
                                    QStringLiteral("A tabby cat sleeps on a red mat. It is warm.")),
              QStringLiteral("A tabby cat sleeps on a red mat"));
+
+    // An export's heading has the automatic title whole; a renamed chat keeps its own title.
+    ConversationTurn t;
+    t.user_text = QStringLiteral("Describe this image.");
+    t.answer = QStringLiteral("A small yellow square in the top left corner and a medium orange diamond at the bottom, "
+                              "on a white and green background. Nothing else.");
+    Conversation longOne;
+    longOne.turns = {t};
+    longOne.title = glance::ui::AutoTitle(t.user_text, t.answer);
+    QVERIFY(longOne.title.endsWith(QChar(0x2026)));  // the stored one is cut
+    const QString whole = QStringLiteral("A small yellow square in the top left corner and a medium orange diamond at the "
+                                         "bottom, on a white and green background");
+    QCOMPARE(glance::ui::ExportTitle(longOne), whole);
+    QVERIFY2(glance::ui::ToMarkdown(longOne).startsWith(QStringLiteral("# ") + whole + QStringLiteral("\n")),
+             qPrintable(glance::ui::ToMarkdown(longOne).left(200)));
+    longOne.title = QStringLiteral("Shapes");
+    QVERIFY(glance::ui::ToMarkdown(longOne).startsWith(QStringLiteral("# Shapes\n")));
   }
 
   void listDeleteAndOrder() {
