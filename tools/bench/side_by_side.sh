@@ -121,6 +121,12 @@ configure() {  # name src build-dir cmake-args...
 }
 
 if [ "$SKIP_BUILD" = 0 ]; then
+  [ -n "$IK_SRC" ] || die "--ik PATH not given (clone https://github.com/ikawrakow/ik_llama.cpp and pass its folder)"
+  if [ ! -f "$IK_SRC/CMakeLists.txt" ] || [ ! -f "$IK_SRC/examples/llama-bench/llama-bench.cpp" ]; then
+    die "$IK_SRC is not an ik_llama.cpp checkout (no CMakeLists.txt or examples/llama-bench/llama-bench.cpp)"
+  fi
+  IK_SRC=$(cd "$IK_SRC" && pwd -P)
+
   # llama.cpp: the source node-llama-cpp ships as a git bundle.
   if [ ! -f "$LLAMA_SRC/convert_hf_to_gguf.py" ]; then
     command -v npm >/dev/null || die "'npm' not found on PATH (needed once, to fetch node-llama-cpp@$NODE_LLAMA_CPP_VERSION's llama.cpp bundle)"
@@ -138,11 +144,6 @@ if [ "$SKIP_BUILD" = 0 ]; then
   build_targets llama.cpp "$LLAMA_BUILD" llama-bench llama-quantize llama-mtmd-cli
 
   # ik_llama.cpp: the developer's checkout.
-  [ -n "$IK_SRC" ] || die "--ik PATH not given (clone https://github.com/ikawrakow/ik_llama.cpp and pass its folder)"
-  if [ ! -f "$IK_SRC/CMakeLists.txt" ] || [ ! -f "$IK_SRC/examples/llama-bench/llama-bench.cpp" ]; then
-    die "$IK_SRC is not an ik_llama.cpp checkout (no CMakeLists.txt or examples/llama-bench/llama-bench.cpp)"
-  fi
-  IK_SRC=$(cd "$IK_SRC" && pwd -P)
   configure ik_llama.cpp "$IK_SRC" "$IK_BUILD" -DLLAMA_CURL=OFF -DLLAMA_BUILD_EXAMPLES=ON
   build_targets ik_llama.cpp "$IK_BUILD" llama-bench llama-quantize
   {
@@ -194,7 +195,7 @@ if [ ! -f "$Q40" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$SRC_ID" ]; then
   rm -f "$Q40" "$F16" "$STAMP"
   say "converting $MODEL to f16 gguf with llama.cpp's convert_hf_to_gguf.py ($PY; log $F16.log)"
   t0=$(date +%s)
-  if ! PYTHONPATH="$HERE/hf_standin${PYTHONPATH:+:$PYTHONPATH}" nice -n 19 \
+  if ! PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$HERE/hf_standin${PYTHONPATH:+:$PYTHONPATH}" nice -n 19 \
       "$PY" "$HERE/convert_qwen35.py" "$LLAMA_SRC" "$MODEL" --outtype f16 --outfile "$F16" >"$F16.log" 2>&1; then
     tail -20 "$F16.log" >&2
     die "convert_hf_to_gguf.py failed (log: $F16.log)"
