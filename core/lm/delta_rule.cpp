@@ -39,6 +39,8 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
   std::vector<float> vnew(C * udv);        // U − W·S
   std::vector<float> qk(C * C);            // (q̂_i·k̂_j)·decay_ij, j <= i
   std::vector<float> row(C);
+  std::vector<float> q_eg(C * udk);        // q̂_i e^{Γ_i}
+  std::vector<float> k_decay_t(udk * C);   // (k̂_j e^{Γ_last − Γ_j})ᵀ: [a][j]
 
   for (int64_t c0 = 0; c0 < in.n_tokens; c0 += chunk) {
     const int n = static_cast<int>(std::min<int64_t>(chunk, in.n_tokens - c0));
@@ -91,17 +93,13 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
       float* kbe = kbeta_eg.data() + static_cast<size_t>(j) * udk;
       for (int a = 0; a < dk; ++a) kbe[a] = kb[a] * eg;
     }
-    for (int i = 0; i < n; ++i) {
-      float* u = U.data() + static_cast<size_t>(i) * udv;
-      float* w = W.data() + static_cast<size_t>(i) * udk;
-      std::fill(u, u + dv, 0.0f);
-      std::fill(w, w + dk, 0.0f);
-      for (int j = 0; j <= i; ++j) {
-        const float aij = at(A, i, j);
-        kernels::Axpy(aij, vbeta.data() + static_cast<size_t>(j) * udv, u, dv);
-        kernels::Axpy(aij, kbeta_eg.data() + static_cast<size_t>(j) * udk, w, dk);
-      }
-    }
+    // The matrix products below are kernels::MatMulAdd: each is the Axpy loop it replaced
+    // (row i += A[i][p]·B[p] for p in order), bit for bit, in one call. Here p runs over the
+    // whole chunk: A's entries right of the diagonal are 0 and add nothing.
+    std::fill_n(U.data(), static_cast<size_t>(n) * udv, 0.0f);
+    std::fill_n(W.data(), static_cast<size_t>(n) * udk, 0.0f);
+    kernels::MatMulAdd(A.data(), chunk, vbeta.data(), dv, U.data(), dv, n, n, dv);
+    kernels::MatMulAdd(A.data(), chunk, kbeta_eg.data(), dk, W.data(), dk, n, n, dk);
 
     // Intra-chunk scores (diagonal included).
     for (int i = 0; i < n; ++i)
@@ -114,19 +112,22 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
       }
 
     // v_new = U − W·S ; out_i = (q̂_i e^{Γ_i})·S + Σ_{j<=i} qk_ij v_new_j.
+    std::fill_n(vnew.data(), static_cast<size_t>(n) * udv, 0.0f);
+    kernels::MatMulAdd(W.data(), dk, S, dv, vnew.data(), dv, n, dk, dv);
     for (int i = 0; i < n; ++i) {
       float* vn = vnew.data() + static_cast<size_t>(i) * udv;
       const float* u = U.data() + static_cast<size_t>(i) * udv;
-      const float* w = W.data() + static_cast<size_t>(i) * udk;
-      std::fill(vn, vn + dv, 0.0f);
-      for (int a = 0; a < dk; ++a) kernels::Axpy(w[a], S + static_cast<size_t>(a) * udv, vn, dv);
       for (int b = 0; b < dv; ++b) vn[b] = u[b] - vn[b];
     }
     for (int i = 0; i < n; ++i) {
-      float* o = out + (c0 + i) * out_stride;
-      std::fill(o, o + dv, 0.0f);
       const float eg = eG[static_cast<size_t>(i)];
-      for (int a = 0; a < dk; ++a) kernels::Axpy(q(i)[a] * eg, S + static_cast<size_t>(a) * udv, o, dv);
+      float* qe = q_eg.data() + static_cast<size_t>(i) * udk;
+      for (int a = 0; a < dk; ++a) qe[a] = q(i)[a] * eg;
+      std::fill_n(out + (c0 + i) * out_stride, dv, 0.0f);
+    }
+    kernels::MatMulAdd(q_eg.data(), dk, S, dv, out + c0 * out_stride, out_stride, n, dk, dv);
+    for (int i = 0; i < n; ++i) {
+      float* o = out + (c0 + i) * out_stride;
       for (int j = 0; j <= i; ++j)
         kernels::Axpy(at(qk, i, j), vnew.data() + static_cast<size_t>(j) * udv, o, dv);
     }
@@ -137,9 +138,9 @@ void DeltaRuleChunked(const DeltaRuleInput& in, float* S, float* out, int64_t ou
     kernels::Scale(e_last, S, static_cast<int64_t>(dk) * dv);
     for (int j = 0; j < n; ++j) {
       const float ej = std::exp(g_last - G[static_cast<size_t>(j)]);
-      const float* vn = vnew.data() + static_cast<size_t>(j) * udv;
-      for (int a = 0; a < dk; ++a) kernels::Axpy(k(j)[a] * ej, vn, S + static_cast<size_t>(a) * udv, dv);
+      for (int a = 0; a < dk; ++a) k_decay_t[static_cast<size_t>(a) * C + static_cast<size_t>(j)] = k(j)[a] * ej;
     }
+    kernels::MatMulAdd(k_decay_t.data(), chunk, vnew.data(), dv, S, dv, dk, n, dv);
   }
 }
 

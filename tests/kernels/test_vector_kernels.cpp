@@ -58,6 +58,30 @@ TEST(VectorOps, AxpyAndScaleMatchReferenceAtOddLengths) {
   }
 }
 
+// MatMulAdd is the Axpy loop it replaces in the delta rule, bit for bit (the same fused
+// multiply-adds in the same order), over row counts around the 4-row block, column counts
+// around one and two vectors with scalar tails, and leading dimensions past the widths; and it
+// is a matrix product (the double-precision reference), so a transposed or skipped operand fails.
+TEST(VectorOps, MatMulAddIsTheAxpyLoopBitForBitAndAProduct) {
+  for (int64_t m : {1, 3, 4, 5, 9})
+    for (int64_t k : {1, 2, 17, 64})
+      for (int64_t n : {1, 7, 16, 33, 128, 130}) {
+        const int64_t lda = k + 3, ldb = n + 5, ldc = n + 2;
+        const auto a = gk::testing::RandomNormal(static_cast<size_t>(m * lda), 11);
+        const auto b = gk::testing::RandomNormal(static_cast<size_t>(k * ldb), 12);
+        const auto c0 = gk::testing::RandomNormal(static_cast<size_t>(m * ldc), 13);
+        std::vector<float> c = c0, c_axpy = c0, c_ref = c0;
+        gk::MatMulAdd(a.data(), lda, b.data(), ldb, c.data(), ldc, m, k, n);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t p = 0; p < k; ++p) gk::Axpy(a[size_t(i * lda + p)], b.data() + p * ldb, c_axpy.data() + i * ldc, n);
+        gk::MatMulAddReference(a.data(), lda, b.data(), ldb, c_ref.data(), ldc, m, k, n);
+        ASSERT_EQ(c, c_axpy) << m << "x" << k << "x" << n;
+        // f32 accumulation over k terms of unit-normal products against double.
+        for (size_t i = 0; i < c.size(); ++i)
+          ASSERT_NEAR(c[i], c_ref[i], 1e-5 * (1.0 + double(k))) << m << "x" << k << "x" << n << " at " << i;
+      }
+}
+
 TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
   for (int64_t D : {64, 128, 256, 100}) {
     for (int64_t n : {1, 5, 64, 333}) {
