@@ -20,6 +20,7 @@
 #include "kernels/cpu/bandwidth.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/int8_peak.h"
+#include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/cpu_features.h"
 
 namespace glance {
@@ -31,26 +32,8 @@ double Since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Bytes of a block-quantized weight: elements plus per-block scales (kernels/cpu/matmul.h,
-// quant_formats.h: Q8 int8 + f32 scale, Q4 nibbles + bf16 scale, per 32 columns). Written as a
-// template so this compiles whether or not the quantized formats are present in WeightType.
-template <class E, class W>
-uint64_t QuantizedBytes(const W& w) {
-  if constexpr (requires { E::Q8; E::Q4; w.blocks(); }) {
-    const uint64_t rb = static_cast<uint64_t>(w.rows) * static_cast<uint64_t>(w.blocks());
-    if (w.type == E::Q8) return rb * (32 + sizeof(float));
-    if (w.type == E::Q4) return rb * (16 + sizeof(uint16_t));
-  }
-  return 0;
-}
-
-// Bytes a matmul streams for this weight.
-uint64_t RefBytes(const kernels::WeightRef& w) {
-  const uint64_t rows = static_cast<uint64_t>(w.rows), cols = static_cast<uint64_t>(w.cols);
-  if (w.type == kernels::WeightType::F32) return rows * cols * 4;
-  if (w.type == kernels::WeightType::BF16 || w.type == kernels::WeightType::F16) return rows * cols * 2;
-  return QuantizedBytes<kernels::WeightType>(w);
-}
+// Bytes a matmul streams for this weight: elements plus block scales (quant_formats.h).
+uint64_t RefBytes(const kernels::WeightRef& w) { return kernels::WeightBytes(w.type, w.rows, w.cols); }
 
 uint64_t VecBytes(const std::vector<float>& v) { return v.size() * sizeof(float); }
 

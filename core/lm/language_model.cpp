@@ -11,13 +11,11 @@
 
 namespace glance::lm {
 
-// Whether the model runs quantized projections (Q8/Q4, prepared at load or stored so, as a
+// Whether the model runs quantized projections (Q8/Q4/Q6, prepared at load or stored so, as a
 // compressed-tensors int4 checkpoint): such a model keeps its attention caches in half
 // precision (state.h KvType); a float model keeps f32, so the golden path is unchanged.
 static bool HasQuantizedProjections(const LmWeights& w) {
-  auto quantized = [](const kernels::WeightRef& r) {
-    return r.type == kernels::WeightType::Q8 || r.type == kernels::WeightType::Q4;
-  };
+  auto quantized = [](const kernels::WeightRef& r) { return r.quantized(); };
   for (const LayerWeights& L : w.layers)
     if (quantized(L.mlp.gate_proj) || quantized(L.mlp.up_proj) || quantized(L.mlp.down_proj)) return true;
   return false;

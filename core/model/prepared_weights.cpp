@@ -24,8 +24,12 @@ PrecisionPlan PrecisionPlan::For(Precision precision) {
       p.projections = p.lm_head = p.vision = WeightType::Q8;
       break;
     case Precision::kQ4:
+      // The head in 6 bits (issue 31): decode streams it whole every token, and at 2B it is
+      // 40 % of a q4 step's bytes in Q8; 6 bits are what llama.cpp's Q4_0 files give their
+      // output matrix (Q6_K). The vision tower stays Q8 (it runs once per image).
       p.projections = WeightType::Q4;
-      p.lm_head = p.vision = WeightType::Q8;
+      p.lm_head = WeightType::Q6;
+      p.vision = WeightType::Q8;
       break;
     case Precision::kAuto:
       throw Error("internal: precision auto must be resolved before the weights are prepared");

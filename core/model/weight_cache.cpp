@@ -95,7 +95,8 @@ struct Reader {
 
 uint64_t ScaleBytes(kernels::WeightType t, int64_t rows, int64_t cols) {
   const uint64_t nb = static_cast<uint64_t>(kernels::QuantBlocks(cols)) * static_cast<uint64_t>(rows);
-  return t == kernels::WeightType::Q8 ? nb * 4 : t == kernels::WeightType::Q4 ? nb * 2 : 0;
+  if (t == kernels::WeightType::Q8) return nb * 4;
+  return t == kernels::WeightType::Q4 || t == kernels::WeightType::Q6 ? nb * 2 : 0;
 }
 
 }  // namespace
@@ -175,7 +176,7 @@ WeightCache::WeightCache(const std::string& dir, const std::string& key) : key_(
     const int64_t rows = r.Get<int64_t>(), cols = r.Get<int64_t>();
     const uint64_t doff = r.Get<uint64_t>(), dbytes = r.Get<uint64_t>();
     const uint64_t soff = r.Get<uint64_t>(), sbytes = r.Get<uint64_t>();
-    if (!r.ok || type > static_cast<uint8_t>(kernels::WeightType::Q4) || rows <= 0 || cols <= 0 ||
+    if (!r.ok || type > static_cast<uint8_t>(kernels::WeightType::Q6) || rows <= 0 || cols <= 0 ||
         rows > (int64_t{1} << 32) || cols > (int64_t{1} << 32))
       return;
     // Every format stores at least half a byte per element (Q4), so a matrix with more than

@@ -1,4 +1,4 @@
-// Q8 / Q4 weights × int16 activations, row-tiled (gemv_kernels.h; layouts: quant_formats.h).
+// Q8 / Q4 / Q6 weights × int16 activations, row-tiled (gemv_kernels.h; layouts: quant_formats.h).
 // One kernel for both formats: only the block loader differs (Q8Blocks, Q4Blocks below).
 // Highway dynamic dispatch: compiled once per target.
 #undef HWY_TARGET_INCLUDE
@@ -103,6 +103,21 @@ HWY_INLINE void Tile(const typename Blocks::Row& wr, int64_t nb, const int16_t* 
   for (int r = 0; r < R; ++r) out[r] = hn::GetLane(hn::SumOfLanes(df, acc[r]));
 }
 
+// Q6: the block's 6-bit values (quant_formats.h Q6Unsigned) gathered to int16 first; the
+// fallback without the x86 kernels, as above.
+struct Q6Blocks {
+  using Row = Q4Blocks::Row;
+  static HWY_INLINE Row RowOf(const WeightRef& w, int64_t o, int64_t nb) { return Q4Blocks::RowOf(w, o, nb); }
+  static HWY_INLINE void Load(const Row& row, int64_t b, V16* wv) {
+    alignas(32) uint8_t block[24];
+    alignas(32) int16_t q[32];
+    LoadQ6Block(row.q, row.rows, row.nb, row.o, b, block);
+    for (int64_t j = 0; j < 32; ++j) q[j] = static_cast<int16_t>(Q6Unsigned(block, j) - 32);
+    for (size_t c = 0; c < kChunks; ++c) wv[c] = hn::LoadU(D16(), q + c * kLanes16);
+  }
+  static HWY_INLINE float ScaleOf(const Row& row, int64_t b) { return Q4Blocks::ScaleOf(row, b); }
+};
+
 // Output features [o_begin, o_end): each weight row is read once per 4 input rows.
 template <class Blocks>
 void RowTiled(const QuantizedActivations& xa, const WeightRef& w, const float* bias, float* y,
@@ -128,6 +143,8 @@ void GemvInt16RangeImpl(const QuantizedActivations& xa, const WeightRef& w, cons
                         float* y, int64_t o_begin, int64_t o_end) {
   if (w.type == WeightType::Q4) {
     RowTiled<Q4Blocks>(xa, w, bias, y, o_begin, o_end);
+  } else if (w.type == WeightType::Q6) {
+    RowTiled<Q6Blocks>(xa, w, bias, y, o_begin, o_end);
   } else {
     RowTiled<Q8Blocks>(xa, w, bias, y, o_begin, o_end);
   }

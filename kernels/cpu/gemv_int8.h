@@ -65,6 +65,11 @@ bool Int8KernelsActive();
 void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                      int64_t o_begin, int64_t o_end);
 
+// The same for Q6 weights (quant_formats.h; the 4-bit models' LM head): the Q4 kernel with the
+// top two bits of each weight OR'd in, u = q + 32, so the block's offset is 32·Σx = 4·offset.
+void GemvQ6Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+                     int64_t o_begin, int64_t o_end);
+
 // Q8 weights × int16 activations (quant_formats.h QuantizedActivations) on the Q8 panel layout
 // (weight_panels.h: a register's int32 lanes are 16 rows' sums of one block): the same exact
 // per-block integer sums as the portable kernel (gemv_kernels.h GemvInt16Range), with AVX-512

@@ -1,4 +1,4 @@
-// x86 integer kernels: the Q4/Q8 GEMVs (gemv_int8.h) and the integer GEMM (gemm_int8.h), with
+// x86 integer kernels: the Q4/Q6/Q8 GEMVs (gemv_int8.h) and the integer GEMM (gemm_int8.h), with
 // the runtime choice between AVX-512 VNNI, AVX-VNNI and AVX2 bodies (gemv_int8_body.inc and
 // gemm_int8_body.inc, compiled once per instruction set under `#pragma GCC target`), a portable
 // activation quantizer, and the scalar oracle.
@@ -43,6 +43,8 @@ struct GemvJob {
 };
 using Int8Job = GemvJob<int8_t>;
 using Q8Job = GemvJob<int16_t>;
+// Q6 weights take the Q4 job's int8 activations; a type of its own picks its kernel.
+struct Q6Job : Int8Job {};
 
 // The integer GEMM's job (gemm_int8_body.inc): the GEMV's fields (activations in natural
 // order) and the weight format.
@@ -237,6 +239,15 @@ void GemvQ4Int8Range(const Int8Activations& xa, const WeightRef& w, const float*
                "GemvQ4Int8Range");
 }
 
+void GemvQ6Int8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
+                     int64_t o_begin, int64_t o_end) {
+  if (w.type != WeightType::Q6) throw Error("GemvQ6Int8Range: Q6 weights only");
+  if (xa.blocks != w.blocks()) throw Error("GemvQ6Int8Range: activations not quantized for these weights");
+  RunOnThisCpu(Q6Job{{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks, w.data,
+                      w.scales, bias, y, w.rows, o_begin, o_end}},
+               "GemvQ6Int8Range");
+}
+
 void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const float* bias,
                         float* y, int64_t o_begin, int64_t o_end) {
   if (w.type != WeightType::Q8 || xa.blocks != w.blocks())
@@ -248,7 +259,7 @@ void GemvQ8Int16Range(const QuantizedActivations& xa, const WeightRef& w, const 
 
 void GemmInt8Range(const Int8Activations& xa, const WeightRef& w, const float* bias, float* y,
                    int64_t o_begin, int64_t o_end) {
-  if (!w.quantized()) throw Error("GemmInt8Range: Q8 or Q4 weights only");
+  if (w.type != WeightType::Q8 && w.type != WeightType::Q4) throw Error("GemmInt8Range: Q8 or Q4 weights only");
   if (xa.blocks != w.blocks()) throw Error("GemmInt8Range: activations not quantized for these weights");
   RunOnThisCpu(GemmInt8Job{{xa.q.data(), xa.scale.data(), xa.offset.data(), xa.n_rows, xa.blocks,
                             w.data, w.scales, bias, y, w.rows, o_begin, o_end},

@@ -21,6 +21,7 @@ const char* WeightTypeName(WeightType t) {
     case WeightType::F16: return "f16";
     case WeightType::Q8: return "q8";
     case WeightType::Q4: return "q4";
+    case WeightType::Q6: return "q6";
   }
   return "?";
 }
@@ -40,6 +41,12 @@ float WeightRef::at(int64_t r, int64_t c) const {
           static_cast<const uint8_t*>(data)[Q4DwordOffset(rows, nb, r, b, (j & 15) / 4) + (j & 3)];
       const int nib = j < 16 ? (byte & 0xf) : (byte >> 4);
       return static_cast<float>(nib - 8) *
+             bf16_to_f32(static_cast<const uint16_t*>(scales)[PanelScaleIndex(rows, nb, r, b)]);
+    }
+    case WeightType::Q6: {  // panel layout: weight_panels.h; block bytes: quant_formats.h
+      uint8_t block[24];
+      LoadQ6Block(static_cast<const uint8_t*>(data), rows, nb, r, b, block);
+      return static_cast<float>(Q6Unsigned(block, j) - 32) *
              bf16_to_f32(static_cast<const uint16_t*>(scales)[PanelScaleIndex(rows, nb, r, b)]);
     }
   }
@@ -67,12 +74,12 @@ namespace {
 
 // Activations quantized for whichever kernels the weights below the GEMM size need.
 struct GemvActivations {
-  Int8Activations i8;        // Q4 on x86
+  Int8Activations i8;        // Q4 and Q6 on x86
   QuantizedActivations i16;  // Q8, and Q4 without the x86 kernels
   bool has_i8 = false, has_i16 = false;
 
   void Prepare(const float* x, int64_t n_rows, const WeightRef& w) {
-    if (w.type == WeightType::Q4 && Int8KernelsActive()) {
+    if ((w.type == WeightType::Q4 || w.type == WeightType::Q6) && Int8KernelsActive()) {
       if (!has_i8) QuantizeActivationsInt8(x, n_rows, w.cols, &i8);
       has_i8 = true;
     } else if (w.quantized()) {
@@ -91,6 +98,8 @@ void GemvRange(const GemvActivations& xa, const float* x, int64_t n_rows, const 
     detail::GemvInt16Range(xa.i16, w, bias, y, b, e);  // portable: Q8 and Q4
   } else if (w.type == WeightType::Q4) {
     GemvQ4Int8Range(xa.i8, w, bias, y, b, e);
+  } else if (w.type == WeightType::Q6) {
+    GemvQ6Int8Range(xa.i8, w, bias, y, b, e);
   } else {
     GemvQ8Int16Range(xa.i16, w, bias, y, b, e);
   }
@@ -101,7 +110,10 @@ enum class Path { kGemv, kPackedF32, kInt8Gemm };
 
 Path ChoosePath(int64_t n_rows, const WeightRef& w) {
   if (!w.quantized()) return n_rows >= detail::kPackedGemmMinRows ? Path::kPackedF32 : Path::kGemv;
-  if (Int8KernelsActive()) return n_rows >= Int8GemmMinRows() ? Path::kInt8Gemm : Path::kGemv;
+  // Q6 (the 4-bit models' LM head, called with the rows whose logits are wanted) has no
+  // integer GEMM: its GEMV takes any row count, four activation rows per weight load.
+  if (Int8KernelsActive())
+    return n_rows >= Int8GemmMinRows() && w.type != WeightType::Q6 ? Path::kInt8Gemm : Path::kGemv;
   return n_rows >= detail::kPackedGemmMinRowsQuantized ? Path::kPackedF32 : Path::kGemv;
 }
 

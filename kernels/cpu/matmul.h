@@ -31,24 +31,26 @@ namespace glance::kernels {
 
 class ThreadPool;
 
-enum class WeightType : uint8_t { F32, BF16, F16, Q8, Q4 };
+// (Values are stored in weight caches: append, never reorder.)
+enum class WeightType : uint8_t { F32, BF16, F16, Q8, Q4, Q6 };
 
 const char* WeightTypeName(WeightType t);
 
 struct WeightRef {
   WeightType type = WeightType::F32;
   // F32/BF16/F16: [rows][cols] in `type`.
-  // Q8: rows·blocks·32 int8; Q4: rows·blocks·16 bytes (in panels of 16 rows: weight_panels.h).
+  // Q8: rows·blocks·32 int8; Q4: rows·blocks·16 bytes; Q6: rows·blocks·24 bytes (in panels of
+  // 16 rows: weight_panels.h).
   const void* data = nullptr;
   int64_t rows = 0;  // out features
   int64_t cols = 0;  // in features
-  // Q8: rows·blocks float; Q4: rows·blocks bf16 bits (uint16), in the same panels. Unused otherwise.
+  // Q8: rows·blocks float; Q4, Q6: rows·blocks bf16 bits (uint16), in the same panels. Unused otherwise.
   const void* scales = nullptr;
   // Keeps prepared storage (quantized copies, a cache mapping) alive while any ref to it
   // exists; empty for refs into the checkpoint's own mapping.
   std::shared_ptr<const void> owner = nullptr;
 
-  bool quantized() const { return type == WeightType::Q8 || type == WeightType::Q4; }
+  bool quantized() const { return type == WeightType::Q8 || type == WeightType::Q4 || type == WeightType::Q6; }
   // Quant blocks per row (ceil(cols / 32)); rows are zero-padded to whole blocks.
   int64_t blocks() const { return (cols + 31) / 32; }
 

@@ -20,6 +20,17 @@
 //       panels of 16 rows with the blocks interleaved by dword across a panel's rows
 //       (weight_panels.h: what the multi-row GEMV needs); QuantizeRowQ4 and
 //       RepackCompressedTensorsQ4Row write one row in the plain order, StoreQ4Row places it.
+//   Q6: 6-bit symmetric, q in [−32, 31] stored as u = q + 32, one bf16 scale per block (what
+//       the 4-bit models' LM head uses since issue 31: 26 bytes a block against Q8's 36, so a
+//       2B model's 508 M-weight head reads 413 MB a decoded token instead of 572 MB;
+//       llama.cpp's Q4_0 files keep their output matrix in 6-bit Q6_K for the same reason).
+//       A block is 24 bytes: bytes 0..15 the low nibbles of u in Q4's order (byte j: element j
+//       low, element j + 16 high), bytes 16..23 the top two bits, arranged so that the dword
+//       d (bytes 16 + 4d .. 16 + 4d + 3) serves the nibble dwords c = 2d and 2d + 1: its byte
+//       k holds at bits 0–1 / 2–3 / 4–5 / 6–7 the top bits of elements 8d + k, 16 + 8d + k,
+//       8d + 4 + k and 16 + 8d + 4 + k. A kernel that holds nibble dword c then gets its
+//       elements' top bits at bits 4–5 of each byte by one shift and one mask (Q6TopBits).
+//       Storage: data = rows·blocks·24 bytes in Q4's panels (six dwords a block), scales as Q4.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -75,6 +86,18 @@ inline float QuantizeBlockAbsmax(const float* x, int64_t n, Q* q) {
 // (scale = bf16(m / −8)), the rest round to nearest and clamp to [−8, 7].
 void QuantizeRowQ8(const float* src, int64_t cols, int8_t* q, float* scales);
 void QuantizeRowQ4(const float* src, int64_t cols, uint8_t* packed, uint16_t* scales_bf16);
+// Q6: as Q4 with −32 and [−32, 31] (the element of largest magnitude maps to −32 exactly).
+void QuantizeRowQ6(const float* src, int64_t cols, uint8_t* packed, uint16_t* scales_bf16);
+
+// Q6 block bytes (the plain 24-byte order above) → u = q + 32 of element j, 0..63.
+inline int Q6Unsigned(const uint8_t* block, int64_t j) {
+  const int64_t i = j & 15, c = i / 4, k = i & 3, d = c / 2;
+  const int low = j < 16 ? (block[i] & 0xf) : (block[i] >> 4);
+  // bit pair within byte k of top dword d: (c odd ? 2 : 0) + (j ≥ 16 ? 1 : 0)
+  const int pair = static_cast<int>((c & 1) * 2 + (j >= 16 ? 1 : 0));
+  const int top = (block[16 + 4 * d + k] >> (2 * pair)) & 3;
+  return low | (top << 4);
+}
 // (Dequantizing: WeightRef::at for one element, WeightRef::row_to_f32 for a row.)
 
 // compressed-tensors int4 row: `words` = int32 [ceil(cols/8)] (element k in word k/8 at bits

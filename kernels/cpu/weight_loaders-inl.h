@@ -25,6 +25,7 @@
 
 #include "kernels/cpu/matmul.h"
 #include "kernels/cpu/numeric.h"
+#include "kernels/cpu/quant_formats.h"
 #include "kernels/cpu/weight_panels.h"
 #include "kernels/cpu/quant_formats.h"
 
@@ -169,7 +170,13 @@ HWY_INLINE void WidenQ4Block(const uint8_t* HWY_RESTRICT p, float scale, int64_t
   }
 }
 
-// W[row][k0, k0 + len) widened to f32 into dst. For Q8/Q4, k0 must be a multiple of the
+// Q6 block: 24 bytes (quant_formats.h), value u − 32.
+HWY_INLINE void WidenQ6Block(const uint8_t* HWY_RESTRICT p, float scale, int64_t n,
+                             float* HWY_RESTRICT d) {
+  for (int64_t j = 0; j < n; ++j) d[j] = static_cast<float>(Q6Unsigned(p, j) - 32) * scale;
+}
+
+// W[row][k0, k0 + len) widened to f32 into dst. For Q8/Q4/Q6, k0 must be a multiple of the
 // quant block (32) so the segment starts on a block boundary.
 HWY_INLINE void WidenSegment(const WeightRef& w, int64_t row, int64_t k0, int64_t len,
                              float* HWY_RESTRICT dst) {
@@ -203,6 +210,17 @@ HWY_INLINE void WidenSegment(const WeightRef& w, int64_t row, int64_t k0, int64_
       for (int64_t b = 0; b * kQuantBlock < len; ++b) {
         LoadQ4Block(p, w.rows, nb, row, b0 + b, block);
         WidenQ4Block(block, bf16_to_f32(s[PanelScaleIndex(w.rows, nb, row, b0 + b)]),
+                     std::min<int64_t>(kQuantBlock, len - b * kQuantBlock), dst + b * kQuantBlock);
+      }
+      return;
+    }
+    case WeightType::Q6: {  // panel layout: weight_panels.h
+      const uint8_t* p = static_cast<const uint8_t*>(w.data);
+      const uint16_t* s = static_cast<const uint16_t*>(w.scales);
+      uint8_t block[24];
+      for (int64_t b = 0; b * kQuantBlock < len; ++b) {
+        LoadQ6Block(p, w.rows, nb, row, b0 + b, block);
+        WidenQ6Block(block, bf16_to_f32(s[PanelScaleIndex(w.rows, nb, row, b0 + b)]),
                      std::min<int64_t>(kQuantBlock, len - b * kQuantBlock), dst + b * kQuantBlock);
       }
       return;

@@ -8,6 +8,8 @@
 //
 //   Q4 (16 bytes a block, bf16 scales): dword c (bytes 4c .. 4c + 3) of row l at byte
 //       p0·nb·16 + b·t·16 + c·t·4 + l·4
+//   Q6 (24 bytes a block, bf16 scales): as Q4 with six dwords a block (4 of nibbles, 2 of top
+//       bits): dword c of row l at byte p0·nb·24 + b·t·24 + c·t·4 + l·4
 //   Q8 (32 bytes a block, f32 scales):  pair c (elements 2c, 2c + 1) of row l at byte
 //       p0·nb·32 + b·t·32 + c·t·2 + l·2
 //
@@ -91,6 +93,20 @@ inline void LoadQ4Block(const uint8_t* data, int64_t rows, int64_t nb, int64_t r
 inline void StoreQ4Row(const uint8_t* row_blocks, const uint16_t* row_scales, int64_t rows,
                        int64_t nb, int64_t r, uint8_t* data, uint16_t* scales) {
   StorePanelRow<16, 4>(row_blocks, row_scales, rows, nb, r, data, scales);
+}
+
+// ---- Q6: 24-byte blocks moved by dword (0..3 nibbles as Q4, 4..5 the top bits); bf16 scales ----
+
+inline int64_t Q6DwordOffset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
+  return PanelChunkOffset<24, 4>(rows, nb, r, b, c);
+}
+inline void LoadQ6Block(const uint8_t* data, int64_t rows, int64_t nb, int64_t r, int64_t b,
+                        uint8_t out[24]) {
+  LoadPanelBlock<24, 4>(data, rows, nb, r, b, out);
+}
+inline void StoreQ6Row(const uint8_t* row_blocks, const uint16_t* row_scales, int64_t rows,
+                       int64_t nb, int64_t r, uint8_t* data, uint16_t* scales) {
+  StorePanelRow<24, 4>(row_blocks, row_scales, rows, nb, r, data, scales);
 }
 
 // ---- Q8: 32-byte blocks moved by pair (elements 2c, 2c + 1); f32 scales ----

@@ -397,8 +397,10 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
       // measured: KL mean 1.3e-6, top-1 100 %, captions identical to f32's 100 %, right 100 % (as f32)
       {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-6, 0.98, 0.88, 0.95},
-      // measured: KL mean 3.8e-5 (the model before issue 32: 5.9e-6), top-1 100 %, identical captions 100 %, right 100 %
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 8e-5, 0.98, 0.85, 0.95},
+      // measured: KL mean 1.22e-4, max 6.2e-3 with the 6-bit LM head (issue 31; with the Q8 head
+      // 3.8e-5, max 7.7e-3; the model before issue 32: 5.9e-6), top-1 100 %, identical captions
+      // 100 %, right 100 %
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 2.5e-4, 0.98, 0.85, 0.95},
       // measured: KL mean 8.6e-6, top-1 100 %, identical captions 12/12, right 12/12
       {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 12, 5e-5, 0.98, 0.70, 0.90},
   };

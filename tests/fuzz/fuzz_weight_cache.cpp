@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (cache.loaded()) {
       for (auto type : {glance::kernels::WeightType::F32, glance::kernels::WeightType::BF16,
                         glance::kernels::WeightType::F16, glance::kernels::WeightType::Q8,
-                        glance::kernels::WeightType::Q4}) {
+                        glance::kernels::WeightType::Q4, glance::kernels::WeightType::Q6}) {
         for (int64_t rows : {1, 4, 64}) {
           for (int64_t cols : {4, 32, 64}) {
             const auto w = cache.Find("m.weight", type, rows, cols);

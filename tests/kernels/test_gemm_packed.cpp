@@ -94,7 +94,7 @@ Fixture Make(const Shape& s, WeightType t, uint32_t seed) {
 }
 
 const WeightType kTypes[] = {WeightType::F32, WeightType::BF16, WeightType::F16, WeightType::Q8,
-                             WeightType::Q4};
+                             WeightType::Q4, WeightType::Q6};
 
 }  // namespace
 
@@ -151,7 +151,7 @@ TEST(GemmPacked, ThroughMatmulWithThreads) {
                            Shape{70, 1000, 130}, Shape{130, 300, 70}}) {
       // Fewer rows take the integer kernels for Q8/Q4 (test_quant_kernels covers them); with
       // the x86 integer kernels on, so do more (test_gemm_int8): off here, as on other CPUs.
-      const bool quantized = t == WeightType::Q8 || t == WeightType::Q4;
+      const bool quantized = t == WeightType::Q8 || t == WeightType::Q4 || t == WeightType::Q6;
       const int64_t min_rows = quantized ? detail::kPackedGemmMinRowsQuantized : detail::kPackedGemmMinRows;
       if (s.rows < min_rows) continue;
       Fixture f = Make(s, t, 5);

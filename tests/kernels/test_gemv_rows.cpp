@@ -1,4 +1,4 @@
-// The GEMVs for several activation rows — Q8/Q4 for 1–7 (gemv_int8_body.inc on x86,
+// The GEMVs for several activation rows — Q8/Q4/Q6 for 1–7 (gemv_int8_body.inc on x86,
 // gemv_int16.cpp portable), F32/BF16/F16 for 2–7 (gemv_float.cpp): the speculative verify's
 // projections (issue 14). Each against its scalar oracle
 // with block, SIMD and weight-group tails, on every x86 instruction set this CPU has and the
@@ -107,10 +107,14 @@ void KernelAndOracle(const WeightRef& w, const std::vector<float>& x_kernel, con
                      int64_t rows, const std::vector<float>& bias, int64_t o_begin, int64_t o_end,
                      std::vector<float>& y, std::vector<float>& ref) {
   const bool x86 = Int8KernelsActive();
-  if (x86 && w.type == WeightType::Q4) {
+  if (x86 && (w.type == WeightType::Q4 || w.type == WeightType::Q6)) {
     Int8Activations xa;
     QuantizeActivationsInt8(x_kernel.data(), rows, w.cols, &xa);
-    GemvQ4Int8Range(xa, w, bias.data(), y.data(), o_begin, o_end);
+    if (w.type == WeightType::Q4) {
+      GemvQ4Int8Range(xa, w, bias.data(), y.data(), o_begin, o_end);
+    } else {
+      GemvQ6Int8Range(xa, w, bias.data(), y.data(), o_begin, o_end);
+    }
     QuantizeActivationsInt8(x_oracle.data(), rows, w.cols, &xa);
     MatmulInt8Reference(xa, w, bias.data(), ref.data());
   } else {
@@ -130,7 +134,7 @@ void KernelAndOracle(const WeightRef& w, const std::vector<float>& x_kernel, con
 // gets), against the oracle; the features outside the sub-range must be left alone.
 TEST(GemvRows, MatchOracleOnSubRangesWithTails) {
   ForEveryKernelSet([](const char* set) {
-    for (WeightType type : {WeightType::Q8, WeightType::Q4})
+    for (WeightType type : {WeightType::Q8, WeightType::Q4, WeightType::Q6})
       for (const Shape& s : kShapes)
         for (int64_t rows = 1; rows <= 7; ++rows) {
           std::mt19937 rng(unsigned(s.in * 7 + s.out * 3 + rows + int(type)));
@@ -157,7 +161,7 @@ TEST(GemvRows, MatchOracleOnSubRangesWithTails) {
 TEST(GemvRows, EveryRowEqualsItsOneRowCallBitForBit) {
   ThreadPool pool(2);
   ForEveryKernelSet([&](const char* set) {
-    for (WeightType type : {WeightType::Q8, WeightType::Q4})
+    for (WeightType type : {WeightType::Q8, WeightType::Q4, WeightType::Q6})
       for (const Shape& s : kShapes)
         for (int64_t rows = 2; rows < Int8GemmMinRows(); ++rows) {
           std::mt19937 rng(unsigned(s.in * 5 + s.out + rows * 11 + int(type)));
@@ -217,7 +221,7 @@ TEST(GemvRows, FloatRowsEqualTheirOneRowCallBitForBit) {
 // replaced by another (as a kernel mixing up its rows would give) is far outside the tolerance.
 TEST(GemvRows, NegativeControlMixedUpRowsAreCaught) {
   ForEveryKernelSet([](const char* set) {
-    for (WeightType type : {WeightType::Q8, WeightType::Q4}) {
+    for (WeightType type : {WeightType::Q8, WeightType::Q4, WeightType::Q6}) {
       std::mt19937 rng(5);
       const int64_t rows = 3, in = 288, out = 13;
       const Weights wb = MakeWeights(type, out, in, rng);

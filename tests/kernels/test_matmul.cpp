@@ -116,7 +116,8 @@ TEST(WeightLoaders, RowToF32EqualsScalarDecodingForEveryFormat) {
                               {WeightType::BF16, w16.data(), rows, cols},
                               {WeightType::F16, h16.data(), rows, cols},
                               QuantizeMatrix(f32, WeightType::Q8, nullptr),
-                              QuantizeMatrix(f32, WeightType::Q4, nullptr)};
+                              QuantizeMatrix(f32, WeightType::Q4, nullptr),
+                              QuantizeMatrix(f32, WeightType::Q6, nullptr)};
     for (const WeightRef& w : refs) {
       std::vector<float> row(static_cast<size_t>(cols));
       for (int64_t r = 0; r < rows; ++r) {

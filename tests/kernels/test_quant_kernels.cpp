@@ -26,12 +26,13 @@ namespace {
 
 // f32 kernels: relative to Σ|x·w| (f32 accumulation over ≤ a few thousand terms).
 constexpr double kF32SumTol = 1e-5;
-// Q8/Q4 kernels quantize activations per 32-block, to int8 (on x86 with AVX2: Q4 always,
+// Q8/Q4/Q6 kernels quantize activations per 32-block, to int8 (on x86 with AVX2: Q4 and Q6 always,
 // gemv_int8.h; Q8 from the integer GEMM's row count, gemm_int8.h) or int16: each |x| error ≤
 // amax_b / (2·127) or amax_b / (2·32767), so the dot error ≤ Σ_b amax_b/(2·qmax) · Σ_{k∈b}|w_k|
 // (exact bound; 1% slack for f32 scales).
 double ActQuantBound(WeightType t, int64_t rows) {
-  const bool int8 = Int8KernelsActive() && (t == WeightType::Q4 || rows >= Int8GemmMinRows());
+  const bool int8 =
+      Int8KernelsActive() && (t == WeightType::Q4 || t == WeightType::Q6 || rows >= Int8GemmMinRows());
   return int8 ? 1.01 / 254.0 : 1.01 / 65534.0;
 }
 // Mean error over a case must be well below the worst case.
@@ -117,7 +118,7 @@ Built MakeWeights(WeightType type, int64_t out, int64_t in, std::mt19937& rng) {
   return b;
 }
 
-bool w_quantized(WeightType t) { return t == WeightType::Q8 || t == WeightType::Q4; }
+bool w_quantized(WeightType t) { return t == WeightType::Q8 || t == WeightType::Q4 || t == WeightType::Q6; }
 
 class QuantKernels : public ::testing::TestWithParam<WeightType> {};
 
@@ -191,7 +192,7 @@ TEST_P(QuantKernels, NegativeControlWrongWeightIsCaught) {
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, QuantKernels,
                          ::testing::Values(WeightType::F32, WeightType::BF16, WeightType::F16,
-                                           WeightType::Q8, WeightType::Q4),
+                                           WeightType::Q8, WeightType::Q4, WeightType::Q6),
                          [](const auto& p) { return std::string(WeightTypeName(p.param)); });
 
 TEST(QuantFormats, RoundTripErrorBounds) {
@@ -234,6 +235,26 @@ TEST(QuantFormats, RoundTripErrorBounds) {
     // opposite sign clamps at +7: at most one step plus 8 · 2^-8.
     EXPECT_LE(max_ratio4, 1.0 + 8.0 / 256.0) << cols;
     EXPECT_LE(sum_ratio4 / double(cols), 0.3) << cols;  // ~0.25 for round to nearest
+
+    std::vector<uint8_t> q6(static_cast<size_t>(nb * 24));
+    std::vector<uint16_t> s6(static_cast<size_t>(nb));
+    QuantizeRowQ6(w.data(), cols, q6.data(), s6.data());
+    const WeightRef w6{WeightType::Q6, q6.data(), 1, cols, s6.data()};
+    w6.row_to_f32(0, back.data());
+    for (int64_t k = 0; k < cols; ++k)
+      ASSERT_EQ(back[static_cast<size_t>(k)], w6.at(0, k)) << cols << " " << k;
+    double max_ratio6 = 0, sum_ratio6 = 0;
+    for (int64_t k = 0; k < cols; ++k) {
+      const double d = std::fabs(double(bf16_to_f32(s6[static_cast<size_t>(k / 32)])));
+      const double r = std::fabs(double(back[static_cast<size_t>(k)]) - double(w[static_cast<size_t>(k)])) / d;
+      max_ratio6 = std::max(max_ratio6, r);
+      sum_ratio6 += r;
+      // 64 levels: the step is 1/4 of Q4's for the same block (its scale is m/32, not m/8).
+      EXPECT_NEAR(double(bf16_to_f32(s6[size_t(k / 32)])) * 4.0, double(bf16_to_f32(s4[size_t(k / 32)])),
+                  std::fabs(double(bf16_to_f32(s4[size_t(k / 32)]))) * 0.01);
+    }
+    EXPECT_LE(max_ratio6, 1.0 + 32.0 / 256.0) << cols;  // as Q4: −32 exact, +31 clamps
+    EXPECT_LE(sum_ratio6 / double(cols), 0.3) << cols;
   }
 }
 
@@ -252,6 +273,19 @@ struct Q4Layout {
   }
   static int64_t Offset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
     return Q4DwordOffset(rows, nb, r, b, c);
+  }
+};
+struct Q6Layout {
+  using Q = uint8_t;
+  using S = uint16_t;
+  static constexpr WeightType kType = WeightType::Q6;
+  static constexpr int64_t kBlockBytes = 24, kChunkBytes = 4;
+  static void QuantizeRow(const float* f, int64_t cols, Q* q, S* s) { QuantizeRowQ6(f, cols, q, s); }
+  static void Load(const WeightRef& w, int64_t r, int64_t b, Q* out) {
+    LoadQ6Block(static_cast<const Q*>(w.data), w.rows, w.blocks(), r, b, out);
+  }
+  static int64_t Offset(int64_t rows, int64_t nb, int64_t r, int64_t b, int64_t c) {
+    return Q6DwordOffset(rows, nb, r, b, c);
   }
 };
 struct Q8Layout {
@@ -307,6 +341,32 @@ void CheckPanelsHoldEachRowsOwnBlocks() {
 
 TEST(QuantFormats, Q4PanelsHoldEachRowsOwnBlocks) { CheckPanelsHoldEachRowsOwnBlocks<Q4Layout>(); }
 TEST(QuantFormats, Q8PanelsHoldEachRowsOwnBlocks) { CheckPanelsHoldEachRowsOwnBlocks<Q8Layout>(); }
+TEST(QuantFormats, Q6PanelsHoldEachRowsOwnBlocks) { CheckPanelsHoldEachRowsOwnBlocks<Q6Layout>(); }
+
+// The Q6 block's bit layout (quant_formats.h), from its definition: every 6-bit value
+// 0..63 at every element position survives QuantizeRowQ6's packing and Q6Unsigned's reading,
+// and the top bits of element j sit where the kernels' shift-and-mask expects them (bits 4–5
+// of byte k of top dword d after the shift for nibble dword c, low and high groups).
+TEST(QuantFormats, Q6BitsAreWhereTheKernelsLook) {
+  for (int64_t pos = 0; pos < 32; ++pos)
+    for (int u = 0; u < 64; ++u) {
+      std::vector<float> x(32, 0.0f);
+      x[size_t((pos + 1) % 32)] = -32.0f;  // the block's largest magnitude: scale exactly 1
+      x[size_t(pos)] = float(u - 32);
+      uint8_t blk[24];
+      uint16_t sc;
+      QuantizeRowQ6(x.data(), 32, blk, &sc);
+      ASSERT_EQ(bf16_to_f32(sc), 1.0f);
+      ASSERT_EQ(Q6Unsigned(blk, pos), u) << pos << " " << u;
+      const int64_t i = pos & 15, c = i / 4, k = i & 3, d = c / 2;
+      const bool high = pos >= 16;
+      const int shift = (c & 1) ? (high ? -2 : 0) : (high ? 2 : 4);
+      const uint8_t top = blk[16 + 4 * d + k];
+      const int moved = shift >= 0 ? (top << shift) : (top >> -shift);
+      const int nib = high ? blk[i] >> 4 : blk[i] & 0xf;
+      ASSERT_EQ((moved & 0x30) | nib, u) << pos << " " << u;
+    }
+}
 
 TEST(QuantFormats, CompressedTensorsRepackMatchesTheirDequant) {
   // compressed-tensors int4: element k in word k/8 at bits 4(k%8), nibble = q + 8.
@@ -352,8 +412,7 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
   const Case cases[] = {{1, 64, 40}, {1, 100, 33}, {1, 31, 7}, {2, 96, 18},  {3, 200, 17},
                         {4, 64, 16}, {5, 130, 35}, {7, 257, 9}, {9, 2048, 6}, {1, 2048, 70},
                         {1, 1, 3},   {6, 33, 1},   {1, 288, 5}, {4, 608, 3},  {1, 6144, 4}};
-  {
-    const WeightType type = WeightType::Q4;
+  for (const WeightType type : {WeightType::Q4, WeightType::Q6}) {
     for (const Case& c : cases) {
       std::mt19937 rng(unsigned(c.rows * 31 + c.in * 3 + c.out));
       Built wb = MakeWeights(type, c.out, c.in, rng);
@@ -364,7 +423,11 @@ TEST(Int8Kernels, MatchInt8OracleForEveryShapeAndRowCount) {
       Int8Activations xa;
       QuantizeActivationsInt8(x.data(), c.rows, c.in, &xa);
       std::vector<float> y(static_cast<size_t>(c.rows * c.out)), ref(y.size());
-      GemvQ4Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
+      if (type == WeightType::Q4) {
+        GemvQ4Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
+      } else {
+        GemvQ6Int8Range(xa, wb.w, bias.data(), y.data(), 0, c.out);
+      }
       MatmulInt8Reference(xa, wb.w, bias.data(), ref.data());
       double worst = 0;
       for (int64_t i = 0; i < c.rows; ++i)
@@ -460,6 +523,46 @@ TEST(Int8Kernels, NegativeControlQ8LanesMixedUpAreCaught) {
   EXPECT_THROW(GemvQ8Int16Range(xa, w4.w, nullptr, y.data(), 0, 8), glance::Error);
 }
 
+// Q6: the same for the top-bit dwords (chunks 4 and 5 of a block), which the kernel combines
+// with the nibbles by shift and mask — two rows' top bits swapped must be caught; every x86
+// instruction set this CPU has; other formats refused.
+TEST(Int8Kernels, NegativeControlQ6TopBitLanesMixedUpAreCaught) {
+  if (!Int8KernelsAvailable()) GTEST_SKIP() << "no AVX2 + FMA";
+  std::mt19937 rng(13);
+  Built wb = MakeWeights(WeightType::Q6, 40, 256, rng);  // panels of 16, 16 and 8 rows
+  std::vector<float> x(256), y(40), ref(40);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  for (auto& v : x) v = nd(rng);
+  Int8Activations xa;
+  QuantizeActivationsInt8(x.data(), 1, 256, &xa);
+  MatmulInt8Reference(xa, wb.w, nullptr, ref.data());
+  const int64_t nb = wb.w.blocks();
+  for (const char* isa : {"avx2", "avx-vnni", "avx512-vnni"}) {
+    if (!SelectInt8KernelIsa(isa)) continue;
+    for (int64_t panel_row : {int64_t{3}, int64_t{35}}) {  // a full panel, the short last one
+      std::vector<uint8_t> mixed(static_cast<const uint8_t*>(wb.w.data),
+                                 static_cast<const uint8_t*>(wb.w.data) + 40 * nb * 24);
+      for (int64_t c = 4; c < 6; ++c)
+        std::swap_ranges(mixed.begin() + Q6DwordOffset(40, nb, panel_row, 1, c),
+                         mixed.begin() + Q6DwordOffset(40, nb, panel_row, 1, c) + 4,
+                         mixed.begin() + Q6DwordOffset(40, nb, panel_row + 1, 1, c));
+      WeightRef w = wb.w;
+      w.data = mixed.data();
+      GemvQ6Int8Range(xa, w, nullptr, y.data(), 0, 40);
+      double worst = 0;
+      for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+      EXPECT_GT(worst, 1e-2) << isa << " row " << panel_row;
+      GemvQ6Int8Range(xa, wb.w, nullptr, y.data(), 0, 40);  // the real layout: within the gate
+      worst = 0;
+      for (int o = 0; o < 40; ++o) worst = std::max(worst, std::fabs(double(y[size_t(o)] - ref[size_t(o)])));
+      EXPECT_LT(worst, 1e-3) << isa;
+    }
+  }
+  SelectInt8KernelIsa("");
+  Built w4 = MakeWeights(WeightType::Q4, 8, 256, rng);
+  EXPECT_THROW(GemvQ6Int8Range(xa, w4.w, nullptr, y.data(), 0, 8), glance::Error);
+}
+
 TEST(Int8Kernels, ActivationQuantizationIsWithinHalfAStep) {
   std::mt19937 rng(2);
   std::normal_distribution<float> nd(0.0f, 3.0f);
@@ -498,7 +601,7 @@ TEST(MatmulShared, EqualsSeparateMatmulsBitForBit) {
   ThreadPool pool(2);
   for (const char* variant : {"best", "portable"}) {
     SetInt8KernelsEnabled(std::string(variant) == "best");
-    for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4})
+    for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::Q8, WeightType::Q4, WeightType::Q6})
       for (int64_t rows : {1, 2, 3, 5, 70, 130}) {
         std::mt19937 rng(unsigned(rows * 17 + int(type)));
         const int64_t in = 200;
