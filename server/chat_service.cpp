@@ -14,7 +14,6 @@
 #include "core/util/error.h"
 #include "core/vision/image_decode.h"
 #include "server/api_error.h"
-#include "server/stop_scanner.h"
 #include "server/tool_call_stream.h"
 
 namespace glance::server {
@@ -237,7 +236,6 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   Completion c;
   c.queue_s = queue_s_;
   std::atomic<bool> cancel{false};
-  StopScanner stops(request_.stop);
   bool client_gone = false;
   auto alive = [&] {
     if (!client_gone && cb.client_alive && !cb.client_alive()) client_gone = true;
@@ -281,11 +279,10 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     if (calls_parsed) out = holdback.Push(out);
     if (!out.empty() && cb.on_delta) cb.on_delta(out, unsent_logprobs());
   };
+  // The session applies the stop sequences (o.stop): these pieces end before the first one.
   scb.on_text = [&](const std::string& piece) {
-    const std::string out = stops.Push(piece);
-    if (stops.stopped()) cancel = true;
-    c.text += out;
-    deliver(out);
+    c.text += piece;
+    deliver(piece);
   };
 
   GenerateOptions o;
@@ -296,6 +293,7 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
   o.enable_thinking = request_.enable_thinking;
   o.top_logprobs = request_.top_logprobs;
   o.parse_tool_calls = calls_parsed;
+  o.stop = request_.stop;
   if (request_.forced_answer) {
     // Teacher forcing: the given text's tokens, then the stop token (the answer ends there).
     const std::vector<int32_t> ids = tok.Encode(*request_.forced_answer);
@@ -334,19 +332,17 @@ Completion ChatService::Job::Run(const CompletionCallbacks& cb) {
     KeepConversationAsItWas();
     throw ApiError(400, "context_length_exceeded", e.what(), "messages");
   }
-  const std::string tail = stops.Flush();
-  c.text += tail;
-  deliver(tail);
   const bool logprobs_unsent = request_.top_logprobs >= 0 && logprobs_sent < token_logprobs.size();
 
   const TurnResult& r = c.turn;
-  c.finish_reason = stops.stopped() ? "stop"
+  const bool stopped = r.stop_reason == "stop";  // a stop sequence
+  c.finish_reason = stopped ? "stop"
                     : client_gone   ? "cancelled"
                     : r.stop_reason == "eos" ? "stop"
                                              : "length";  // max_tokens or the context limit
   // The answer's calls, when every one is well formed (parallel_tool_calls false: one at most);
   // else the whole answer is content, the text held back included.
-  const bool took_calls = calls_parsed && r.tool_calls.ok && !stops.stopped() && !client_gone &&
+  const bool took_calls = calls_parsed && r.tool_calls.ok && !stopped && !client_gone &&
                           (request_.parallel_tool_calls || r.tool_calls.calls.size() == 1);
   if (took_calls) {
     c.text = r.tool_calls.content;

@@ -5,6 +5,7 @@
 
 #include "core/engine/preset_json.h"
 #include "core/engine/sampler.h"
+#include "core/engine/stop_scanner.h"
 #include "core/util/error.h"
 
 namespace glance {
@@ -32,7 +33,8 @@ int WholeField(const Json& p, const char* key, int fallback, int lo, int hi, con
 ChatPreset PresetFromJson(const Json& p, const std::string& where) {
   if (!p.is_object()) throw Error(where + ": is not a JSON object (found " + Shown(p) + ")");
   preset_json::RefuseUnknownFields(
-      p, {"name", "system_prompt", "temperature", "top_p", "top_k", "seed", "max_tokens", "thinking"}, where);
+      p, {"name", "system_prompt", "temperature", "top_p", "top_k", "seed", "max_tokens", "thinking", "stop"},
+      where);
   ChatPreset preset;
   preset.name = StringField(p, "name", where, true);
   preset.system_prompt = StringField(p, "system_prompt", where, false);
@@ -48,6 +50,14 @@ ChatPreset PresetFromJson(const Json& p, const std::string& where) {
     if (!p["thinking"].is_boolean()) FieldError(where, "thinking", "must be true or false (found " + Shown(p["thinking"]) + ")");
     preset.thinking = p["thinking"].get<bool>();
   }
+  if (p.contains("stop") && !p["stop"].is_null()) {
+    const Json& stop = p["stop"];
+    if (!stop.is_array()) FieldError(where, "stop", "must be a list of strings (found " + Shown(stop) + ")");
+    for (const Json& s : stop) {
+      if (!s.is_string()) FieldError(where, "stop", "must be a list of strings (found " + Shown(s) + " in it)");
+      preset.stop.push_back(s.get<std::string>());
+    }
+  }
   ValidateChatPreset(preset, where);
   return preset;
 }
@@ -62,6 +72,7 @@ Json PresetToJson(const ChatPreset& preset) {
   if (preset.seed) p["seed"] = *preset.seed;
   p["max_tokens"] = preset.max_tokens;
   if (preset.thinking) p["thinking"] = *preset.thinking;
+  if (!preset.stop.empty()) p["stop"] = preset.stop;
   return p;
 }
 
@@ -108,6 +119,7 @@ void ApplyChatPreset(const ChatPreset& preset, GenerateOptions& options) {
   options.sampling = sampling;
   options.seed = preset.seed;
   options.enable_thinking = preset.thinking;
+  if (!preset.stop.empty()) options.stop = preset.stop;
 }
 
 void ValidateChatPreset(const ChatPreset& preset, const std::string& where) {
@@ -122,6 +134,11 @@ void ValidateChatPreset(const ChatPreset& preset, const std::string& where) {
   if (preset.max_tokens < 1 || preset.max_tokens > kMaxChatPresetTokens)
     FieldError(where, "max_tokens", "must be a whole number from 1 to " + std::to_string(kMaxChatPresetTokens) +
                                         " (found " + std::to_string(preset.max_tokens) + ")");
+  try {
+    ValidateStopSequences(preset.stop);
+  } catch (const Error& e) {
+    FieldError(where, "stop", e.what());
+  }
 }
 
 std::vector<ChatPreset> ParseChatPresets(const std::string& json_text, const std::string& source) {

@@ -10,10 +10,12 @@
 //   {"glance_chat_presets": 1,
 //    "presets": [{"name": "Creative", "system_prompt": "You are a storyteller.",
 //                 "temperature": 1.0, "top_p": 0.95, "top_k": 40, "seed": 7,
-//                 "max_tokens": 1024, "thinking": false}]}
+//                 "max_tokens": 1024, "thinking": false, "stop": ["\n\nUser:"]}]}
 // temperature 0 is greedy decoding (top_p, top_k and seed then unused); top_k 0 is off; no
-// "seed": a fresh one each answer; no "thinking": the model's default. Every reading error is
-// one line naming the file, the preset and the field.
+// "seed": a fresh one each answer; no "thinking": the model's default; no "stop" (or []): the
+// app's own (Settings) stop sequences, else these replace them (core/engine/stop_scanner.h
+// limits: 16, each 1..256 bytes). Every reading error is one line naming the file, the preset
+// and the field.
 //
 // Thread contract: plain values and pure functions; no shared state.
 #include <cstdint>
@@ -34,6 +36,7 @@ struct ChatPreset {
   std::optional<uint64_t> seed;  // unset: a fresh seed each answer
   int max_tokens = 512;          // 1..kMaxChatPresetTokens
   std::optional<bool> thinking;  // unset: the model's default
+  std::vector<std::string> stop;  // empty: the app's own (Settings) stop sequences
 
   bool operator==(const ChatPreset&) const = default;
 };
@@ -45,7 +48,8 @@ constexpr int kMaxChatPresetTopK = 1000;
 const std::vector<ChatPreset>& BuiltInChatPresets();
 bool IsBuiltInChatPresetName(const std::string& name);
 
-// `options` with the preset's length, sampling, seed and thinking (the rest left as they are).
+// `options` with the preset's length, sampling, seed, thinking and (when it has any) stop
+// sequences; the rest left as they are.
 void ApplyChatPreset(const ChatPreset& preset, GenerateOptions& options);
 
 // Checks every field; throws glance::Error "<where>: field 'F' ..." naming the field.

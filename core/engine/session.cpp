@@ -13,6 +13,7 @@
 #include "core/engine/speculative.h"
 #include "core/engine/speculative_record.h"
 #include "core/engine/speculative_sampling.h"
+#include "core/engine/stop_scanner.h"
 #include "core/engine/timing.h"
 #include "core/lm/language_model.h"
 #include "core/text/chat_template.h"
@@ -145,9 +146,11 @@ struct SessionImpl {
   bool keep_hidden = true;
 
   const Tokenizer& tok() const { return engine->tokenizer(); }
-  int context_limit() const {
-    return static_cast<int>(std::min<int64_t>(engine->config().text.max_position_embeddings, 65536));
+  int asked_context_limit = kDefaultContextLimit;  // SetContextLimit
+  int model_context_limit() const {
+    return static_cast<int>(std::min<int64_t>(engine->config().text.max_position_embeddings, kMaxContextLimit));
   }
+  int context_limit() const { return std::min(asked_context_limit, model_context_limit()); }
 
   // Encodes one image; throws Cancelled (nothing kept) when stopped.
   SessionImage Encode(const vision::PreprocessedImage& pre, const std::string& path, const std::string& sha,
@@ -300,8 +303,8 @@ PromptStream SessionImpl::Stream(std::optional<bool> thinking) const {
   for (int i : RenderOrder()) grids.push_back(images[static_cast<size_t>(i)].grid);
   PromptStream s = BuildPromptStream(*engine, Messages(), thinking, grids, tools);
   if (static_cast<int>(s.size()) >= context_limit())
-    throw Error("the conversation would be " + std::to_string(s.size()) + " tokens, past the context limit of " +
-                std::to_string(context_limit()) + " tokens; start a new chat or shorten the message");
+    throw ContextFull("the conversation would be " + std::to_string(s.size()) + " tokens, past the context limit of " +
+                      std::to_string(context_limit()) + " tokens; start a new chat or shorten the message");
   return s;
 }
 
@@ -425,6 +428,9 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
   const std::unique_ptr<TokenConstraint> constraint =
       options.constraint && forced.empty() ? options.constraint->Start(stops) : nullptr;
   std::optional<GeneratedLogprobs> logprobs;
+  // Stop sequences (GenerateOptions::stop): on_text gets only what cannot begin one.
+  StopScanner stop_scan(options.stop);
+  std::vector<size_t> token_starts;  // where each generated token's text begins in r.text
   for (int step = 0; step < max_steps; ++step) {
     const float* logits = out.last();
     if (step > 0) {
@@ -517,22 +523,46 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
       if (cb.on_logprobs) cb.on_logprobs(*logprobs);
     }
     const std::string piece = decoder.Push(next);
+    token_starts.push_back(r.text.size());
     r.text += piece;
-    if (!piece.empty() && cb.on_text) cb.on_text(piece);
+    const std::string shown = stop_scan.Push(piece);
+    if (!shown.empty() && cb.on_text) cb.on_text(shown);
     if (capture) {
       const AttentionMap& m = capture.EndToken(next, piece);
       if (cb.on_attention) cb.on_attention(m);
+    }
+    if (stop_scan.stopped()) {
+      r.stop_reason = "stop";  // this token completed a stop sequence: it is not fed
+      break;
     }
   }
   if (in_batch && batch.used < batch.rows.size()) KeepRows(state, batch, batch.used);  // unused rows
   const std::string tail = decoder.Flush();
   r.text += tail;
-  if (!tail.empty() && cb.on_text) cb.on_text(tail);
+  std::string shown_tail = stop_scan.Push(tail);
+  if (stop_scan.stopped()) {
+    r.stop_reason = "stop";
+  } else {
+    shown_tail += stop_scan.Flush();
+  }
+  if (!shown_tail.empty() && cb.on_text) cb.on_text(shown_tail);
+  // A stop sequence: the answer is the text before it; the tokens that began at or after the
+  // cut (the stop sequence's) keep no map.
+  size_t kept_tokens = token_starts.size();
+  if (stop_scan.stopped()) {
+    r.text.resize(stop_scan.released());
+    kept_tokens = static_cast<size_t>(
+        std::lower_bound(token_starts.begin(), token_starts.end(), r.text.size()) - token_starts.begin());
+  }
+  const auto kept_maps = [&](std::vector<AttentionMap> maps) {
+    if (maps.size() > kept_tokens) maps.resize(kept_tokens);
+    return maps;
+  };
   if (capture) {
-    r.attention = capture.primary().maps();
+    r.attention = kept_maps(capture.primary().maps());
     r.words = GroupWords(r.attention);
     for (size_t k = 0; k < capture.images.size(); ++k)
-      r.attention_by_image.push_back({capture.image_indices[k], capture.images[k]->maps()});
+      r.attention_by_image.push_back({capture.image_indices[k], kept_maps(capture.images[k]->maps())});
   }
   FinishStats(r, timing, t0, first_token_time, new_image_tokens, prompt_tokens, state.n_tokens);
   turn.answer = r.text;
@@ -921,6 +951,16 @@ std::vector<AttentionMap> Session::Rollout(const std::vector<AttentionMap>& answ
   return RolloutMaps(*im.engine, stream, im.FeaturePointers(), answer, run, im.RenderOrder()[run], max_rows);
 }
 int Session::context_limit() const { return impl_->context_limit(); }
+
+int Session::SetContextLimit(int tokens) {
+  if (tokens < kMinContextLimit)
+    throw Error("context length " + std::to_string(tokens) + " is too small; at least " +
+                std::to_string(kMinContextLimit) + " tokens");
+  impl_->asked_context_limit = tokens;
+  return impl_->context_limit();
+}
+
+int Session::model_context_limit() const { return impl_->model_context_limit(); }
 uint64_t Session::snapshot_bytes() const {
   const auto& im = *impl_;
   return (im.before_user.valid ? im.before_user.state.ByteSize() : 0) +

@@ -91,6 +91,12 @@ struct GenerateOptions {
   // assistant message with tool_calls; TurnResult::tool_calls has them. Off: the answer stays
   // text (a server's tool_choice "none").
   bool parse_tool_calls = true;
+  // Stop sequences (OpenAI's `stop`; the desktop app's Settings and chat presets): the answer
+  // ends before the first of them found in its text (stop_reason "stop"). Text that could begin
+  // one is held back from on_text until it cannot (core/engine/stop_scanner.h); the stop
+  // sequence and what follows it are neither streamed nor kept (TurnResult::text, the turn's
+  // answer, its attention maps). Empty strings are ignored.
+  std::vector<std::string> stop;
 };
 
 // Thrown when StreamCallbacks::cancel stops a step before it produced anything; the session
@@ -99,6 +105,19 @@ class Cancelled : public Error {
  public:
   Cancelled() : Error("cancelled") {}
 };
+
+// Thrown when a turn's prompt would not fit the session's context limit
+// (Session::SetContextLimit); the session is then as it was before the call.
+class ContextFull : public Error {
+ public:
+  using Error::Error;
+};
+
+// Session::SetContextLimit: its default (the limit before it was a setting) and the range the
+// desktop app's "context_length" setting allows (core/settings/registry.cpp).
+inline constexpr int kDefaultContextLimit = 65536;
+inline constexpr int kMinContextLimit = 512;
+inline constexpr int kMaxContextLimit = 1 << 20;
 
 // Where a long step is: image encoding counts vision blocks, prompt processing counts prompt
 // rows (of this call: the new message, or the whole history when continuing a conversation).
@@ -139,7 +158,7 @@ struct ImageAttention {
 struct TurnResult {
   std::string text;              // the answer as generated (thinking included, if any)
   std::vector<int32_t> tokens;   // generated ids, stop token excluded
-  std::string stop_reason;       // "eos" | "max_tokens" | "cancelled" | "context"
+  std::string stop_reason;       // "eos" | "max_tokens" | "cancelled" | "context" | "stop" (a stop sequence)
   std::vector<GeneratedLogprobs> logprobs;  // per generated token (GenerateOptions::top_logprobs >= 0)
   TurnStats stats;
   std::vector<AttentionMap> attention;  // per generated token over the message's last image (when captured)
@@ -285,7 +304,16 @@ class Session {
   // than max_rows or the message has no image. Engine thread.
   std::vector<AttentionMap> Rollout(const std::vector<AttentionMap>& answer, std::optional<bool> enable_thinking,
                                     int64_t max_rows = 1024) const;
+  // The most tokens the conversation may hold: prompt, images and answers. An answer that
+  // reaches it ends with stop_reason "context"; a message that would not fit is refused with
+  // ContextFull (one line naming both counts), the session unchanged.
   int context_limit() const;
+  // Sets context_limit(): `tokens` (at least kMinContextLimit), lowered to the model's own
+  // limit (model_context_limit()). Takes effect from the next turn. Returns the limit now in
+  // force. Throws glance::Error for a value below kMinContextLimit.
+  int SetContextLimit(int tokens);
+  // The model's max_position_embeddings.
+  int model_context_limit() const;
   uint64_t snapshot_bytes() const;  // memory held by state snapshots
 
  private:

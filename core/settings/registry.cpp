@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/engine/stop_scanner.h"
 #include "core/util/error.h"
 
 namespace glance::settings {
@@ -106,6 +107,24 @@ Key String(std::string name, std::string def, Presentation presentation, std::st
   return k;
 }
 
+// The desktop app's stop sequences: one a line, with \n, \t and \\ escapes.
+Key StopKey() {
+  Key k = String("stop_sequences", "", Presentation::kMultiline, "Stop sequences",
+                 "The answer ends before the first of these it writes; the stop sequence is not "
+                 "shown or saved. One a line; \\n is a line break, \\t a tab, \\\\ a backslash. "
+                 "A chat preset's own stop sequences replace these.",
+                 "", "Generation");
+  k.check = [](std::string_view value) -> std::optional<std::string> {
+    try {
+      ParseStopLines(value);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  };
+  return k;
+}
+
 template <typename Enum, size_t N>
 std::vector<std::string> Names(const std::array<Enum, N>& all) {
   std::vector<std::string> names;
@@ -134,9 +153,16 @@ std::vector<Key> BuildRegistry() {
            "precision", "Model"),
       Int("threads", eo.threads, 0, 1024, "Threads",
           "Worker threads for the CPU kernels. 0 = one per core.", "threads", "Model"),
+      Int("context_length", kDefaultContextLimit, kMinContextLimit, kMaxContextLimit, "Context length",
+          "The most tokens one chat may hold: its messages, images and answers. Longer chats "
+          "remember more and use more memory. A value above the model's own limit "
+          "(max_position_embeddings) is lowered to it. Applies from the next message. A full chat "
+          "says so; start a new chat to go on.",
+          "", "Model"),
       Int("max_new_tokens", go.max_new_tokens, 1, 32768, "Max new tokens",
           "Longest answer, in tokens, before generation stops.", "max-new-tokens",
           "Generation"),
+      StopKey(),
       Enum("thinking", "default", {"default", "on", "off"}, "Thinking",
            "Whether the model reasons in a <think> block before answering. default = what the "
            "checkpoint's chat template does.",
@@ -262,6 +288,8 @@ std::optional<std::string> ValidationError(const Key& key, std::string_view valu
         return prefix + "is not one of " + Join(key.choices);
       return std::nullopt;
     case Type::kString:
+      if (key.check)
+        if (auto err = key.check(value)) return key.name + ": " + *err;
       return std::nullopt;
   }
   return std::nullopt;
@@ -329,6 +357,7 @@ GenerateOptions ToGenerateOptions(const Values& values) {
   const int64_t seed = GetInt(values, "seed");
   if (seed != kFreshSeed) o.seed = static_cast<uint64_t>(seed);
   o.capture_attention = GetBool(values, "capture_attention");
+  o.stop = ToStopSequences(values);
   const std::string speculative = GetString(values, "speculative");
   if (speculative == "mtp") o.speculative_draft_tokens = 1;  // --draft-tokens: more
   o.speculative_auto = speculative == "auto";
@@ -346,6 +375,12 @@ EngineOptions ToEngineOptions(const Values& values) {
   o.precision = *ParsePrecision(GetString(values, "precision"));
   return o;
 }
+
+std::vector<std::string> ToStopSequences(const Values& values) {
+  return ParseStopLines(GetString(values, "stop_sequences"));
+}
+
+int ToContextLength(const Values& values) { return static_cast<int>(GetInt(values, "context_length")); }
 
 ImageMode ToImageMode(const Values& values) { return *ParseImageMode(GetString(values, "image_mode")); }
 

@@ -7,6 +7,7 @@
 //
 // No Qt. Thread contract: the table is immutable after first use; all functions are pure.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct Key {
   std::string cli_flag;       // glance-cli flag without "--"; empty = GUI only
   std::string group;          // "Model", "Generation", "Sampling", "Chat", "Image"
   Presentation presentation = Presentation::kPlain;
+  // kString: what is wrong with a value (one line, without the key's name), or nullopt; unset =
+  // any string.
+  std::function<std::optional<std::string>(std::string_view)> check;
 };
 
 // Every key, in display order.
@@ -82,5 +86,10 @@ SamplingParams ToSamplingParams(const Values& values);
 GenerateOptions ToGenerateOptions(const Values& values);
 EngineOptions ToEngineOptions(const Values& values);
 ImageMode ToImageMode(const Values& values);
+// The "stop_sequences" key's list (core/engine/stop_scanner.h ParseStopLines).
+std::vector<std::string> ToStopSequences(const Values& values);
+// The "context_length" key: the most tokens a chat may hold (Session::SetContextLimit clamps it
+// to the model's own limit).
+int ToContextLength(const Values& values);
 
 }  // namespace glance::settings

@@ -588,3 +588,114 @@ TEST(Session, ChosenAnswerContinuesExactlyLikeAFreshSession) {
   next_turn(kept, kept_logits);
   EXPECT_NE(kept_logits, fresh_logits);
 }
+
+// Stop sequences (GenerateOptions::stop, issue 34): the answer ends before the first one; the
+// stop sequence is neither streamed nor kept in the answer, its tokens keep no map, and the
+// next turn continues from the cut answer exactly as a session that was given only that.
+TEST(Session, StopSequenceEndsTheAnswerBeforeItAndKeepsNothingOfIt) {
+  auto e = DemoEngine();
+  const std::string full = "A small red square, next to a blue circle.";
+  GenerateOptions forced = Greedy(64);
+  forced.forced_tokens = e->tokenizer().Encode(full);
+  auto run = [&](const std::vector<std::string>& stop, std::string& streamed, int& maps, Session& s) {
+    GenerateOptions o = forced;
+    o.stop = stop;
+    StreamCallbacks cb;
+    cb.on_text = [&](const std::string& piece) { streamed += piece; };
+    cb.on_attention = [&](const AttentionMap&) { ++maps; };
+    s.AttachImage(DefaultDemoImagePath());
+    return s.Send("Describe this image.", o, cb);
+  };
+  // Negative control: no stop sequence, the whole text.
+  Session plain(e);
+  std::string plain_streamed;
+  int plain_maps = 0;
+  const TurnResult all = run({}, plain_streamed, plain_maps, plain);
+  ASSERT_EQ(all.text, full);
+  EXPECT_EQ(plain_streamed, full);
+  EXPECT_NE(all.stop_reason, "stop");
+
+  Session s(e);
+  std::string streamed;
+  int maps = 0;
+  const TurnResult r = run({"blue", ", next"}, streamed, maps, s);
+  EXPECT_EQ(r.stop_reason, "stop");
+  EXPECT_EQ(r.text, "A small red square");
+  EXPECT_EQ(streamed, "A small red square");
+  EXPECT_EQ(s.turns().back().answer, "A small red square");
+  // The maps of the tokens before the cut only (the words shown under the heatmap).
+  const size_t before = e->tokenizer().Encode("A small red square").size();
+  ASSERT_FALSE(r.attention.empty());
+  EXPECT_EQ(r.attention.size(), before);
+  std::string mapped;
+  for (const AttentionMap& m : r.attention) mapped += m.token_text;
+  EXPECT_EQ(mapped, "A small red square");
+  for (const ImageAttention& ia : r.attention_by_image) EXPECT_EQ(ia.maps.size(), before);
+  EXPECT_LT(r.tokens.size(), all.tokens.size());  // generation ended at the stop
+
+  // The next turn continues from the cut answer: as a session given exactly that answer.
+  std::vector<float> after_stop, expected;
+  auto next = [](Session& session, std::vector<float>& first) {
+    StreamCallbacks cb;
+    cb.on_logits = [&](std::span<const float> l) {
+      if (first.empty()) first.assign(l.begin(), l.end());
+    };
+    return session.Send("Tell me more.", Greedy(4), cb);
+  };
+  next(s, after_stop);
+  Session fresh(e);
+  GenerateOptions cut = Greedy(64);
+  cut.forced_tokens = e->tokenizer().Encode("A small red square");
+  fresh.AttachImage(DefaultDemoImagePath());
+  fresh.Send("Describe this image.", cut);
+  next(fresh, expected);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(after_stop, expected);
+}
+
+// The context length (issue 34: a setting): SetContextLimit lowers or raises the limit within
+// the model's own; an answer that reaches it ends with "context", a message past it is refused
+// with ContextFull naming both counts, and the session keeps everything it had.
+TEST(Session, ContextLimitIsSettableClampedAndEndsTurnsClearly) {
+  auto e = DemoEngine();
+  Session s(e);
+  EXPECT_EQ(s.context_limit(), kDefaultContextLimit);  // the limit before it was a setting
+  EXPECT_EQ(s.model_context_limit(), 262144);           // tiny-a's max_position_embeddings
+  EXPECT_EQ(s.SetContextLimit(kMaxContextLimit), 262144);  // lowered to the model's
+  EXPECT_THROW(s.SetContextLimit(kMinContextLimit - 1), Error);
+  EXPECT_EQ(s.context_limit(), 262144);  // a refused value changes nothing
+  ASSERT_EQ(s.SetContextLimit(kMinContextLimit), kMinContextLimit);
+
+  // An answer that reaches the limit ends there.
+  const TurnResult first = s.Send("Hello there.", Greedy(kMinContextLimit));
+  GenerateOptions forced = Greedy(kMinContextLimit);
+  std::string filler;
+  for (int i = 0; i < 700; ++i) filler += "a ";  // a token each
+  forced.forced_tokens = e->tokenizer().Encode(filler);
+  ASSERT_GT(forced.forced_tokens.size(), static_cast<size_t>(kMinContextLimit));
+  const TurnResult full = s.Regenerate(forced);
+  EXPECT_EQ(full.stop_reason, "context");
+  EXPECT_LE(full.stats.context_tokens, kMinContextLimit);
+  EXPECT_GE(full.stats.context_tokens, kMinContextLimit - 2);
+  // Negative control: the same answer under the default limit runs to its end.
+  Session roomy(e);
+  roomy.Send("Hello there.", Greedy(kMinContextLimit));
+  EXPECT_NE(roomy.Regenerate(forced).stop_reason, "context");
+
+  // A message that does not fit: ContextFull, the conversation as it was.
+  const size_t turns = s.turns().size();
+  const std::string answer = s.turns().back().answer;
+  try {
+    s.Send("And now?", Greedy(4));
+    FAIL() << "expected ContextFull";
+  } catch (const ContextFull& err) {
+    EXPECT_NE(std::string(err.what()).find("past the context limit of 512 tokens"), std::string::npos) << err.what();
+  }
+  EXPECT_EQ(s.turns().size(), turns);
+  EXPECT_EQ(s.turns().back().answer, answer);
+  // Raised again, the same message goes through from the same conversation.
+  s.SetContextLimit(kDefaultContextLimit);
+  EXPECT_FALSE(s.Send("And now?", Greedy(4)).stop_reason.empty());
+  EXPECT_EQ(s.turns().size(), turns + 1);
+  (void)first;
+}

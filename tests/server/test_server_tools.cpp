@@ -279,6 +279,32 @@ TEST(ServerTools, ScriptedCallsComeBackAsToolCallsAndTheLoopContinuesTheHeldConv
                      tools));
 }
 
+// Stop sequences (issue 34: one implementation in core, GenerateOptions::stop, shared with the
+// desktop app): the answer ends before the first one, which is neither streamed nor returned;
+// finish_reason "stop"; and the held conversation keeps the answer as the client got it, so the
+// client's next request (that answer sent back) continues it instead of reading it all again.
+TEST(ServerStop, StopSequencesEndTheAnswerAndTheHeldConversationContinues) {
+  auto engine = Engine::Load(DefaultDemoModelDir());
+  ChatService service(engine, ServerLimits{});
+  const json user = {{"role", "user"}, {"content", "Weather in Paris?"}};
+  auto body = [&](const json& messages, const json& stop) {
+    json b = {{"messages", messages}, {"max_tokens", 32}, {"temperature", 0},
+              {"glance", {{"forced_answer", "Sunny and warm. END of the report."}}}};
+    if (!stop.is_null()) b["stop"] = stop;
+    return b;
+  };
+  const Answer plain = Ask(service, body({user}, nullptr));  // control: no stop, the whole answer
+  EXPECT_EQ(plain.c.text, "Sunny and warm. END of the report.");
+  ChatService fresh(engine, ServerLimits{});
+  const Answer cut = Ask(fresh, body({user}, {"END", "nothing"}));
+  EXPECT_EQ(cut.c.text, "Sunny and warm. ");
+  EXPECT_EQ(cut.streamed, "Sunny and warm. ");
+  EXPECT_EQ(cut.c.finish_reason, "stop");
+  const json next = {user, {{"role", "assistant"}, {"content", cut.c.text}}, {{"role", "user"}, {"content", "And Rome?"}}};
+  const Answer more = Ask(fresh, body(next, nullptr));
+  EXPECT_GT(more.c.reused_tokens, static_cast<int>(cut.c.prompt_ids.size()));
+}
+
 TEST(ServerTools, ABadCallIsReturnedAsTextNeverGuessedAt) {
   auto engine = Engine::Load(DefaultDemoModelDir());
   ChatService service(engine, ServerLimits{});

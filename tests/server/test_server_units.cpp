@@ -28,7 +28,6 @@
 
 #include <tuple>
 #include "server/request_source.h"
-#include "server/stop_scanner.h"
 
 namespace glance::server {
 namespace {
@@ -305,22 +304,6 @@ TEST(ServerRequest, EveryBadRequestIsA4xxNamingTheField) {
   for (const auto& c : cases) EXPECT_EQ(StatusOf([&] { ParseChatRequest(c.first, limits); }), c.second) << c.first;
   // Negative control: the same limits accept a well-formed request.
   EXPECT_EQ(StatusOf([&] { ParseChatRequest(R"({"messages":[{"role":"user","content":[)" + img + "]}]}", limits); }), 200);
-}
-
-TEST(ServerStops, HoldsBackPrefixesAndCutsAtTheStop) {
-  StopScanner s({"END", "\n\n"});
-  EXPECT_EQ(s.Push("hello E"), "hello ");
-  EXPECT_EQ(s.Push("N"), "");
-  EXPECT_EQ(s.Push("x"), "ENx");
-  EXPECT_EQ(s.Push(" a\n"), " a");
-  EXPECT_EQ(s.Push("\nrest"), "");
-  EXPECT_TRUE(s.stopped());
-  EXPECT_EQ(s.Push("more"), "");
-  StopScanner none({});
-  EXPECT_EQ(none.Push("E"), "E");
-  StopScanner tail({"END"});
-  EXPECT_EQ(tail.Push("xEN"), "x");
-  EXPECT_EQ(tail.Flush(), "EN");
 }
 
 TEST(ServerQueue, FirstComeFirstServedAndBounded) {

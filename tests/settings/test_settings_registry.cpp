@@ -16,7 +16,8 @@ TEST(SettingsRegistry, HasEveryDocumentedKeyOnce) {
   const std::set<std::string> expected = {
       "backend", "precision", "threads", "max_new_tokens", "temperature", "top_k", "top_p",
       "min_p", "repetition_penalty", "presence_penalty", "seed", "sampling", "system_prompt",
-      "thinking", "image_mode", "caption_on_drop", "capture_attention", "model_dir", "speculative"};
+      "thinking", "image_mode", "caption_on_drop", "capture_attention", "model_dir", "speculative",
+      "stop_sequences", "context_length"};
   std::set<std::string> names, flags;
   for (const Key& k : Registry()) {
     EXPECT_TRUE(names.insert(k.name).second) << "duplicate key " << k.name;
@@ -146,6 +147,30 @@ TEST(SettingsRegistry, BuildersReadEveryValue) {
 
   v["thinking"] = "on";
   EXPECT_EQ(ToGenerateOptions(v).enable_thinking, std::optional<bool>(true));
+}
+
+// Issue 34: stop sequences (one a line, with escapes) and the context length, each bad value one
+// line naming the key and the problem.
+TEST(SettingsRegistry, StopSequencesAndContextLength) {
+  EXPECT_TRUE(ToGenerateOptions(Defaults()).stop.empty());
+  EXPECT_EQ(ToContextLength(Defaults()), kDefaultContextLimit);
+  Values v;
+  v["stop_sequences"] = std::string("END") + '\n' + "\\n\\n" + '\n' + "User:";
+  EXPECT_EQ(ToGenerateOptions(v).stop, (std::vector<std::string>{"END", "\n\n", "User:"}));
+  EXPECT_EQ(ToStopSequences(v), ToGenerateOptions(v).stop);
+  EXPECT_EQ(ValidationError(*FindKey("stop_sequences"), "ok\nbad \\q"),
+            std::optional<std::string>("stop_sequences: line 2: unknown escape \\q; use \\n, \\t or \\\\"));
+  v["stop_sequences"] = "bad \\q";
+  EXPECT_THROW(ToGenerateOptions(v), Error);  // a stored bad value is reported, not used
+
+  v["context_length"] = "8192";
+  EXPECT_EQ(ToContextLength(v), 8192);
+  auto err = ValidationError(*FindKey("context_length"), "100");
+  ASSERT_TRUE(err);
+  EXPECT_EQ(*err, "context_length: '100' is out of range; allowed 512..1048576");
+  EXPECT_TRUE(ValidationError(*FindKey("context_length"), "2000000"));
+  EXPECT_TRUE(ValidationError(*FindKey("context_length"), "lots"));
+  EXPECT_FALSE(ValidationError(*FindKey("context_length"), "512"));
 }
 
 TEST(SettingsRegistry, ApplyFlagRejectsUnknownFlagsAndBadValues) {
