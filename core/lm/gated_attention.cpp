@@ -7,6 +7,7 @@
 #include "core/lm/mrope.h"
 #include "core/lm/norms.h"
 #include "kernels/cpu/activations.h"
+#include "kernels/cpu/activations_simd.h"
 #include "kernels/cpu/attention.h"
 #include "kernels/cpu/thread_pool.h"
 
@@ -86,7 +87,7 @@ void GatedAttentionForward(const FullAttnWeights& w, const TextConfig& cfg, int 
         }
         // Output gate (HF: attn_output * sigmoid(gate)), gate = second half of the head.
         const float* gate = P.data() + (t * nq + h) * 2 * D + D;
-        for (int64_t i = 0; i < D; ++i) o[i] *= kernels::Sigmoid(gate[i]);
+        kernels::MulSigmoidInPlace(o, gate, D);
         if (t >= obs_begin)
           std::copy_n(p.data(), n, obs.data() + (h * n_obs + (t - obs_begin)) * n_keys);
       }

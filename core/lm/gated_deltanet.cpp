@@ -6,6 +6,7 @@
 #include "core/lm/delta_rule.h"
 #include "core/lm/norms.h"
 #include "kernels/cpu/activations.h"
+#include "kernels/cpu/activations_simd.h"
 #include "kernels/cpu/thread_pool.h"
 
 namespace glance::lm {
@@ -22,14 +23,21 @@ void CausalConvSilu(const std::vector<float>& kernel, int64_t Cd, int K, float* 
   for (int64_t c = 0; c < Cd; ++c)
     for (int64_t r = 0; r < hist; ++r) ext[static_cast<size_t>(r * Cd + c)] = tail[static_cast<size_t>(c * hist + r)];
   std::copy_n(qkv, T * Cd, ext.data() + hist * Cd);
+  // The kernel as [K][Cd], so that the loop over channels is contiguous in both operands (it
+  // vectorises); each output still sums its K taps in order j = 0 .. K−1.
+  std::vector<float> taps(static_cast<size_t>(K * Cd));
+  for (int64_t c = 0; c < Cd; ++c)
+    for (int j = 0; j < K; ++j) taps[static_cast<size_t>(j * Cd + c)] = kernel[static_cast<size_t>(c * K + j)];
   for (int64_t t = 0; t < T; ++t) {
-    for (int64_t c = 0; c < Cd; ++c) {
-      const float* wk = kernel.data() + c * K;
-      float acc = 0.0f;
-      for (int j = 0; j < K; ++j) acc += wk[j] * ext[static_cast<size_t>((t + j) * Cd + c)];
-      qkv[t * Cd + c] = kernels::Silu(acc);
+    float* out = qkv + t * Cd;
+    std::fill_n(out, Cd, 0.0f);
+    for (int j = 0; j < K; ++j) {
+      const float* wj = taps.data() + j * Cd;
+      const float* in = ext.data() + (t + j) * Cd;
+      for (int64_t c = 0; c < Cd; ++c) out[c] += wj[c] * in[c];
     }
   }
+  kernels::SiluInPlace(qkv, T * Cd);
   for (int64_t c = 0; c < Cd; ++c)
     for (int64_t r = 0; r < hist; ++r)
       tail[static_cast<size_t>(c * hist + r)] = ext[static_cast<size_t>((T + r) * Cd + c)];

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/cpu/activations.h"
+#include "kernels/cpu/activations_simd.h"
 
 namespace glance::lm {
 
@@ -32,7 +33,8 @@ inline void GatedRmsNormRow(const float* x, const float* z, int64_t n, const flo
   float ss = 0.0f;
   for (int64_t i = 0; i < n; ++i) ss += x[i] * x[i];
   const float inv = 1.0f / std::sqrt(ss / static_cast<float>(n) + eps);
-  for (int64_t i = 0; i < n; ++i) y[i] = (w[i] * (x[i] * inv)) * kernels::Silu(z[i]);
+  for (int64_t i = 0; i < n; ++i) y[i] = w[i] * (x[i] * inv);
+  kernels::MulSiluInPlace(y, z, n);
 }
 
 }  // namespace glance::lm

@@ -56,6 +56,48 @@ HWY_INLINE VF GeluTanhV(DF d, VF x) {
   return hn::Div(x, hn::Add(hn::Set(d, 1.0f), hn::Exp(d, t)));
 }
 
+// 1 / (1 + exp(−x)) with −x clamped to [−88, 88] as above (beyond it the result is 0 or 1 to
+// f32 precision; Exp's range ends at 104).
+HWY_INLINE VF SigmoidV(DF d, VF x) {
+  const VF t = hn::Min(hn::Max(hn::Neg(x), hn::Set(d, -88.0f)), hn::Set(d, 88.0f));
+  return hn::Div(hn::Set(d, 1.0f), hn::Add(hn::Set(d, 1.0f), hn::Exp(d, t)));
+}
+HWY_INLINE VF SiluV(DF d, VF x) {
+  const VF t = hn::Min(hn::Max(hn::Neg(x), hn::Set(d, -88.0f)), hn::Set(d, 88.0f));
+  return hn::Div(x, hn::Add(hn::Set(d, 1.0f), hn::Exp(d, t)));
+}
+
+// y[i] = f(y[i], z[i]) for i in [0, n); the tail through zero-padded buffers, as MapInPlace.
+template <class F>
+HWY_INLINE void Map2InPlace(float* HWY_RESTRICT y, const float* HWY_RESTRICT z, int64_t n, const F& f) {
+  const DF d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(f(hn::LoadU(d, y + i), hn::LoadU(d, z + i)), d, y + i);
+  if (i < n) {
+    HWY_ALIGN float by[hn::MaxLanes(d)] = {};
+    HWY_ALIGN float bz[hn::MaxLanes(d)] = {};
+    const size_t rest = static_cast<size_t>(n - i);
+    std::memcpy(by, y + i, rest * sizeof(float));
+    std::memcpy(bz, z + i, rest * sizeof(float));
+    hn::Store(f(hn::Load(d, by), hn::Load(d, bz)), d, by);
+    std::memcpy(y + i, by, rest * sizeof(float));
+  }
+}
+
+void SiluImpl(float* x, int64_t n) {
+  const DF d;
+  MapInPlace(x, n, [d](VF v) { return SiluV(d, v); });
+}
+void MulSiluImpl(float* y, const float* z, int64_t n) {
+  const DF d;
+  Map2InPlace(y, z, n, [d](VF a, VF b) { return hn::Mul(a, SiluV(d, b)); });
+}
+void MulSigmoidImpl(float* y, const float* z, int64_t n) {
+  const DF d;
+  Map2InPlace(y, z, n, [d](VF a, VF b) { return hn::Mul(a, SigmoidV(d, b)); });
+}
+
 // 0.5·x·(1 + erf(x/√2)); erf by Abramowitz–Stegun 7.1.26:
 // erf(z) = sign(z)·(1 - t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))·exp(-z²)), t = 1/(1 + p|z|).
 HWY_INLINE VF GeluErfV(DF d, VF x) {
@@ -176,6 +218,22 @@ HWY_EXPORT(GeluTanhImpl);
 HWY_EXPORT(GeluErfImpl);
 HWY_EXPORT(SoftmaxScaledImpl);
 HWY_EXPORT(LayerNormRowsImpl);
+HWY_EXPORT(SiluImpl);
+HWY_EXPORT(MulSiluImpl);
+HWY_EXPORT(MulSigmoidImpl);
+
+void SiluInPlace(float* x, int64_t n) { HWY_DYNAMIC_DISPATCH(SiluImpl)(x, n); }
+void MulSiluInPlace(float* y, const float* z, int64_t n) { HWY_DYNAMIC_DISPATCH(MulSiluImpl)(y, z, n); }
+void MulSigmoidInPlace(float* y, const float* z, int64_t n) { HWY_DYNAMIC_DISPATCH(MulSigmoidImpl)(y, z, n); }
+void SiluInPlaceReference(float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) x[i] = Silu(x[i]);
+}
+void MulSiluInPlaceReference(float* y, const float* z, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= Silu(z[i]);
+}
+void MulSigmoidInPlaceReference(float* y, const float* z, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= Sigmoid(z[i]);
+}
 
 void GeluTanhInPlace(float* x, int64_t n) { HWY_DYNAMIC_DISPATCH(GeluTanhImpl)(x, n); }
 void GeluErfInPlace(float* x, int64_t n) { HWY_DYNAMIC_DISPATCH(GeluErfImpl)(x, n); }

@@ -128,3 +128,39 @@ TEST(ActivationsSimd, LayerNormRowsMatchesScalar) {
   for (size_t i = 0; i < got.size(); ++i) e = std::max(e, std::fabs(double(got[i]) - double(ref[i])));
   EXPECT_GT(e, 1e-4);
 }
+
+// SiLU and the two gates (issue 31: the language model's DeltaNet conv output, gated RMSNorm
+// and attention output gate, once a scalar expf each) against their scalar references.
+TEST(ActivationsSimd, SiluAndGatesMatchScalar) {
+  const std::vector<float> x = GeluInputs();
+  for (size_t n : {x.size(), size_t(1), size_t(7), size_t(33)}) {
+    const std::vector<float> xs(x.begin(), x.begin() + long(n));
+    std::vector<float> got = xs, ref = xs;
+    gk::SiluInPlace(got.data(), int64_t(n));
+    gk::SiluInPlaceReference(ref.data(), int64_t(n));
+    const double e = MaxScaledErr(xs, got, ref);
+    if (n == x.size()) std::printf("silu: max |err| / max(1,|x|) = %.3g over %zu inputs\n", e, n);
+    EXPECT_LE(e, 1e-6) << n;
+    // y ⊙ silu(z) and y ⊙ sigmoid(z), y normal(0, 2): error relative to max(1, |y·z|) and to
+    // max(1, |y|).
+    const std::vector<float> y = Normal(n, 11, 2.0f);
+    std::vector<float> prod(n);
+    for (size_t i = 0; i < n; ++i) prod[i] = y[i] * xs[i];
+    std::vector<float> g1 = y, r1 = y, g2 = y, r2 = y;
+    gk::MulSiluInPlace(g1.data(), xs.data(), int64_t(n));
+    gk::MulSiluInPlaceReference(r1.data(), xs.data(), int64_t(n));
+    gk::MulSigmoidInPlace(g2.data(), xs.data(), int64_t(n));
+    gk::MulSigmoidInPlaceReference(r2.data(), xs.data(), int64_t(n));
+    const double e1 = MaxScaledErr(prod, g1, r1), e2 = MaxScaledErr(y, g2, r2);
+    if (n == x.size()) std::printf("y*silu(z): %.3g, y*sigmoid(z): %.3g\n", e1, e2);
+    EXPECT_LE(e1, 1e-6) << n;
+    EXPECT_LE(e2, 1e-6) << n;
+    for (size_t i = 0; i < n; ++i) ASSERT_TRUE(std::isfinite(got[i]) && std::isfinite(g1[i]) && std::isfinite(g2[i]));
+  }
+  // Negative control: a sigmoid gate is not a SiLU gate — the comparison sees it.
+  const std::vector<float> y(x.size(), 1.0f);
+  std::vector<float> a = y, b = y;
+  gk::MulSigmoidInPlace(a.data(), x.data(), int64_t(x.size()));
+  gk::MulSiluInPlaceReference(b.data(), x.data(), int64_t(x.size()));
+  EXPECT_GT(MaxScaledErr(x, a, b), 1e-2);
+}
