@@ -4,6 +4,7 @@
 #
 # usage: tools/bench/side_by_side.sh --ik PATH [--rounds N] [--work DIR] [--model DIR]
 #                                    [--glance PATH] [--threads N] [--skip-build] [--quick]
+#                                    [--long] [--long-lengths A,B] [--ttft]
 set -euo pipefail
 
 die() { echo "side_by_side.sh: $*" >&2; exit 1; }
@@ -31,6 +32,14 @@ ik_llama.cpp in alternating rounds and prints Glance's speed ratios as a Markdow
   --skip-build     use the builds already in the work folder; build nothing
   --quick          a check of the pipeline, not a measurement: 1 rep, prefill @64 only for the
                    llama.cpp engines, 16 decoded tokens (Glance: 1 rep, 16 decoded tokens)
+  --long           also long prompts, every engine: prefill @2048 and @8192 and 16 decoded
+                   tokens after 8192 tokens of context (once a round; an estimated 10 min or
+                   more a round on 2 threads)
+  --long-lengths A,B  the long prompt lengths instead of 2048,8192 (decode after the larger);
+                   e.g. 256,512 for a quick check of the --long pipeline
+  --ttft           also image 224x224 + 20-token question -> first token: Glance's bench
+                   --only ttft against llama.cpp's llama-mtmd-cli -n 1 (the vision tower
+                   converted to an f16 mmproj gguf); ik_llama.cpp is not measured here
   -h, --help       this text
 
 Run it with nothing else running on the machine: every engine gets the same cores.
@@ -47,6 +56,9 @@ GLANCE="$REPO/build/release/app/glance-cli"
 THREADS=2
 SKIP_BUILD=0
 QUICK=0
+LONG=0
+LONG_LENGTHS=2048,8192
+TTFT=0
 NODE_LLAMA_CPP_VERSION=3.22.1
 JOBS=${JOBS:-2}
 
@@ -60,6 +72,9 @@ while [ $# -gt 0 ]; do
     --threads) [ $# -ge 2 ] || die "--threads needs a number"; THREADS=$2; shift 2 ;;
     --skip-build) SKIP_BUILD=1; shift ;;
     --quick) QUICK=1; shift ;;
+    --long) LONG=1; shift ;;
+    --long-lengths) [ $# -ge 2 ] || die "--long-lengths needs A,B"; LONG_LENGTHS=$2; LONG=1; shift 2 ;;
+    --ttft) TTFT=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
@@ -67,6 +82,10 @@ done
 
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a positive whole number, not '$ROUNDS'"
 [[ "$THREADS" =~ ^[1-9][0-9]*$ ]] || die "--threads must be a positive whole number, not '$THREADS'"
+[[ "$LONG_LENGTHS" =~ ^[1-9][0-9]*,[1-9][0-9]*$ ]] || die "--long-lengths must be two token counts A,B, not '$LONG_LENGTHS'"
+LONG_A=${LONG_LENGTHS%,*}
+LONG_B=${LONG_LENGTHS#*,}
+[ "$LONG_A" -lt "$LONG_B" ] || die "--long-lengths A,B needs A < B (decode is measured after B tokens), not '$LONG_LENGTHS'"
 
 for tool in git cmake python3 tar; do
   command -v "$tool" >/dev/null || die "'$tool' not found on PATH"
@@ -211,34 +230,115 @@ if [ ! -f "$Q40" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$SRC_ID" ]; then
   echo "$SRC_ID" >"$STAMP"
 fi
 
+# --ttft: the vision tower as llama.cpp's mmproj gguf (the same converter, --mmproj, f16), once per
+# model folder, and llama-mtmd-cli to run it.
+MMPROJ="$GGUF_DIR/mmproj-f16.gguf"
+MMSTAMP="$GGUF_DIR/mmproj-source.txt"
+if [ "$TTFT" = 1 ] && { [ ! -f "$MMPROJ" ] || [ "$(cat "$MMSTAMP" 2>/dev/null)" != "$SRC_ID" ]; }; then
+  [ -n "$PY" ] || die "no python3 with numpy, torch and yaml found (llama.cpp's converter needs them; set PYTHON=...)"
+  [ -f "$LLAMA_SRC/convert_hf_to_gguf.py" ] || die "no llama.cpp source in $LLAMA_SRC (run without --skip-build)"
+  mkdir -p "$GGUF_DIR"
+  rm -f "$MMPROJ" "$MMSTAMP"
+  say "converting $MODEL's vision tower to an f16 mmproj gguf (convert_hf_to_gguf.py --mmproj; log $MMPROJ.log)"
+  t0=$(date +%s)
+  if ! PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$HERE/hf_standin${PYTHONPATH:+:$PYTHONPATH}" nice -n 19 \
+      "$PY" "$HERE/convert_qwen35.py" "$LLAMA_SRC" "$MODEL" --mmproj --outtype f16 --outfile "$MMPROJ" >"$MMPROJ.log" 2>&1; then
+    tail -20 "$MMPROJ.log" >&2
+    die "convert_hf_to_gguf.py --mmproj failed (log: $MMPROJ.log)"
+  fi
+  echo "$(date -u +%FT%TZ) convert mmproj f16: $(elapsed "$t0")" | tee -a "$TIMES" >&2
+  echo "$SRC_ID" >"$MMSTAMP"
+fi
+
 # The rounds.
 need_built "$LLAMA_BIN/llama-bench" "$IK_BIN/llama-bench"
+[ "$TTFT" = 0 ] || need_built "$LLAMA_BIN/llama-mtmd-cli"
 if [ "$QUICK" = 1 ]; then
   LB_ARGS=(-t "$THREADS" -p 64 -n 16 -r 1 -o json)
   GL_ARGS=(--threads "$THREADS" --reps 1 --decode-tokens 16)
+  TTFT_REPS=1
 else
   LB_ARGS=(-t "$THREADS" -p "64,512" -n 64 -r 3 -o json)
   GL_ARGS=(--threads "$THREADS" --reps 3 --decode-tokens 64)
+  TTFT_REPS=3
 fi
 IK_EXTRA=(-rtr 1 -fa 1)
+# --long: each long figure is one run a round (Glance's bench runs each long prompt once, then 16
+# decode steps at that context; glance-cli has no option for that count), so llama-bench runs
+# -r 1 and generates 16 tokens at depth. Glance's --only decode --decode-tokens 1 is the
+# cheapest stage that lets the long prompts run alone.
+LONG_DECODE=16
+GL_LONG_ARGS=(--threads "$THREADS" --reps 1 --only decode --decode-tokens 1 --long-prompts "$LONG_A,$LONG_B")
+LB_LONG_ARGS=(-t "$THREADS" -p "$LONG_A,$LONG_B" -n 0 -r 1 -o json)
+LB_DEPTH_ARGS=(-t "$THREADS" -p 0 -n "$LONG_DECODE" -d "$LONG_B" -r 1 -o json)
+IK_LONG_ARGS=(-t "$THREADS" -p "$LONG_A,$LONG_B" -n 0 -gp "$LONG_B,$LONG_DECODE" -r 1 -o json)
 STAMP_NOW=$(date -u +%Y%m%dT%H%M%SZ)
 OUT="$WORK/results/$STAMP_NOW"
 mkdir -p "$OUT"
 
-run_engine() {  # engine round
-  local e=$1 r=$2 json="$OUT/round$2-$1.json" log="$OUT/round$2-$1.log"
-  local -a cmd
-  case "$e" in
-    glance) cmd=("$GLANCE" bench --model "$MODEL" --precision q4 "${GL_ARGS[@]}" --only "prefill,decode" --json) ;;
-    llama) cmd=("$LLAMA_BIN/llama-bench" -m "$Q40" "${LB_ARGS[@]}") ;;
-    ik) cmd=("$IK_BIN/llama-bench" -m "$Q40" "${LB_ARGS[@]}" "${IK_EXTRA[@]}") ;;
-  esac
-  echo "${cmd[*]}" >"$OUT/round$r-$e.cmd"
-  say "round $r/$ROUNDS: $e"
-  if ! "${cmd[@]}" >"$json" 2>"$log"; then
+# --ttft: the same 224x224 picture for llama-mtmd-cli (Glance's bench makes its own; the pixels
+# do not change the work) and Glance's question: core/engine/bench.cpp's words, added until the model's
+# tokenizer gives 20 tokens.
+if [ "$TTFT" = 1 ]; then
+  IMG="$OUT/image-224.ppm"
+  "${PY:-python3}" -c '
+import sys
+w = h = 224
+px = bytes(v for y in range(h) for x in range(w) for v in ((x * 7 + y * 3) % 256, (x * y) % 256, (x + 2 * y) % 256))
+open(sys.argv[1], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' "$IMG" || die "writing $IMG failed"
+  QUESTION=""
+  Q_TOKENS=0
+  WORDS=("Describe" "this" "picture" "in" "detail:" "which" "objects" "are" "visible," "what" "colours"
+         "dominate," "where" "is" "the" "light" "coming" "from" "and" "what" "is" "happening" "right"
+         "now" "in" "the" "scene?")
+  for w in "${WORDS[@]}"; do
+    QUESTION="${QUESTION:+$QUESTION }$w"
+    Q_TOKENS=$(printf '%s' "$QUESTION" | "$GLANCE" tokenize "$MODEL" | tr -cd ',' | wc -c) \
+      || die "glance-cli tokenize $MODEL failed"
+    Q_TOKENS=$((Q_TOKENS + 1))
+    [ "$Q_TOKENS" -lt 20 ] || break
+  done
+  printf '%s\n' "$QUESTION" >"$OUT/ttft-question.txt"
+  MTMD_ARGS=(-m "$Q40" --mmproj "$MMPROJ" --image "$IMG" -p "$QUESTION" -n 1 -t "$THREADS" -c 4096 --temp 0 --perf -lv 4)
+fi
+
+run_cmd() {  # tag round command...: stdout to round<r>-<tag>.json, stderr to .log
+  local tag=$1 r=$2; shift 2
+  local json="$OUT/round$r-$tag.json" log="$OUT/round$r-$tag.log"
+  echo "$*" >"$OUT/round$r-$tag.cmd"
+  say "round $r/$ROUNDS: $tag"
+  if ! "$@" >"$json" 2>"$log"; then
     tail -15 "$log" >&2
-    die "$e failed in round $r: ${cmd[*]} (log: $log)"
+    die "$tag failed in round $r: $* (log: $log)"
   fi
+}
+
+run_engine() {  # engine round
+  local e=$1 r=$2 i
+  case "$e" in
+    glance)
+      run_cmd glance "$r" "$GLANCE" bench --model "$MODEL" --precision q4 "${GL_ARGS[@]}" --only "prefill,decode" --json
+      [ "$LONG" = 0 ] || run_cmd glance-long "$r" "$GLANCE" bench --model "$MODEL" --precision q4 "${GL_LONG_ARGS[@]}" --json
+      [ "$TTFT" = 0 ] || run_cmd glance-ttft "$r" "$GLANCE" bench --model "$MODEL" --precision q4 \
+        --threads "$THREADS" --reps "$TTFT_REPS" --only ttft --json
+      ;;
+    llama)
+      run_cmd llama "$r" "$LLAMA_BIN/llama-bench" -m "$Q40" "${LB_ARGS[@]}"
+      if [ "$LONG" = 1 ]; then
+        run_cmd llama-long "$r" "$LLAMA_BIN/llama-bench" -m "$Q40" "${LB_LONG_ARGS[@]}"
+        run_cmd llama-depth "$r" "$LLAMA_BIN/llama-bench" -m "$Q40" "${LB_DEPTH_ARGS[@]}"
+      fi
+      if [ "$TTFT" = 1 ]; then  # a fresh process each rep; its own printed timings (side_by_side_table.py)
+        for i in $(seq 1 "$TTFT_REPS"); do
+          run_cmd "mtmd-ttft-$i" "$r" "$LLAMA_BIN/llama-mtmd-cli" "${MTMD_ARGS[@]}"
+        done
+      fi
+      ;;
+    ik)
+      run_cmd ik "$r" "$IK_BIN/llama-bench" -m "$Q40" "${LB_ARGS[@]}" "${IK_EXTRA[@]}"
+      [ "$LONG" = 0 ] || run_cmd ik-long "$r" "$IK_BIN/llama-bench" -m "$Q40" "${IK_LONG_ARGS[@]}" "${IK_EXTRA[@]}"
+      ;;
+  esac
 }
 
 LOAD=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
@@ -258,10 +358,19 @@ GLANCE_COMMIT=$(git -C "$REPO" log -1 --format='%h (%cs)' 2>/dev/null || echo un
   echo "- Glance: $GLANCE, commit $GLANCE_COMMIT: \`bench --precision q4 ${GL_ARGS[*]} --only prefill,decode --json\`"
   echo "- llama.cpp: node-llama-cpp $NODE_LLAMA_CPP_VERSION's git bundle, commit $LLAMA_COMMIT: \`llama-bench ${LB_ARGS[*]}\`"
   echo "- ik_llama.cpp: commit $IK_COMMIT$IK_DIRTY: \`llama-bench ${LB_ARGS[*]} ${IK_EXTRA[*]}\`"
+  if [ "$LONG" = 1 ]; then
+    echo "- --long: Glance \`bench --precision q4 ${GL_LONG_ARGS[*]} --json\` (each long prompt once, then $LONG_DECODE decode steps at that context); llama.cpp \`llama-bench ${LB_LONG_ARGS[*]}\` and \`llama-bench ${LB_DEPTH_ARGS[*]}\`; ik_llama.cpp \`llama-bench ${IK_LONG_ARGS[*]} ${IK_EXTRA[*]}\`"
+  fi
+  if [ "$TTFT" = 1 ]; then
+    echo "- --ttft: Glance \`bench --precision q4 --threads $THREADS --reps $TTFT_REPS --only ttft --json\`; llama.cpp \`llama-mtmd-cli -m $(basename "$Q40") --mmproj $(basename "$MMPROJ") --image image-224.ppm -p \"$QUESTION\" -n 1 -t $THREADS -c 4096 --temp 0 --perf -lv 4\`, $TTFT_REPS run(s) a round, each a fresh process; its time to first token is the time between its log lines 'main: loading model' (model and mmproj loaded and warmed up) and the llama_perf_context_print report (after the first token), less its 'eval time'; question: $Q_TOKENS tokens; ik_llama.cpp: not measured"
+  fi
   echo "- $ROUNDS rounds; odd rounds Glance, llama.cpp, ik_llama.cpp, even rounds reversed$([ "$QUICK" = 1 ] && echo "; --quick: a pipeline check, not a measurement")"
   echo "- each engine's figure in a round is the median of its reps; ratios are per round, then their median (min–max) over rounds"
   echo
-  "${PY:-python3}" "$HERE/side_by_side_table.py" "$OUT" "$ROUNDS"
+  TABLE_ARGS=()
+  [ "$LONG" = 0 ] || TABLE_ARGS+=(--long "$LONG_A,$LONG_B")
+  [ "$TTFT" = 0 ] || TABLE_ARGS+=(--ttft "$TTFT_REPS")
+  "${PY:-python3}" "$HERE/side_by_side_table.py" "$OUT" "$ROUNDS" "${TABLE_ARGS[@]}"
 } >"$OUT/summary.md" || die "summarising the results in $OUT failed"
 cat "$OUT/summary.md"
 say "results: $OUT (summary.md, per-round JSON, logs and commands)"
