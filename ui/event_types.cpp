@@ -1,6 +1,7 @@
 #include "ui/event_types.h"
 
 #include "ui/local_server_config.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 
@@ -53,19 +54,19 @@ QString ThreadCount(int threads) {
 }
 
 QString SpeculativeSummary(const TurnStats& s) {
-  return QStringLiteral("MTP %1% of drafts accepted, %2 tok/pass")
-      .arg(100.0 * s.acceptance_rate(), 0, 'f', 0)
-      .arg(s.tokens_per_weight_pass(), 0, 'f', 2);
+  return QStringLiteral("MTP %1 of drafts accepted, %2 tok/pass")
+      .arg(FormatShare(s.acceptance_rate()), FormatRatio(s.tokens_per_weight_pass()));
 }
 
 QString DescribeStats(const TurnStats& s) {
   const QString dot = QStringLiteral(" \u00B7 ");
   QStringList parts;
-  parts << QStringLiteral("prompt %1 tok").arg(s.prompt_tokens);
-  parts << QStringLiteral("TTFT %1 s").arg(TtftWithImages(s), 0, 'f', 2);
-  parts << QStringLiteral("prefill %1 tok/s").arg(s.prefill_tokens_per_s, 0, 'f', 0);
-  parts << QStringLiteral("decode %1 tok/s").arg(s.decode_tokens_per_s, 0, 'f', 1);
-  parts << QStringLiteral("%1 tok").arg(s.generated_tokens);
+  // One form for each kind of number (ui/stats_format.h).
+  parts << QStringLiteral("prompt %1 tok").arg(FormatCount(s.prompt_tokens));
+  parts << QStringLiteral("TTFT %1").arg(FormatDuration(TtftWithImages(s)));
+  parts << QStringLiteral("prefill %1").arg(FormatRate(s.prefill_tokens_per_s, QStringLiteral("tok/s")));
+  parts << QStringLiteral("decode %1").arg(FormatRate(s.decode_tokens_per_s, QStringLiteral("tok/s")));
+  parts << QStringLiteral("%1 tok").arg(FormatCount(s.generated_tokens));
   if (s.draft_tokens > 0) parts << SpeculativeSummary(s);
   // How the tokens were chosen (issue 34: the stats did not say): a seed is recorded exactly
   // when the turn sampled.

@@ -17,6 +17,7 @@
 
 #include "ui/atomic_save.h"
 #include "ui/event_types.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 namespace {
@@ -47,6 +48,8 @@ QChart* MakeChart(const QString& title) {
   chart->setMargins(QMargins(2, 2, 2, 2));
   chart->setBackgroundRoundness(0);
   chart->legend()->setAlignment(Qt::AlignBottom);
+  // Axis numbers with the user's separators, as the stats text (ui/stats_format.h).
+  chart->setLocalizeNumbers(true);
   return chart;
 }
 
@@ -88,6 +91,8 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   msAxis_ = new QValueAxis(latencyChart_);
   msAxis_->setLabelFormat(QStringLiteral("%.1f"));
   msAxis_->setTickCount(3);
+  // As the turn axis: Qt Charts elided the token numbers to "…" in a short dock (issue 34).
+  for (QValueAxis* axis : {secondsAxis_, tokenAxis_, msAxis_}) axis->setTruncateLabels(false);
   latencyChart_->addAxis(tokenAxis_, Qt::AlignBottom);
   latencyChart_->addAxis(msAxis_, Qt::AlignLeft);
   latencySeries_->attachAxis(tokenAxis_);
@@ -214,10 +219,8 @@ void TimingPanel::rebuildCharts() {
   if (!turns_.empty())
     for (const StageTime& s : turns_.back().stages)
       if (IsKernelStage(s.name))
-        kernelLines << tr("%1: %2 s in %3 calls")
-                           .arg(QString::fromStdString(s.name))
-                           .arg(s.seconds, 0, 'f', 3)
-                           .arg(s.calls);
+        kernelLines << tr("%1: %2 in %3 calls")
+                           .arg(QString::fromStdString(s.name), FormatDuration(s.seconds), FormatCount(s.calls));
   kernels_->setText(kernelLines.join(QStringLiteral(" \u00B7 ")));
   kernels_->setVisible(!kernelLines.isEmpty());
   const QStringList split = npuSplitRows();
@@ -231,12 +234,9 @@ QStringList TimingPanel::npuSplitRows() const {
   if (turns_.empty() || turns_.back().backend.rfind("npu", 0) != 0) return rows;
   for (const StageTime& s : turns_.back().stages)
     if (!IsKernelStage(s.name) && s.seconds > 0.0)
-      rows << tr("%1: %2 s = NPU %3 \u00B7 transfer %4 \u00B7 host %5")
-                  .arg(QString::fromStdString(s.name))
-                  .arg(s.seconds, 0, 'f', 3)
-                  .arg(s.npu_s, 0, 'f', 3)
-                  .arg(s.transfer_s, 0, 'f', 3)
-                  .arg(s.host_s(), 0, 'f', 3);
+      rows << tr("%1: %2 = NPU %3 \u00B7 transfer %4 \u00B7 host %5")
+                  .arg(QString::fromStdString(s.name), FormatDuration(s.seconds), FormatDuration(s.npu_s),
+                       FormatDuration(s.transfer_s), FormatDuration(s.host_s()));
   return rows;
 }
 
@@ -246,21 +246,15 @@ QString TimingPanel::summaryText() const {
   if (turns_.empty()) return tr("No turns yet.");
   const TurnStats& s = turns_.back();
   const double image = ImageSeconds(s);
-  const QString ttft = image > 0.0 ? tr("%1 s (image %2 s)").arg(TtftWithImages(s), 0, 'f', 3).arg(image, 0, 'f', 3)
-                                   : tr("%1 s").arg(s.ttft_s, 0, 'f', 3);
+  const QString ttft = image > 0.0 ? tr("%1 (image %2)").arg(FormatDuration(TtftWithImages(s)), FormatDuration(image))
+                                   : FormatDuration(s.ttft_s);
   const QString speculative = s.draft_tokens > 0 ? QStringLiteral(" \u00B7 ") + SpeculativeSummary(s) : QString();
-  return tr("Turn %1: TTFT %2 \u00B7 total %3 s \u00B7 prompt %4 tok (%5 image) at %6 tok/s "
-            "\u00B7 %7 tok generated at %8 tok/s%9 \u00B7 %10")
-      .arg(turnCount())
-      .arg(ttft)
-      .arg(s.total_s + image, 0, 'f', 2)
-      .arg(s.prompt_tokens)
-      .arg(s.image_tokens)
-      .arg(s.prefill_tokens_per_s, 0, 'f', 0)
-      .arg(s.generated_tokens)
-      .arg(s.decode_tokens_per_s, 0, 'f', 1)
-      .arg(speculative)
-      .arg(ThreadCount(s.threads));
+  // One form for each kind of number (ui/stats_format.h), replaced in one pass.
+  return tr("Turn %1: TTFT %2 \u00B7 total %3 \u00B7 prompt %4 tok (%5 image) at %6 "
+            "\u00B7 %7 tok generated at %8%9 \u00B7 %10")
+      .arg(FormatCount(turnCount()), ttft, FormatDuration(s.total_s + image), FormatCount(s.prompt_tokens),
+           FormatCount(s.image_tokens), FormatRate(s.prefill_tokens_per_s, tr("tok/s")), FormatCount(s.generated_tokens),
+           FormatRate(s.decode_tokens_per_s, tr("tok/s")), speculative, ThreadCount(s.threads));
 }
 
 QStringList TimingPanel::chartStages() const {

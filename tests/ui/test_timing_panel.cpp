@@ -3,6 +3,13 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <QAbstractAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLocale>
+
+#include "ui/event_types.h"
+#include "ui/stats_format.h"
 #include "ui/timing_panel.h"
 
 using glance::StageTime;
@@ -54,7 +61,16 @@ class TestTimingPanel : public QObject {
     QCOMPARE(panel.chartValue(1, QStringLiteral("prefill")), 0.6);
     QCOMPARE(panel.chartValue(0, QStringLiteral("sample")), 0.0);
     // TTFT as the user waits it: the image stages (0.02 + 0.4 s) before the 0.5 s to the first token.
-    QVERIFY2(panel.summaryText().contains(QStringLiteral("TTFT 0.920 s (image 0.420 s)")), qPrintable(panel.summaryText()));
+    QVERIFY2(panel.summaryText().contains(QStringLiteral("TTFT 920 ms (image 420 ms)")), qPrintable(panel.summaryText()));
+
+    // No axis elides its numbers to "…" in a short dock (issue 34: the latency chart's token
+    // numbers did), and they follow the locale as the stats text does.
+    const auto views = panel.findChildren<QChartView*>();
+    QCOMPARE(views.size(), 2);
+    for (QChartView* view : views) {
+      QVERIFY(view->chart()->localizeNumbers());
+      for (QAbstractAxis* axis : view->chart()->axes()) QVERIFY2(!axis->truncateLabels(), qPrintable(view->chart()->title()));
+    }
 
     panel.clear();
     QCOMPARE(panel.tokenAxisTicks(), QStringLiteral("1..5 every 1"));
@@ -95,6 +111,49 @@ class TestTimingPanel : public QObject {
     QVERIFY(!csv.contains(QStringLiteral("1,summary,drafts_accepted")));
   }
 
+  // Issue 34: one form for each kind of number in the stats, through the user's locale; the
+  // panel's summary and the answer's stats line write the same number the same way.
+  void numbersHaveOneLocaleAwareForm() {
+    using namespace glance::ui;
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    QCOMPARE(FormatCount(1234567), QStringLiteral("1,234,567"));
+    QCOMPARE(FormatDuration(0.0042), QStringLiteral("4.2 ms"));
+    QCOMPARE(FormatDuration(0.00996), QStringLiteral("10 ms"));  // rounded before the form is chosen
+    QCOMPARE(FormatDuration(0.85), QStringLiteral("850 ms"));
+    QCOMPARE(FormatDuration(0.9996), QStringLiteral("1.00 s"));  // not "1,000 ms"
+    QCOMPARE(FormatDuration(1.234), QStringLiteral("1.23 s"));
+    QCOMPARE(FormatDuration(1234.5), QStringLiteral("1,234.50 s"));
+    QCOMPARE(FormatRate(1234.56, QStringLiteral("tok/s")), QStringLiteral("1,234.6 tok/s"));
+    QCOMPARE(FormatRate(9.0, QStringLiteral("tok/s")), QStringLiteral("9.0 tok/s"));
+    QCOMPARE(FormatShare(0.6667), QStringLiteral("67%"));
+    QCOMPARE(FormatRatio(1.6667), QStringLiteral("1.67"));
+
+    TurnStats s = MakeStats(5.0, false);  // TTFT 1.25 s, total 5 s
+    s.prompt_tokens = 1234;
+    s.prefill_tokens_per_s = 2345.67;
+    s.decode_tokens_per_s = 12.34;
+    s.backend = "cpu";
+    TimingPanel panel;
+    panel.addTurn(s);
+    const QString summary = panel.summaryText(), line = DescribeStats(s);
+    for (const QString& part : {QStringLiteral("prompt 1,234 tok"), QStringLiteral("2,345.7 tok/s"),
+                                QStringLiteral("12.3 tok/s"), QStringLiteral("TTFT 2.30 s")}) {
+      QVERIFY2(summary.contains(part), qPrintable(part + QStringLiteral(" | ") + summary));
+      QVERIFY2(line.contains(part), qPrintable(part + QStringLiteral(" | ") + line));
+    }
+    QVERIFY2(summary.contains(QStringLiteral("total 6.05 s")), qPrintable(summary));  // total + image stages
+
+    // German: the same forms with its separators.
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    QCOMPARE(FormatDuration(1.234), QStringLiteral("1,23 s"));
+    QCOMPARE(FormatRate(1234.56, QStringLiteral("tok/s")), QStringLiteral("1.234,6 tok/s"));
+    QCOMPARE(FormatCount(1234), QStringLiteral("1.234"));
+    QVERIFY2(DescribeStats(s).contains(QStringLiteral("prompt 1.234 tok")), qPrintable(DescribeStats(s)));
+    QVERIFY2(DescribeStats(s).contains(QStringLiteral("decode 12,3 tok/s")), qPrintable(DescribeStats(s)));
+    QLocale::setDefault(before);
+  }
+
   // Issue 30 item 5: on an NPU backend each stage's time splits into NPU dispatch, transfer/sync
   // and host time, one row a stage; a CPU turn shows no split (the control).
   void npuTurnSplitsEachStage() {
@@ -109,8 +168,9 @@ class TestTimingPanel : public QObject {
     panel.addTurn(s);
     const QStringList rows = panel.npuSplitRows();
     QCOMPARE(rows.size(), 4);  // preprocess, vision, prefill, decode: not the cpu:matmul entry
-    QVERIFY(rows.contains(QStringLiteral("prefill: 0.300 s = NPU 0.200 \u00B7 transfer 0.050 \u00B7 host 0.050")));
-    QVERIFY(rows.contains(QStringLiteral("decode: 0.400 s = NPU 0.000 \u00B7 transfer 0.000 \u00B7 host 0.400")));
+    QVERIFY2(rows.contains(QStringLiteral("prefill: 300 ms = NPU 200 ms \u00B7 transfer 50 ms \u00B7 host 50 ms")),
+             qPrintable(rows.join(QLatin1Char('|'))));
+    QVERIFY(rows.contains(QStringLiteral("decode: 400 ms = NPU 0.0 ms \u00B7 transfer 0.0 ms \u00B7 host 400 ms")));
     QVERIFY(panel.npuSplitShown());
     const QString csv = QString::fromUtf8(panel.toCsv());
     QVERIFY2(csv.contains(QStringLiteral("1,stage_npu_s,prefill,0.2,")), qPrintable(csv));
