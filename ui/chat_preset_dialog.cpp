@@ -11,6 +11,8 @@
 #include <QSpinBox>
 #include <exception>
 
+#include "core/engine/stop_scanner.h"
+
 namespace glance::ui {
 
 ChatPresetDialog::ChatPresetDialog(const ChatPreset& initial, const QString& title, QWidget* parent)
@@ -65,6 +67,14 @@ ChatPresetDialog::ChatPresetDialog(const ChatPreset& initial, const QString& tit
   thinking_->setCurrentIndex(!initial.thinking ? 0 : (*initial.thinking ? 1 : 2));
   thinking_->setToolTip(tr("For models that can think before answering; others ignore it."));
   form->addRow(tr("T&hinking:"), thinking_);
+  stop_ = new QPlainTextEdit(QString::fromStdString(StopLines(initial.stop)), this);
+  stop_->setObjectName(QStringLiteral("presetStop"));
+  stop_->setPlaceholderText(tr("empty: the ones in File \u25b8 Settings"));
+  stop_->setToolTip(tr("The answer ends before the first of these; it is not shown or saved. One a line; "
+                       "\\n is a line break, \\t a tab, \\\\ a backslash."));
+  stop_->setTabChangesFocus(true);
+  stop_->setFixedHeight(stop_->fontMetrics().lineSpacing() * 3 + 12);
+  form->addRow(tr("St&op sequences:"), stop_);
   problem_ = new QLabel(this);
   problem_->setObjectName(QStringLiteral("problem"));
   problem_->setWordWrap(true);
@@ -98,6 +108,10 @@ ChatPreset ChatPresetDialog::preset() const {
   if (ok) p.seed = seed;
   p.max_tokens = maxTokens_->value();
   if (thinking_->currentIndex() > 0) p.thinking = thinking_->currentIndex() == 1;
+  try {
+    p.stop = ParseStopLines(stop_->toPlainText().toStdString());
+  } catch (const std::exception&) {  // accept() says why
+  }
   return p;
 }
 
@@ -112,6 +126,12 @@ void ChatPresetDialog::accept() {
       problem_->setText(tr("Seed: '%1' is not a whole number \u2265 0").arg(seed));
       return;
     }
+  }
+  try {
+    ParseStopLines(stop_->toPlainText().toStdString());
+  } catch (const std::exception& e) {
+    problem_->setText(tr("Stop sequences: %1").arg(QString::fromUtf8(e.what())));
+    return;
   }
   const ChatPreset p = preset();
   try {

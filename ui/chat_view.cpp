@@ -414,6 +414,7 @@ void ChatView::finishAnswer(const TurnStats& stats, const QString& stop_reason) 
   if (stop_reason == QStringLiteral("cancelled")) m.stats += tr(" \u00B7 stopped");
   if (stop_reason == QStringLiteral("max_tokens")) m.stats += tr(" \u00B7 length limit");
   if (stop_reason == QStringLiteral("context")) m.stats += tr(" \u00B7 context full");
+  if (stop_reason == QStringLiteral("stop")) m.stats += tr(" \u00B7 stop sequence");
   render();
 }
 

@@ -58,7 +58,7 @@ void EngineWorker::loadModel(const QString& dir, const EngineOptions& options) {
     ReturnFreedMemory();
     session_ = std::make_unique<Session>(engine_);
     Q_EMIT modelLoaded(engine_->info());
-    Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
+    applyContextLimit();
     if (serving) restartServer();
   } catch (const std::exception& e) {
     ReturnFreedMemory();  // what the failed load had read
@@ -137,6 +137,8 @@ void EngineWorker::generate(Run&& run) {
     Q_EMIT turnFinished(run(callbacks()));
   } catch (const Cancelled&) {
     Q_EMIT cancelled(QStringLiteral("generate"));
+  } catch (const ContextFull& e) {
+    Q_EMIT error(QStringLiteral("context"), QString::fromUtf8(e.what()));
   } catch (const std::exception& e) {
     Q_EMIT error(QStringLiteral("generate"), QString::fromUtf8(e.what()));
   }
@@ -226,5 +228,21 @@ void EngineWorker::setSystemPrompt(const QString& text) {
 }
 
 void EngineWorker::setImageMode(ImageMode mode) { imageMode_ = mode; }
+
+void EngineWorker::setContextLimit(int tokens) {
+  contextLimit_ = tokens;
+  applyContextLimit();
+}
+
+void EngineWorker::applyContextLimit() {
+  if (!session_) return;
+  try {
+    const int limit = session_->SetContextLimit(contextLimit_);
+    Q_EMIT contextLimitApplied(contextLimit_, limit, session_->model_context_limit());
+  } catch (const std::exception& e) {  // below the minimum: the registry refuses it first
+    Q_EMIT error(QStringLiteral("settings"), QString::fromUtf8(e.what()));
+  }
+  Q_EMIT contextUsage(session_->context_tokens(), session_->context_limit());
+}
 
 }  // namespace glance::ui

@@ -73,6 +73,10 @@ class EngineWorker : public QObject {
   void setSystemPrompt(const QString& text);
   // For images attached from now on.
   void setImageMode(glance::ImageMode mode);
+  // The most tokens a chat may hold (the "context_length" setting; Session::SetContextLimit):
+  // for this session from its next turn and for the sessions of later loads. Then
+  // contextLimitApplied() and contextUsage().
+  void setContextLimit(int tokens);
   // Captions every image of `dir` not yet in `out` (.jsonl or .csv; core/engine/caption_folder.h)
   // with `prompt`, a fresh session per image (the chat's session is left alone). Reports
   // folderProgress() before each image and folderItem() after it; Stop ends the run inside the
@@ -129,6 +133,9 @@ class EngineWorker : public QObject {
   // What the session's context holds after a load, a turn (answered, stopped or failed), a
   // continued conversation or a reset, of its limit (Session::context_tokens/context_limit).
   void contextUsage(int used, int limit);
+  // The context length asked for, the limit now in force (lower when the model holds fewer:
+  // its max_position_embeddings, `modelLimit`); after a load and setContextLimit.
+  void contextLimitApplied(int asked, int limit, int modelLimit);
   // Folder captioning: `done` of `total` images handled, `file` about to be captioned;
   // etaSeconds < 0 until the first image is done.
   void folderProgress(int done, int total, const QString& file, double etaSeconds);
@@ -147,7 +154,8 @@ class EngineWorker : public QObject {
   // A command waits because the local server is answering a request (Stop still works).
   void waitingForServer();
   // A failed command; `during` says which ("load", "image", "remove-image", "generate",
-  // "continue", "settings", "server", "folder", "choose").
+  // "continue", "settings", "server", "folder", "choose"), or "context": a message that did not
+  // fit the chat's context length (ContextFull; the session as before it).
   void error(const QString& during, const QString& message);
 
  private:
@@ -183,6 +191,8 @@ class EngineWorker : public QObject {
   std::atomic<bool> cancelLoad_{false};
   ImageMode imageMode_ = ImageMode::kFast;
   std::optional<bool> thinking_;  // the last generation's, for the rollout's re-run of its prompt
+  int contextLimit_ = kDefaultContextLimit;  // setContextLimit, for every session
+  void applyContextLimit();
 };
 
 }  // namespace glance::ui

@@ -195,6 +195,7 @@ class MainWindow : public QMainWindow {
   // To the worker (queued: it lives on the engine thread).
   void requestLoad(const QString& dir, const glance::EngineOptions& options);
   void requestImageMode(glance::ImageMode mode);
+  void requestContextLimit(int tokens);
   void requestSystemPrompt(const QString& text);
   void requestAttachImage(const QString& path);
   void requestRemovePendingImage(int position);
@@ -347,6 +348,7 @@ class MainWindow : public QMainWindow {
   int rereadTokens_ = 0;
   QLabel* rateLabel_ = nullptr;   // "12.3 tok/s" while an answer streams
   int contextLimit_ = 0;
+  int contextLengthSent_ = -1;  // the "context_length" setting last sent to the worker
   bool needsContinue_ = false;               // current_ is not (yet) in the engine's session
   std::function<void()> afterContinue_;      // the command waiting for the continuation
   bool regenerating_ = false;                // afterContinue_ is a Regenerate

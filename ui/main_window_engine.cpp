@@ -30,6 +30,7 @@
 #include "ui/main_window.h"
 #include "ui/notice_bar.h"
 #include "ui/settings_store.h"
+#include "ui/stats_format.h"
 #include "ui/timing_panel.h"
 
 namespace glance::ui {
@@ -51,6 +52,7 @@ void MainWindow::connectWorker() {
   connect(this, &MainWindow::requestChooseAnswer, worker_, &EngineWorker::chooseAnswer);
   connect(this, &MainWindow::requestReset, worker_, &EngineWorker::reset);
   connect(this, &MainWindow::requestImageMode, worker_, &EngineWorker::setImageMode);
+  connect(this, &MainWindow::requestContextLimit, worker_, &EngineWorker::setContextLimit);
   connect(this, &MainWindow::requestSystemPrompt, worker_, &EngineWorker::setSystemPrompt);
 
   // Events: queued back to this (GUI) thread.
@@ -70,7 +72,7 @@ void MainWindow::connectWorker() {
       rateShownAtMs_ = -1000;
     } else if (firstPiece_.isValid() && firstPiece_.elapsed() - rateShownAtMs_ >= 250 && firstPiece_.elapsed() > 0) {
       rateShownAtMs_ = firstPiece_.elapsed();
-      rateLabel_->setText(tr("%1 tok/s \u00B7").arg(1000.0 * (answerPieces_ - 1) / static_cast<double>(firstPiece_.elapsed()), 0, 'f', 1));
+      rateLabel_->setText(tr("%1 \u00B7").arg(FormatRate(1000.0 * (answerPieces_ - 1) / static_cast<double>(firstPiece_.elapsed()), tr("tok/s"))));
     }
   });
   connect(worker_, &EngineWorker::attentionMap, attention_, &AttentionPanel::appendMap);
@@ -84,6 +86,16 @@ void MainWindow::connectWorker() {
   connect(this, &MainWindow::requestContinue, worker_, &EngineWorker::continueConversation);
   connect(worker_, &EngineWorker::progress, this, &MainWindow::onProgress);
   connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onCancelled);
+  // A context length above what the model holds is lowered to it: said, not hidden.
+  connect(worker_, &EngineWorker::contextLimitApplied, this, [this](int asked, int limit, int modelLimit) {
+    if (asked > limit)
+      showKeyedNotice(QStringLiteral("context-length"),
+                      tr("Context length: this model holds at most %L1 tokens, so chats are limited to %L2 "
+                         "(Settings asks for %L3).").arg(modelLimit).arg(limit).arg(asked),
+                      static_cast<int>(NoticeBar::Kind::kInfo));
+    else
+      clearNotice(QStringLiteral("context-length"));
+  });
   connect(worker_, &EngineWorker::contextUsage, this, [this](int used, int limit) {
     contextUsed_ = used;
     contextLimit_ = limit;
@@ -428,7 +440,7 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
   if (rereadSeconds_ >= 0.0) {  // this answer first re-read the saved conversation
-    chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2 s").arg(rereadTokens_).arg(rereadSeconds_, 0, 'f', 2));
+    chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2").arg(FormatCount(rereadTokens_), FormatDuration(rereadSeconds_)));
     rereadSeconds_ = -1.0;
   }
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
@@ -436,6 +448,15 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   if (!result.stats.speculative_warning.empty())
     showKeyedNotice(QStringLiteral("speculative"), Q(result.stats.speculative_warning),
                     static_cast<int>(NoticeBar::Kind::kWarning));
+  if (result.stop_reason == "context")  // the answer is kept as far as it went
+    showKeyedNotice(QStringLiteral("context"),
+                    tr("This chat is full: it reached its context length of %L1 tokens, so the answer "
+                       "stops there (it is kept). Start a new chat to go on, or raise Context length "
+                       "in Settings.").arg(contextLimit_),
+                    static_cast<int>(NoticeBar::Kind::kWarning), tr("&New chat"),
+                    [this] { chat_->newChatAction()->trigger(); });
+  else
+    clearNotice(QStringLiteral("context"));  // an answer that fitted: no longer true
   recordTurn(result);
   chat_->setBusy(false);
   afterAnswer();
@@ -490,6 +511,22 @@ void MainWindow::onError(const QString& during, const QString& message) {
                       static_cast<int>(NoticeBar::Kind::kError), tr("Load the &demo model"),
                       [this] { loadDefaultModel(); });
     }
+  } else if (during == QStringLiteral("context")) {
+    // The message does not fit: nothing was sent; it goes back into the box (unless something
+    // new was typed there), its images back onto the strip.
+    chat_->failAnswer(tr("the chat is full"));
+    chat_->setBusy(false);
+    restoreSentImages();
+    if (chat_->input()->toPlainText().trimmed().isEmpty() && !regenerating_)  // a new or edited message
+      chat_->input()->setPlainText(pendingUser_);
+    afterAnswer();
+    showKeyedNotice(QStringLiteral("context"),
+                    regenerating_ ? tr("This chat is full: %1. Start a new chat, or raise Context length in "
+                                       "Settings.").arg(message)
+                                  : tr("This chat is full: %1. Your message is back in the box: start a new "
+                                       "chat to send it there, or raise Context length in Settings.").arg(message),
+                    static_cast<int>(NoticeBar::Kind::kWarning), tr("&New chat"),
+                    [this] { chat_->newChatAction()->trigger(); });
   } else if (during == QStringLiteral("choose")) {
     showKeyedNotice(QStringLiteral("choose"), tr("Could not switch answers: %1").arg(message),
                     static_cast<int>(NoticeBar::Kind::kError));

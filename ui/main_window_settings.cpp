@@ -72,6 +72,11 @@ void MainWindow::applySettings() {
     captionAction_->setChecked(captionOnDrop_);
   }
   Q_EMIT requestImageMode(settings::ToImageMode(values));
+  const int contextLength = settings::ToContextLength(values);
+  if (contextLength != contextLengthSent_) {
+    contextLengthSent_ = contextLength;
+    Q_EMIT requestContextLimit(contextLength);  // from the next message on
+  }
 }
 
 void MainWindow::onSettingChanged(const QString& key) {

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -125,6 +126,7 @@ class TestChatPresets : public QObject {
     ChatPreset thinking = Preset("Thinker", 0.8f, 900, {}, "Think first.");
     thinking.top_k = 20;
     thinking.thinking = true;
+    thinking.stop = {"\n\nUser:", "END"};  // stop sequences travel with the preset
     QVERIFY(a.put(thinking, QString(), &error));
     QVERIFY(a.put(Preset("Greedy", 0.0f, 64), QString(), &error));
     const QString out = dir.filePath(QStringLiteral("export.json"));
@@ -136,6 +138,8 @@ class TestChatPresets : public QObject {
     QSignalSpy problems(&bar, &ChatPresetBar::problem);
     QVERIFY(bar.importFrom(out));
     QCOMPARE(b.saved(), a.saved());
+    QVERIFY(b.find(QStringLiteral("Thinker")));
+    QCOMPARE(b.find(QStringLiteral("Thinker"))->stop, thinking.stop);
     QCOMPARE(bar.box()->count(), 1 + static_cast<int>(glance::BuiltInChatPresets().size()) + 2);  // none, built-ins, 2
 
     const QString bad = dir.filePath(QStringLiteral("bad.json"));
@@ -146,6 +150,14 @@ class TestChatPresets : public QObject {
     QVERIFY2(line.contains(bad) && line.contains(QStringLiteral("preset 2 ('y')")) &&
                  line.contains(QStringLiteral("field 'max_tokens'")) && !line.contains(QLatin1Char('\n')),
              qPrintable(line));
+    // A stop list that is not a list of strings, or has an empty one: one line naming the field.
+    for (const QByteArray& stop : {QByteArray(R"("stop": "END")"), QByteArray(R"("stop": ["ok", 3])"),
+                                   QByteArray(R"("stop": ["ok", ""])")}) {
+      Write(bad, R"({"glance_chat_presets": 1, "presets": [{"name": "s", )" + stop + "}]}");
+      QVERIFY(!bar.importFrom(bad));
+      const QString why = problems.last().at(0).toString();
+      QVERIFY2(why.contains(QStringLiteral("field 'stop'")) && !why.contains(QLatin1Char('\n')), qPrintable(why));
+    }
     Write(bad, "{not json");
     QVERIFY(!bar.importFrom(bad));
     QVERIFY(problems.last().at(0).toString().startsWith(bad));
@@ -188,6 +200,32 @@ class TestChatPresets : public QObject {
     QCOMPARE(bar.box()->findText(QStringLiteral("Gone too (deleted)")), -1);
     bar.setCurrent(QString());
     QCOMPARE(bar.box()->currentText(), QStringLiteral("None (Settings)"));
+  }
+
+  // The dialog's stop sequences: one a line with escapes, saved with the preset; a bad line is
+  // refused in one line naming the field and the line.
+  void dialogEditsStopSequences() {
+    ChatPreset initial = Preset("S", 0.7f, 100);
+    initial.stop = {"\n\n", "END"};
+    glance::ui::ChatPresetDialog dialog(initial, QStringLiteral("Edit"));
+    auto* stop = dialog.findChild<QPlainTextEdit*>(QStringLiteral("presetStop"));
+    QVERIFY(stop);
+    QCOMPARE(stop->toPlainText(), QStringLiteral("\\n\\n\nEND"));
+    stop->setPlainText(QStringLiteral("User:\nbad \\q"));
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    QCOMPARE(dialog.problem(), QStringLiteral("Stop sequences: line 2: unknown escape \\q; use \\n, \\t or \\\\"));
+    stop->setPlainText(QStringLiteral("User:\n\\n---"));
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.preset().stop, (std::vector<std::string>{"User:", "\n---"}));
+    // Applied: a preset's own stop sequences replace the Settings' ones; none keeps them.
+    glance::GenerateOptions options;
+    options.stop = {"from settings"};
+    glance::ApplyChatPreset(Preset("none", 0.7f, 10), options);
+    QCOMPARE(options.stop, std::vector<std::string>{"from settings"});
+    glance::ApplyChatPreset(dialog.preset(), options);
+    QCOMPARE(options.stop, dialog.preset().stop);
   }
 
   void dialogRefusesABadSeedInOneLine() {

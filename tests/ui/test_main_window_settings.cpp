@@ -3,6 +3,7 @@
 // while the loaded model keeps answering, a failing last model falls back to the demo, and
 // Model info lists what is loaded. Needs the engine and the bundled demo model.
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
@@ -15,7 +16,11 @@
 #include <cstring>
 #include <vector>
 
+#include "core/engine/chat_preset.h"
+#include "core/engine/stop_scanner.h"
 #include "core/settings/registry.h"
+#include "ui/chat_preset_store.h"
+#include "ui/context_meter.h"
 #include "ui/chat_view.h"
 #include "ui/conversation_store.h"
 #include "ui/engine_worker.h"
@@ -137,6 +142,151 @@ class TestMainWindowSettings : public QObject {
     QVERIFY(settings.backend().save());
     QVERIFY2(!window.noticeText().contains(path), qPrintable(window.noticeText()));
     QVERIFY(QDir(blocker).removeRecursively());
+  }
+
+  // Stop sequences in Settings (issue 34): the desktop answer ends before the first one, which
+  // is neither shown nor saved (as the server's `stop`); a chat preset's own replace them.
+  void stopSequencesEndTheAnswerNeitherShownNorSaved() {
+    auto settings = Settings();
+    QVERIFY(settings->setValue(QStringLiteral("sampling"), QStringLiteral("greedy")));
+    QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("24")));
+    QVERIFY(settings->setValue(QStringLiteral("thinking"), QStringLiteral("off")));
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const QString question = QStringLiteral("What shapes are there?");
+    auto ask = [&] {
+      window.newChat();
+      const int before = done.count();
+      window.chat()->submit(question);
+      [&] { QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), before + 1, kTimeoutMs); }();
+      return done.count() > before ? qvariant_cast<TurnResult>(done.last().at(0)) : TurnResult{};
+    };
+    // Negative control: no stop sequence, the whole (greedy) answer.
+    const TurnResult whole = ask();
+    const QString full = QString::fromStdString(whole.text);
+    QVERIFY2(full.size() >= 8, qPrintable(full));
+    QVERIFY(whole.stop_reason != "stop");
+    // A stop sequence from the middle of that answer.
+    const QString stop = full.mid(full.size() / 2, 3);
+    const QString expected = full.left(full.indexOf(stop));
+    QVERIFY(settings->setValue(QStringLiteral("stop_sequences"),
+                               QString::fromStdString(glance::StopLines({stop.toStdString()}))));
+    QCOMPARE(window.generateOptions().stop, std::vector<std::string>{stop.toStdString()});
+    const TurnResult cut = ask();
+    QCOMPARE(cut.stop_reason, std::string("stop"));
+    QCOMPARE(QString::fromStdString(cut.text), expected);
+    QCOMPARE(window.chat()->lastAnswer(), expected);  // what the transcript shows
+    QVERIFY2(window.chat()->lastAnswerStats().contains(QStringLiteral("stop sequence")),
+             qPrintable(window.chat()->lastAnswerStats()));
+    const auto saved = store.load(window.currentConversation().id);
+    QVERIFY(saved && !saved->turns.empty());
+    QCOMPARE(saved->turns.back().answer, expected);  // what is saved
+    QCOMPARE(saved->turns.back().stop_reason, QStringLiteral("stop"));
+
+    // A preset's own stop sequences replace the Settings' ones.
+    glance::ChatPreset preset;
+    preset.name = "Short";
+    preset.temperature = 0.0f;
+    preset.max_tokens = 24;
+    preset.thinking = false;
+    const QString early = full.mid(2, 2);
+    preset.stop = {early.toStdString()};
+    QString error;
+    QVERIFY2(window.chatPresets()->put(preset, QString(), &error), qPrintable(error));
+    window.chooseChatPreset(QStringLiteral("Short"));
+    QCOMPARE(window.turnOptions().stop, preset.stop);
+    const TurnResult byPreset = ask();
+    QCOMPARE(QString::fromStdString(byPreset.text), full.left(full.indexOf(early)));
+    window.chooseChatPreset(QString());
+    QCOMPARE(window.turnOptions().stop, std::vector<std::string>{stop.toStdString()});
+
+    // A bad list is refused with one line naming the setting and the line.
+    QVERIFY(!settings->setValue(QStringLiteral("stop_sequences"), QStringLiteral("ok\nbad \\q"), &error));
+    QVERIFY2(error.startsWith(QStringLiteral("stop_sequences: line 2: unknown escape")) &&
+                 !error.contains(QLatin1Char('\n')),
+             qPrintable(error));
+  }
+
+  // The context length (issue 34): a setting, lowered to what the model holds with a note; a
+  // chat that reaches it says so and keeps the answer; a message that no longer fits is refused
+  // with a notice, and comes back into the message box.
+  void contextLengthIsASettingAndAFullChatSaysSo() {
+    auto settings = Settings();
+    QVERIFY(settings->setValue(QStringLiteral("sampling"), QStringLiteral("greedy")));
+    QVERIFY(settings->setValue(QStringLiteral("max_new_tokens"), QStringLiteral("16")));
+    QVERIFY(settings->setValue(QStringLiteral("thinking"), QStringLiteral("off")));
+    QVERIFY(settings->setValue(QStringLiteral("context_length"), QString::number(glance::kMaxContextLimit)));
+    QString error;
+    QVERIFY(!settings->setValue(QStringLiteral("context_length"), QStringLiteral("100"), &error));
+    QCOMPARE(error, QStringLiteral("context_length: '100' is out of range; allowed 512..1048576"));
+    ConversationStore store(ConversationsDir());
+    MainWindow window(nullptr, settings.get(), &store);
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy failed(&window, &MainWindow::failed);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    // Above the demo model's 262,144: lowered, and said.
+    QTRY_COMPARE(window.chat()->contextMeter()->usage().limit, 262144);
+    QVERIFY2(window.noticeText().contains(QLocale().toString(262144)) &&
+                 window.noticeText().contains(QStringLiteral("Context length")),
+             qPrintable(window.noticeText()));
+    QVERIFY(settings->setValue(QStringLiteral("context_length"), QStringLiteral("4096")));
+    QTRY_COMPARE(window.chat()->contextMeter()->usage().limit, 4096);
+    QVERIFY2(!window.noticeText().contains(QStringLiteral("Context length")), qPrintable(window.noticeText()));
+
+    // A long message, answered; then the limit set just under where that answer ended.
+    QString message;
+    for (int i = 0; i < 600; ++i) message += QStringLiteral("a ");
+    message = message.trimmed();
+    window.newChat();
+    window.chat()->submit(message);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 1, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const TurnResult first = qvariant_cast<TurnResult>(done.last().at(0));
+    QVERIFY2(first.stats.generated_tokens >= 5, qPrintable(QString::number(first.stats.generated_tokens)));
+    const int limit = first.stats.context_tokens - 2;
+    QVERIFY(limit >= glance::kMinContextLimit);
+    QVERIFY(settings->setValue(QStringLiteral("context_length"), QString::number(limit)));
+    QTRY_COMPARE(window.chat()->contextMeter()->usage().limit, limit);
+    // Regenerate: the same answer runs into the limit; it is kept, and the chat says it is full.
+    window.chat()->regenerateAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kTimeoutMs);
+    QCOMPARE(failed.count(), 0);
+    const TurnResult full = qvariant_cast<TurnResult>(done.last().at(0));
+    QCOMPARE(full.stop_reason, std::string("context"));
+    QVERIFY(!full.text.empty());
+    QVERIFY2(window.noticeText().contains(QStringLiteral("This chat is full")) &&
+                 window.noticeText().contains(QLocale().toString(limit)),
+             qPrintable(window.noticeText()));
+    QVERIFY2(window.chat()->lastAnswerStats().contains(QStringLiteral("context full")),
+             qPrintable(window.chat()->lastAnswerStats()));
+    QCOMPARE(window.currentConversation().turns.back().answer, QString::fromStdString(full.text));
+    // The next message does not fit: refused, nothing saved, the text back in the box.
+    const int turns = static_cast<int>(window.currentConversation().turns.size());
+    window.chat()->submit(QStringLiteral("And now?"));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+    QCOMPARE(done.count(), 2);
+    QVERIFY2(window.noticeText().contains(QStringLiteral("This chat is full")) &&
+                 window.noticeText().contains(QStringLiteral("back in the box")),
+             qPrintable(window.noticeText()));
+    QCOMPARE(window.chat()->input()->toPlainText(), QStringLiteral("And now?"));
+    QCOMPARE(static_cast<int>(window.currentConversation().turns.size()), turns);
+    QCOMPARE(static_cast<int>(store.load(window.currentConversation().id)->turns.size()), turns);
+    // Raised again: the same message goes through in the same chat.
+    QVERIFY(settings->setValue(QStringLiteral("context_length"), QStringLiteral("65536")));
+    window.chat()->submit(window.chat()->input()->toPlainText());
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 4, kTimeoutMs);
+    QCOMPARE(done.count(), 3);
+    QCOMPARE(static_cast<int>(window.currentConversation().turns.size()), turns + 1);
+    QVERIFY2(!window.noticeText().contains(QStringLiteral("This chat is full")), qPrintable(window.noticeText()));
   }
 
   void settingsRoundTripIntoANewWindow() {
