@@ -28,6 +28,7 @@
 
 #include "core/engine/attention_csv.h"
 #include "ui/atomic_save.h"
+#include "ui/fitting_label.h"
 #include "ui/attention_data.h"
 #include "ui/layer_head_chart.h"
 #include "ui/settings_file.h"
@@ -101,11 +102,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   maps->addWidget(heatmap_, 1);
   maps->addWidget(compareHeatmap_, 1);
   layout->addLayout(maps, 1);  // all the space the dock gives: the panel is about this
-  cellInfo_ = new QLabel(this);
+  cellInfo_ = new FittingLabel(this);  // never widens the dock, never shows half a word
   cellInfo_->setObjectName(QStringLiteral("cellInfo"));
   cellInfo_->setForegroundRole(QPalette::PlaceholderText);
-  cellInfo_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
-  cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."));
+  cellInfo_->setForms(hoverHint());
   // The hovered cell and the exports share a line, so the map keeps the height.
   auto* infoRow = new QHBoxLayout;
   infoRow->addWidget(cellInfo_, 1);
@@ -130,7 +130,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(heatmap_, &HeatmapWidget::cellClicked, this,
           [this](int cell) { lookUpCell(cell == lookedCell_ ? -1 : cell); });
   connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
-    cellInfo_->setText(text.isEmpty() ? tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there.") : text);
+    cellInfo_->setForms(text.isEmpty() ? hoverHint() : QStringList{text});
   });
 
   chipGroup_ = new QButtonGroup(this);
@@ -579,6 +579,13 @@ void AttentionPanel::setModelDescription(const QString& model, const QString& pr
   precision_ = precision;
 }
 
+QStringList AttentionPanel::hoverHint() {
+  return {tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."),
+          tr("Hover a cell for its weight; wheel zooms; click for its words."),
+          tr("Hover: weight \u00B7 wheel: zoom \u00B7 click: words"),
+          tr("Hover a cell for its weight")};
+}
+
 QString AttentionPanel::helpText() {
   return tr(
       "<p><b>What the map shows.</b> For the chosen word, how much weight the model's "
@@ -810,9 +817,9 @@ void AttentionPanel::refresh() {
   for (QWidget* w : std::initializer_list<QWidget*>{layerBox_, headBox_, colormapBox_, opacity_, hideSinks_,
                                                    viewButton_, png_, json_})
     w->setEnabled(!maps_.empty());
-  if (maps_.empty()) cellInfo_->clear();
-  else if (cellInfo_->text().isEmpty())
-    cellInfo_->setText(tr("Hover the heatmap for a cell's weight; wheel zooms; click a cell for the words that looked there."));
+  if (maps_.empty()) cellInfo_->setForms({});
+  else if (cellInfo_->fullText().isEmpty())
+    cellInfo_->setForms(hoverHint());
   OverlayStyle style = currentStyle();
   const std::vector<float> second = comparedMap();
   if (!second.empty() && !style.fixed_range) {

@@ -29,6 +29,7 @@ class QSlider;
 
 namespace glance::ui {
 
+class FittingLabel;
 class LayerHeadChart;
 
 class AttentionPanel : public QWidget {
@@ -109,6 +110,8 @@ class AttentionPanel : public QWidget {
 
   // "What attention does and does not tell you", shown by the panel's "?" button.
   static QString helpText();
+  // The hint under the map when no cell is hovered, longest first (FittingLabel's forms).
+  static QStringList hoverHint();
   QAbstractButton* helpButton() const { return help_; }
 
   QAbstractButton* chip(int index) const;
@@ -160,7 +163,7 @@ class AttentionPanel : public QWidget {
   int compare_ = -1;
   int clicked_ = -1;  // the chip last clicked (hover previews change selected_, not this)
   QLabel* caption_ = nullptr;
-  QLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight
+  FittingLabel* cellInfo_ = nullptr;  // the hovered cell's row, column and weight, or the hint
   QLabel* lookupInfo_ = nullptr;  // the reverse lookup's words
   QAbstractButton* help_ = nullptr;
   QAbstractButton* wholeAnswer_ = nullptr;

@@ -83,6 +83,37 @@ QString LayerHeadChart::cellText(int index) const {
   return text + tr("\nClick to show this layer and head.");
 }
 
+std::vector<LayerHeadChart::Label> LayerHeadChart::layerLabels() const {
+  std::vector<Label> labels;
+  const Geometry g = geometry();
+  if (g.layers.empty() || g.heads <= 0) return labels;
+  const int side = g.grid.height() / g.heads;
+  const int em = fontMetrics().height();
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetrics plainMetrics(font()), boldMetrics(bold);
+  const int gap = plainMetrics.horizontalAdvance(QLatin1Char(' '));
+  const auto place = [&](size_t i, bool full) {
+    const QString text = QString::number(g.layers[i]);
+    const int width = (full ? boldMetrics : plainMetrics).horizontalAdvance(text) + 2;
+    const int centre = g.grid.left() + static_cast<int>(i) * side + side / 2;
+    const QRect r(centre - width / 2, g.grid.bottom() + 2, width, em);
+    if (r.left() < 0 || r.right() > rect().right()) return;
+    for (const Label& other : labels)
+      if (r.adjusted(-gap, 0, gap, 0).intersects(other.rect)) return;  // never two on one another
+    labels.push_back({g.layers[i], full, r});
+  };
+  std::vector<bool> full(g.layers.size(), false);
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    for (const HeadShare& s : shares_) full[i] = full[i] || (s.layer == g.layers[i] && s.kind == MapKind::kSoftmax);
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    if (full[i]) place(i, true);  // the full-attention layers first: the ones the maps come from
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    if (!full[i]) place(i, false);
+  std::sort(labels.begin(), labels.end(), [](const Label& a, const Label& b) { return a.rect.left() < b.rect.left(); });
+  return labels;
+}
+
 QSize LayerHeadChart::sizeHint() const {
   const Geometry g = geometry();
   const int em = fontMetrics().height();
@@ -122,16 +153,11 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
   }
   // Layer numbers under the columns (the full-attention ones in bold), heads on the left.
   const int side = g.grid.height() / std::max(1, g.heads);
-  const int every = std::max(1, (fontMetrics().horizontalAdvance(QStringLiteral("00")) + 2) / std::max(1, side));
-  for (size_t i = 0; i < g.layers.size(); ++i) {
-    bool full = false;
-    for (const HeadShare& s : shares_) full = full || (s.layer == g.layers[i] && s.kind == MapKind::kSoftmax);
-    if (i % static_cast<size_t>(every) != 0 && !full) continue;
-    small.setBold(full);
+  for (const Label& label : layerLabels()) {
+    small.setBold(label.bold);
     p.setFont(small);
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRect(g.grid.left() + static_cast<int>(i) * side - side, g.grid.bottom() + 2, 3 * side, em),
-               Qt::AlignHCenter | Qt::AlignTop, QString::number(g.layers[i]));
+    p.drawText(label.rect, Qt::AlignHCenter | Qt::AlignTop, QString::number(label.layer));
   }
   small.setBold(false);
   p.setFont(small);

@@ -28,6 +28,14 @@ class LayerHeadChart : public QWidget {
   int cellAt(const QPoint& pos) const;
   // The tooltip of shares()[index].
   QString cellText(int index) const;
+  // The layer numbers drawn under the columns and where: the full-attention layers' first, then
+  // every few others, each only where it overlaps no other and fits the widget. For tests.
+  struct Label {
+    int layer = 0;
+    bool bold = false;  // a full-attention layer
+    QRect rect;
+  };
+  std::vector<Label> layerLabels() const;
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;

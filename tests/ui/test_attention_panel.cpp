@@ -17,6 +17,7 @@
 
 #include "ui/attention_data.h"
 #include "ui/attention_panel.h"
+#include "ui/fitting_label.h"
 #include "ui/heatmap.h"
 #include "ui/heatmap_description.h"
 #include "ui/layer_head_chart.h"
@@ -740,6 +741,82 @@ class TestAttentionPanel : public QObject {
     const std::vector<float> shown = panel.currentMap();
     QCOMPARE(lo, *std::min_element(shown.begin(), shown.end()));
     QCOMPARE(hi, *std::max_element(shown.begin(), shown.end()));
+  }
+
+  // Issue 34: the hint under the map read "Hover the heatmap for a c" at the default dock width.
+  // It shows the longest of its forms that fits, whole; only when none fits is one elided.
+  void hoverHintIsNeverCutMidWord() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    auto* hint = panel.findChild<FittingLabel*>(QStringLiteral("cellInfo"));
+    QVERIFY(hint);
+    const QStringList forms = AttentionPanel::hoverHint();
+    QSet<QString> shown;
+    for (int width : {1400, 700, 420, 300, 240}) {
+      panel.resize(width, 700);
+      panel.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&panel));
+      QTRY_COMPARE(hint->width() > 0, true);
+      const int room = hint->contentsRect().width();
+      QVERIFY2(forms.contains(hint->text()) || hint->text().endsWith(QChar(0x2026)), qPrintable(hint->text()));
+      QVERIFY2(hint->fontMetrics().horizontalAdvance(hint->text()) <= room,
+               qPrintable(QStringLiteral("%1 px: '%2'").arg(room).arg(hint->text())));
+      // The longest form that fits, not a shorter one.
+      for (const QString& form : forms) {
+        if (form == hint->text()) break;
+        QVERIFY2(hint->fontMetrics().horizontalAdvance(form) > room, qPrintable(form));
+      }
+      if (hint->text() != forms.first()) QCOMPARE(hint->toolTip(), forms.first());  // the whole of it
+      shown.insert(hint->text());
+    }
+    QVERIFY2(shown.size() >= 2, "the form follows the width");  // control: not one fixed text
+    QVERIFY(shown.contains(forms.first()));
+    // A very narrow one: the shortest form, elided (the only case with "…").
+    FittingLabel narrow;
+    narrow.setForms({QStringLiteral("a long sentence here"), QStringLiteral("short form")});
+    narrow.resize(narrow.fontMetrics().horizontalAdvance(QStringLiteral("short")), 20);
+    narrow.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&narrow));
+    QVERIFY2(narrow.text().endsWith(QChar(0x2026)) && narrow.text().startsWith(QStringLiteral("sh")),
+             qPrintable(narrow.text()));
+  }
+
+  // Issue 34: the layer numbers under the layer × head chart overlapped at 1280×720 (every
+  // full-attention layer was drawn beside every few others). Never two on one another, inside
+  // the chart, the full-attention layers' first; all of them when there is room.
+  void layerLabelsNeverOverlap() {
+    std::vector<glance::HeadShare> shares;
+    for (int l = 0; l < 24; ++l)
+      for (int h = 0; h < 8; ++h) {
+        glance::HeadShare s;
+        s.kind = l % 4 == 3 ? glance::MapKind::kSoftmax : glance::MapKind::kHidden;
+        s.layer = l;
+        s.head = h;
+        s.image = 0.01f * static_cast<float>(l + h);
+        shares.push_back(s);
+      }
+    LayerHeadChart chart;
+    chart.setShares(shares);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    for (QSize size : {QSize(160, 70), QSize(260, 90), QSize(420, 140), QSize(1200, 500)}) {
+      chart.resize(size);
+      const auto labels = chart.layerLabels();
+      QVERIFY(!labels.empty());
+      for (size_t i = 0; i < labels.size(); ++i) {
+        QVERIFY(chart.rect().contains(labels[i].rect.topLeft()) && labels[i].rect.right() <= chart.rect().right());
+        for (size_t j = i + 1; j < labels.size(); ++j)
+          QVERIFY2(!labels[i].rect.intersects(labels[j].rect),
+                   qPrintable(QStringLiteral("%1x%2: layers %3 and %4").arg(size.width()).arg(size.height())
+                                  .arg(labels[i].layer).arg(labels[j].layer)));
+      }
+      int bold = 0;
+      for (const auto& label : labels) bold += label.bold ? 1 : 0;
+      // The full-attention layers go first: a plain label never takes a bold one's place.
+      if (static_cast<int>(labels.size()) < 24) QVERIFY(bold >= std::min<int>(6, static_cast<int>(labels.size()) / 2));
+      if (size.width() >= 1200) QCOMPARE(static_cast<int>(labels.size()), 24);  // room for every one
+    }
   }
 
   void clearResetsTheCaption() {
