@@ -50,7 +50,12 @@ int main(int argc, char** argv) {
 
   // Before anything reads the data folder: what earlier versions kept in the doubled
   // <data>/Glance/Glance moves up to <data>/Glance, the settings that named it with it.
-  const glance::ui::DataFolderMove moved = glance::ui::MoveDoubledDataFolder(glance::ui::SettingsFile::App().get());
+  glance::ui::DataFolderMove moved = glance::ui::MoveDoubledDataFolder(glance::ui::SettingsFile::App().get());
+  // The same for the folder view's thumbnails: ~/.cache/Glance/Glance/thumbnails moves to
+  // Glance's cache folder, ~/.cache/glance/thumbnails.
+  const glance::ui::DataFolderMove thumbnails = glance::ui::MoveDoubledThumbnailCache();
+  moved.moved += thumbnails.moved;
+  moved.problems += thumbnails.problems;
   for (const QString& line : moved.problems) std::fprintf(stderr, "glance: %s\n", qPrintable(line));
 
   glance::ui::MainWindow window;

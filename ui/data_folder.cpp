@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "ui/folder_thumbnails.h"
 #include "ui/settings_file.h"
 
 namespace glance::ui {
@@ -87,6 +88,27 @@ DataFolderMove MoveDataFolder(const QString& from, const QString& to, SettingsFi
 
 DataFolderMove MoveDoubledDataFolder(SettingsFile* settings) {
   return MoveDataFolder(OldDataFolder(), DataFolder(), settings);
+}
+
+QString OldThumbnailFolder() {
+  const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+  if (cache.isEmpty()) return {};
+  const QString old = cache + QStringLiteral("/thumbnails");
+  return Clean(old) == Clean(FolderThumbnails::DefaultDiskDir()) ? QString() : old;
+}
+
+DataFolderMove MoveDoubledThumbnailCache() {
+  const QString old = OldThumbnailFolder();
+  DataFolderMove result = MoveDataFolder(old, FolderThumbnails::DefaultDiskDir(), nullptr);
+  if (!old.isEmpty() && !QFileInfo::exists(old)) {
+    // The doubled <cache>/Glance/Glance and <cache>/Glance, when nothing else is in them.
+    QDir parent = QFileInfo(Clean(old)).dir();
+    const QString generic = Clean(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation));
+    while (Clean(parent.path()) != generic && parent.path().startsWith(generic + QLatin1Char('/')) &&
+           QDir().rmdir(parent.path()))
+      parent = QFileInfo(parent.path()).dir();
+  }
+  return result;
 }
 
 }  // namespace glance::ui

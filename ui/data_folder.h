@@ -37,4 +37,13 @@ DataFolderMove MoveDataFolder(const QString& from, const QString& to, SettingsFi
 // MoveDataFolder(OldDataFolder(), DataFolder(), settings): the app calls it once at start.
 DataFolderMove MoveDoubledDataFolder(SettingsFile* settings);
 
+// The folder view's thumbnail cache had the same doubling: its first version kept it in
+// QStandardPaths::CacheLocation (~/.cache/Glance/Glance/thumbnails), later ones in Glance's cache
+// folder with the weight cache (FolderThumbnails::DefaultDiskDir(), ~/.cache/glance/thumbnails).
+// "" when the two are the same.
+QString OldThumbnailFolder();
+// MoveDataFolder(OldThumbnailFolder(), FolderThumbnails::DefaultDiskDir(), nullptr), then the
+// doubled folders left empty (~/.cache/Glance/Glance, ~/.cache/Glance) removed. At start.
+DataFolderMove MoveDoubledThumbnailCache();
+
 }  // namespace glance::ui

@@ -28,7 +28,10 @@ FolderThumbnails::~FolderThumbnails() {
 QString FolderThumbnails::DefaultDiskDir() {
   // Glance's cache folder, where the weight cache lives too (it removes only its own leftovers).
   const std::string dir = WeightCache::DefaultDir();
-  if (dir.empty()) return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/thumbnails");
+  // Not CacheLocation: <cache>/<Organization>/<Application> is the doubled ~/.cache/Glance/Glance
+  // (ui/data_folder.h MoveDoubledThumbnailCache).
+  if (dir.empty())
+    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) + QStringLiteral("/glance/thumbnails");
   return QString::fromStdString(dir) + QStringLiteral("/thumbnails");
 }
 

@@ -27,7 +27,7 @@ class FolderThumbnails : public QObject {
   ~FolderThumbnails() override;
 
   // Glance's cache folder + "/thumbnails": $XDG_CACHE_HOME/glance, else ~/.cache/glance
-  // (core/model/weight_cache.h), else QStandardPaths' cache location.
+  // (core/model/weight_cache.h), else QStandardPaths' generic cache location + "/glance".
   static QString DefaultDiskDir();
   // The disk cache's file name for `path` as it is now ("" when it cannot be looked at).
   QString diskKey(const QString& path) const;

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include "ui/data_folder.h"
+#include "ui/folder_thumbnails.h"
 #include "ui/settings_file.h"
 
 using glance::ui::DataFolderMove;
@@ -42,6 +43,45 @@ class TestDataFolder : public QObject {
     const QString generic = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
     QCOMPARE(glance::ui::DataFolder(), generic + QStringLiteral("/Glance"));
     QCOMPARE(glance::ui::OldDataFolder(), generic + QStringLiteral("/Glance/Glance"));  // what AppDataLocation gave
+  }
+
+  // Issue 34: the thumbnail cache's first place was the doubled ~/.cache/Glance/Glance; it moves
+  // to Glance's cache folder (~/.cache/glance/thumbnails, with the weight cache), and the doubled
+  // folders go once empty (a folder with anything else in it stays).
+  void theDoubledThumbnailCacheMovesToGlancesCacheFolder() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Glance"));
+    QCoreApplication::setApplicationName(QStringLiteral("Glance"));
+    QTemporaryDir cache;
+    const QByteArray previous = qgetenv("XDG_CACHE_HOME");
+    qputenv("XDG_CACHE_HOME", cache.path().toLocal8Bit());
+    const QString generic = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    const QString old = glance::ui::OldThumbnailFolder();
+    QCOMPARE(old, QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/thumbnails"));
+    QVERIFY2(old.contains(QStringLiteral("/Glance/Glance/")), qPrintable(old));
+    const QString now = glance::ui::FolderThumbnails::DefaultDiskDir();
+    QCOMPARE(now, cache.path() + QStringLiteral("/glance/thumbnails"));  // with the weight cache
+    QVERIFY(!now.contains(QStringLiteral("Glance/Glance")));
+    Write(old + QStringLiteral("/ab/abcdef.png"), "thumb");
+    Write(old + QStringLiteral("/cd.png"), "thumb 2");
+    Write(now + QStringLiteral("/ee.png"), "kept");
+    const DataFolderMove moved = glance::ui::MoveDoubledThumbnailCache();
+    QVERIFY2(moved.problems.isEmpty(), qPrintable(moved.problems.join(QLatin1Char('\n'))));
+    QCOMPARE(moved.moved, 2);
+    QCOMPARE(Read(now + QStringLiteral("/ab/abcdef.png")), QByteArray("thumb"));
+    QCOMPARE(Read(now + QStringLiteral("/cd.png")), QByteArray("thumb 2"));
+    QCOMPARE(Read(now + QStringLiteral("/ee.png")), QByteArray("kept"));
+    QVERIFY(!QFileInfo::exists(old));
+    QVERIFY(!QFileInfo::exists(QFileInfo(old).path()));  // .../Glance/Glance, emptied, gone
+    QVERIFY(QFileInfo::exists(generic));                   // the cache folder itself stays
+    // A second start: nothing to do.
+    QCOMPARE(glance::ui::MoveDoubledThumbnailCache().moved, 0);
+    // Control: a doubled folder holding something else stays (only the thumbnails move).
+    Write(old + QStringLiteral("/x.png"), "x");
+    Write(QFileInfo(old).path() + QStringLiteral("/other"), "not ours");
+    QCOMPARE(glance::ui::MoveDoubledThumbnailCache().moved, 1);
+    QCOMPARE(Read(QFileInfo(old).path() + QStringLiteral("/other")), QByteArray("not ours"));
+    if (previous.isNull()) qunsetenv("XDG_CACHE_HOME");
+    else qputenv("XDG_CACHE_HOME", previous);
   }
 
   void everythingMovesUpAndTheSettingsFollow() {
