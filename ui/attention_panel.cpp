@@ -130,7 +130,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(heatmap_, &HeatmapWidget::cellClicked, this,
           [this](int cell) { lookUpCell(cell == lookedCell_ ? -1 : cell); });
   connect(heatmap_, &HeatmapWidget::hovered, this, [this](const QString& text) {
-    cellInfo_->setForms(text.isEmpty() ? hoverHint() : QStringList{text});
+    cellInfo_->setForms(text.isEmpty() ? hoverHint() : heatmap_->hoverForms());
   });
 
   chipGroup_ = new QButtonGroup(this);

@@ -391,9 +391,17 @@ void HeatmapWidget::updateHover(QPointF pos) {
     double sum = 0.0;
     for (float v : map_) sum += v;
     const float value = map_[static_cast<size_t>(cell)];
-    text = tr("row %1, col %2 \u00B7 weight %3").arg(cell / grid_w_ + 1).arg(cell % grid_w_ + 1)
-               .arg(static_cast<double>(value), 0, 'g', 3);
-    if (sum > 0.0) text += tr(" (%1% of this map)").arg(100.0 * value / sum, 0, 'f', 1);
+    const QString row = QString::number(cell / grid_w_ + 1), col = QString::number(cell % grid_w_ + 1);
+    const QString weight = QString::number(static_cast<double>(value), 'g', 3);
+    const QString share = sum > 0.0 ? QString::number(100.0 * value / sum, 'f', 1) : QString();
+    text = tr("row %1, col %2 \u00B7 weight %3").arg(row, col, weight);
+    if (!share.isEmpty()) text += tr(" (%1% of this map)").arg(share);
+    // Shorter forms for a narrow dock: the weight is what must not be cut (issue 34).
+    hoverForms_ = {text};
+    if (!share.isEmpty()) hoverForms_ << tr("row %1, col %2 \u00B7 %3 (%4%)").arg(row, col, weight, share);
+    hoverForms_ << tr("r%1 c%2 \u00B7 %3").arg(row, col, weight);
+  } else {
+    hoverForms_.clear();
   }
   if (text != hoverText_) {
     hoverText_ = text;

@@ -7,6 +7,7 @@
 // image; hovering a cell reports its row, column and weight.
 #include <QColor>
 #include <QImage>
+#include <QStringList>
 #include <QWidget>
 #include <array>
 #include <utility>
@@ -119,6 +120,8 @@ class HeatmapWidget : public QWidget {
   int cellAt(QPointF pos) const;
   // "row 3, col 5 · weight 0.0123 (4.1% of this map)" for the hovered cell, else empty.
   QString hoverText() const { return hoverText_; }
+  // hoverText() and shorter forms of it, longest first (for a FittingLabel); empty with it.
+  QStringList hoverForms() const { return hoverForms_; }
   // A cell outlined until cleared (-1): the one the reverse lookup is about.
   void setMarkedCell(int cell);
   int markedCell() const { return marked_; }
@@ -171,6 +174,7 @@ class HeatmapWidget : public QWidget {
   QRect mapArea_;
   int marked_ = -1;
   QString hoverText_;
+  QStringList hoverForms_;
 };
 
 }  // namespace glance::ui

@@ -163,7 +163,7 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
   p.setFont(small);
   const int head_every = std::max(1, (em + side - 1) / std::max(1, side));  // labels never overlap
   for (int h = 0; h < g.heads; h += head_every)
-    p.drawText(QRect(0, g.grid.top() + h * side, g.grid.left() - 3, side), Qt::AlignRight | Qt::AlignVCenter,
+    p.drawText(QRect(0, g.grid.top() + h * side, g.grid.left() - 3, side), Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
                QString::number(h));
 }
 

@@ -63,6 +63,9 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
         auto* text = new QPlainTextEdit(parent);
         text->setTabChangesFocus(true);
         text->setMinimumHeight(80);
+        if (k.name == "stop_sequences")  // the form is not guessable: say it where it is typed
+          text->setPlaceholderText(SettingsDialog::tr("One a line; \\n is a line break, \\t a tab, \\\\ a "
+                                                      "backslash. Empty: none."));
         w = text;
       } else {
         w = new QLineEdit(parent);

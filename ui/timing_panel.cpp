@@ -86,7 +86,9 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   latencySeries_ = new QLineSeries(latencyChart_);
   latencyChart_->addSeries(latencySeries_);
   tokenAxis_ = new QValueAxis(latencyChart_);
-  tokenAxis_->setLabelFormat(QStringLiteral("%d"));
+  // "%.0f", not "%d": with localised numbers Qt Charts reads only "%.N" formats (a "%d" axis drew
+  // no numbers at all).
+  tokenAxis_->setLabelFormat(QStringLiteral("%.0f"));
   SetTokenAxis(tokenAxis_, 0);
   msAxis_ = new QValueAxis(latencyChart_);
   msAxis_->setLabelFormat(QStringLiteral("%.1f"));

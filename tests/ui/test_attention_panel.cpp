@@ -727,6 +727,15 @@ class TestAttentionPanel : public QObject {
     const float want = panel.currentMap()[2 * kGridW + 4];
     QVERIFY2(map->hoverText().contains(QString::number(static_cast<double>(want), 'g', 3)),
              qPrintable(map->hoverText()));
+    // Shorter forms for a narrow dock, each with the weight (issue 34: "weight 0.0…" was cut).
+    const QStringList forms = map->hoverForms();
+    QCOMPARE(forms.value(0), map->hoverText());
+    QVERIFY(forms.size() >= 2);
+    for (const QString& form : forms)
+      QVERIFY2(form.contains(QString::number(static_cast<double>(want), 'g', 3)), qPrintable(form));
+    auto* info = panel.findChild<FittingLabel*>(QStringLiteral("cellInfo"));
+    QCOMPARE(info->fullText(), map->hoverText());
+    QVERIFY(forms.contains(info->text()));
     QVERIFY(map->cellAt(QPointF(-5, -5)) < 0);
     // Zoom about the cursor: the same cell stays under it, the image gets larger.
     map->setZoom(4.0, cell);

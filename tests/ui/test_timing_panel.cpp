@@ -7,6 +7,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QLocale>
+#include <QRegularExpression>
+#include <QValueAxis>
 
 #include "ui/event_types.h"
 #include "ui/stats_format.h"
@@ -69,7 +71,13 @@ class TestTimingPanel : public QObject {
     QCOMPARE(views.size(), 2);
     for (QChartView* view : views) {
       QVERIFY(view->chart()->localizeNumbers());
-      for (QAbstractAxis* axis : view->chart()->axes()) QVERIFY2(!axis->truncateLabels(), qPrintable(view->chart()->title()));
+      for (QAbstractAxis* axis : view->chart()->axes()) {
+        QVERIFY2(!axis->truncateLabels(), qPrintable(view->chart()->title()));
+        // A localised value axis draws only "%.N" formats ("%d" drew no numbers at all).
+        if (auto* values = qobject_cast<QValueAxis*>(axis))
+          QVERIFY2(QRegularExpression(QStringLiteral("^%\\.\\d+[fgeEG]$")).match(values->labelFormat()).hasMatch(),
+                   qPrintable(values->labelFormat()));
+      }
     }
 
     panel.clear();
