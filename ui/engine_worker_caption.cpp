@@ -8,6 +8,7 @@
 
 #include "core/engine/caption_folder.h"
 #include "core/engine/json_constraint.h"
+#include "core/engine/session.h"
 #include "core/util/error.h"
 #include "ui/engine_worker.h"
 
@@ -83,6 +84,9 @@ void EngineWorker::runCaptionFolder(const QString& dir, const CaptionFolderOptio
     try {
       session.AttachImage(path, imageMode_, cb);
       const TurnResult r = session.Send(question, opts, cb);
+      // Stopped mid-answer: the words so far are not this image's caption (a sidecar cut off
+      // mid-phrase); the image is left for the next run, as one stopped before its first token.
+      if (r.stop_reason == "cancelled") throw Cancelled();
       if (insights) {
         std::lock_guard lock(insightMutex);
         found[path] = InsightFromTurn(r);

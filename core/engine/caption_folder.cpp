@@ -458,6 +458,12 @@ CaptionFolderSummary CaptionFolder(const std::string& dir, const CaptionFolderOp
       error = e.what();
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    // The image Stop interrupted is neither written nor failed: the next run does it (as in
+    // CaptionConcurrently).
+    if (!caption && cb.cancel && cb.cancel->load()) {
+      summary.cancelled = true;
+      break;
+    }
     caption_seconds += seconds;
     ++timed;
     finish(t, caption, error, seconds);

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -159,6 +161,38 @@ TEST(CaptionFolder, CancelStopsBetweenImagesAndKeepsWhatIsDone) {
   EXPECT_EQ(s.captioned, 1);
   EXPECT_EQ(progress_calls, 1);
   EXPECT_EQ(ReadCaptionedHashes(d / "o.jsonl", CaptionFormat::kJsonl).size(), 1u);
+}
+
+TEST(CaptionFolder, AnImageStoppedMidAnswerIsNeitherWrittenNorFailed) {
+  test::TempDir d;
+  for (const char* n : {"1.jpg", "2.jpg", "3.jpg"}) Write(d / n, n);
+  std::atomic<bool> cancel{false};
+  CaptionFolderCallbacks cb;
+  cb.cancel = &cancel;
+  std::vector<std::string> failed;
+  cb.on_failed = [&](const std::string& file, const std::string&) { failed.push_back(file); };
+  int calls = 0;
+  // The second image is stopped while its answer runs: the captioner gives up on it (as the
+  // app's does on a "cancelled" answer) and the run ends there.
+  const auto cap = [&](const std::string&) -> std::string {
+    if (++calls == 2) {
+      cancel = true;
+      throw Error("cancelled");
+    }
+    return "c";
+  };
+  auto s = CaptionFolder(d.path(), d / "o.jsonl", cap, cb);
+  EXPECT_TRUE(s.cancelled);
+  EXPECT_EQ(s.captioned, 1);
+  EXPECT_EQ(s.failed, 0) << "a stopped image is not a bad one";
+  EXPECT_TRUE(failed.empty());
+  EXPECT_EQ(calls, 2) << "nothing is started after the stop";
+  // The next run does the other two, the stopped one included.
+  cancel = false;
+  s = CaptionFolder(d.path(), d / "o.jsonl", cap, cb);
+  EXPECT_EQ(s.already_done, 1);
+  EXPECT_EQ(s.captioned, 2);
+  EXPECT_EQ(ReadCaptionedHashes(d / "o.jsonl", CaptionFormat::kJsonl).size(), 3u);
 }
 
 }  // namespace
