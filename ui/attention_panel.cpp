@@ -186,10 +186,10 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   gridLines_ = viewMenu->addAction(tr("Token grid"));
   gridLines_->setCheckable(true);
   gridLines_->setChecked(true);
-  patchLines_ = viewMenu->addAction(tr("2\u00D72 patches of each token"));
+  patchLines_ = viewMenu->addAction(tr("2\u00D7" "2 patches of each token"));
   patchLines_->setCheckable(true);
   patchLines_->setToolTip(tr("The vision tower cuts the image into 16-pixel patches and merges "
-                             "each 2\u00D72 of them into one token"));
+                             "each 2\u00D7" "2 of them into one token"));
   original_ = viewMenu->addAction(tr("Original picture"));
   original_->setCheckable(true);
   original_->setToolTip(tr("The whole picture as it was opened: the part the model saw (after "
@@ -198,7 +198,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   auto* scales = new QActionGroup(viewMenu);
   const std::pair<Scaling, QString> scaleItems[] = {
       {Scaling::kMinMax, tr("Scale: each map's lowest to highest")},
-      {Scaling::kPercentile, tr("Scale: clip to the 2nd\u201398th percentile")},
+      {Scaling::kPercentile, tr("Scale: clip to the 2nd\u2013" "98th percentile")},
       {Scaling::kLog, tr("Scale: logarithmic (small weights visible)")}};
   for (const auto& [scaling, label] : scaleItems) {
     QAction* a = viewMenu->addAction(label);
@@ -218,7 +218,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   contentWords_ = viewMenu->addAction(tr("Reverse lookup: content words only"));
   contentWords_->setCheckable(true);
   contentWords_->setChecked(true);
-  contentWords_->setToolTip(tr("Leave out \u201Ca\u201D, \u201Cthe\u201D, \u201Con\u201D and the like when ranking the "
+  contentWords_->setToolTip(tr("Leave out \u201C" "a\u201D, \u201Cthe\u201D, \u201Con\u201D and the like when ranking the "
                                "words that looked at a clicked cell: they rest their attention on the whole image"));
   lookupOnShown_ = viewMenu->addAction(tr("Reverse lookup: on the layers and head shown"));
   lookupOnShown_->setCheckable(true);
@@ -591,11 +591,11 @@ QString AttentionPanel::helpText() {
       "<p><b>What the map shows.</b> For the chosen word, how much weight the model's "
       "full-attention layers gave each image token while writing it: the softmax attention "
       "of the word's tokens, averaged over the chosen layers and heads (or one of them). Each "
-      "cell is one token of the image as the model saw it \u2014 2\u00D72 patches of 16 pixels "
-      "merged, 32\u00D732 pixels of the resized image.</p>"
+      "cell is one token of the image as the model saw it \u2014 2\u00D7" "2 patches of 16 pixels "
+      "merged, 32\u00D7" "32 pixels of the resized image.</p>"
       "<p><b>What it does not tell you.</b> Attention says where information was read from, "
       "not why a word was chosen: a bright cell is not proof that it caused the word (Jain and "
-      "Wallace, \u201CAttention is not Explanation\u201D, 2019). Only one layer in four is full "
+      "Wallace, \u201C" "Attention is not Explanation\u201D, 2019). Only one layer in four is full "
       "attention; the Gated DeltaNet layers between them have no softmax, and their "
       "<i>hidden attention</i> (the weight each earlier token's value gets in the layer's "
       "output, Ali et al. 2024) is signed and does not sum to one. By the time a word is "

@@ -91,7 +91,7 @@ QString ContextMeter::explanation() const {
     case ContextUsage::Level::kAnswerMayBeCut:
       text += QLatin1Char(' ') +
               tr("It leaves room for about %1 answer tokens: the answer stops there (marked "
-                 "\u201Ccontext full\u201D under it). A New chat has the whole context.")
+                 "\u201C" "context full\u201D under it). A New chat has the whole context.")
                   .arg(Count(std::max(0, u.limit - 1 - u.after_next_message())));
       break;
     case ContextUsage::Level::kFine: break;

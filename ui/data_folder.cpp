@@ -16,7 +16,8 @@ QString Clean(const QString& path) { return QDir::cleanPath(QFileInfo(path).abso
 // Moves `from`'s entries into `to`; see MoveDataFolder.
 void MoveEntries(const QString& from, const QString& to, const QString& skip, DataFolderMove* result) {
   if (!QDir().mkpath(to)) {
-    result->problems << QStringLiteral("Could not create %1; %2 was left where it is.").arg(to, from);
+    result->problems << QCoreApplication::translate("DataFolder", "Could not create %1; %2 was left where it is.")
+                            .arg(to, from);
     return;
   }
   const QDir source(from);
@@ -31,12 +32,14 @@ void MoveEntries(const QString& from, const QString& to, const QString& skip, Da
       if (QDir().rename(entry.absoluteFilePath(), target))
         ++result->moved;
       else
-        result->problems << QStringLiteral("Could not move %1 to %2.").arg(entry.absoluteFilePath(), target);
+        result->problems << QCoreApplication::translate("DataFolder", "Could not move %1 to %2.")
+                                .arg(entry.absoluteFilePath(), target);
     } else if (entry.isDir() && !entry.isSymLink() && there.isDir() && !there.isSymLink()) {
       MoveEntries(entry.absoluteFilePath(), target, skip, result);
       QDir().rmdir(entry.absoluteFilePath());  // only when emptied
     } else {
-      result->problems << QStringLiteral("%1 was left where it is: %2 already exists.").arg(entry.absoluteFilePath(), target);
+      result->problems << QCoreApplication::translate("DataFolder", "%1 was left where it is: %2 already exists.")
+                              .arg(entry.absoluteFilePath(), target);
     }
   }
 }

@@ -1,5 +1,7 @@
 #include "ui/event_types.h"
 
+#include <QCoreApplication>
+
 #include "ui/local_server_config.h"
 #include "ui/stats_format.h"
 
@@ -27,7 +29,7 @@ QString DescribeImage(const ImageInfo& info) {
   QString text;
   if (info.source_w != info.resized_w || info.source_h != info.resized_h)
     text += QStringLiteral("%1%2%3 %4 ").arg(info.source_w).arg(times).arg(info.source_h).arg(arrow);
-  text += QStringLiteral("%1%2%3 %4 %5%6%7 = %8 tokens")
+  text += QCoreApplication::translate("Stats", "%1%2%3 %4 %5%6%7 = %8 tokens")
               .arg(info.resized_w)
               .arg(times)
               .arg(info.resized_h)
@@ -50,27 +52,30 @@ double ImageSeconds(const TurnStats& stats) {
 double TtftWithImages(const TurnStats& stats) { return ImageSeconds(stats) + stats.ttft_s; }
 
 QString ThreadCount(int threads) {
-  return threads == 1 ? QStringLiteral("1 thread") : QStringLiteral("%1 threads").arg(threads);
+  return threads == 1 ? QCoreApplication::translate("Stats", "1 thread")
+                      : QCoreApplication::translate("Stats", "%1 threads").arg(threads);
 }
 
 QString SpeculativeSummary(const TurnStats& s) {
-  return QStringLiteral("MTP %1 of drafts accepted, %2 tok/pass")
+  return QCoreApplication::translate("Stats", "MTP %1 of drafts accepted, %2 tok/pass")
       .arg(FormatShare(s.acceptance_rate()), FormatRatio(s.tokens_per_weight_pass()));
 }
 
 QString DescribeStats(const TurnStats& s) {
   const QString dot = QStringLiteral(" \u00B7 ");
+  const QString rate = QCoreApplication::translate("Stats", "tok/s");
   QStringList parts;
   // One form for each kind of number (ui/stats_format.h).
-  parts << QStringLiteral("prompt %1 tok").arg(FormatCount(s.prompt_tokens));
-  parts << QStringLiteral("TTFT %1").arg(FormatDuration(TtftWithImages(s)));
-  parts << QStringLiteral("prefill %1").arg(FormatRate(s.prefill_tokens_per_s, QStringLiteral("tok/s")));
-  parts << QStringLiteral("decode %1").arg(FormatRate(s.decode_tokens_per_s, QStringLiteral("tok/s")));
-  parts << QStringLiteral("%1 tok").arg(FormatCount(s.generated_tokens));
+  parts << QCoreApplication::translate("Stats", "prompt %1 tok").arg(FormatCount(s.prompt_tokens));
+  parts << QCoreApplication::translate("Stats", "TTFT %1").arg(FormatDuration(TtftWithImages(s)));
+  parts << QCoreApplication::translate("Stats", "prefill %1").arg(FormatRate(s.prefill_tokens_per_s, rate));
+  parts << QCoreApplication::translate("Stats", "decode %1").arg(FormatRate(s.decode_tokens_per_s, rate));
+  parts << QCoreApplication::translate("Stats", "%1 tok").arg(FormatCount(s.generated_tokens));
   if (s.draft_tokens > 0) parts << SpeculativeSummary(s);
   // How the tokens were chosen (issue 34: the stats did not say): a seed is recorded exactly
   // when the turn sampled.
-  parts << (s.seed ? QStringLiteral("sampled, seed %1").arg(*s.seed) : QStringLiteral("greedy"));
+  parts << (s.seed ? QCoreApplication::translate("Stats", "sampled, seed %1").arg(*s.seed)
+                   : QCoreApplication::translate("Stats", "greedy"));
   parts << Q(s.backend) + QLatin1Char(' ') + Q(std::string(Name(s.precision)));
   return parts.join(dot);
 }

@@ -423,7 +423,7 @@ void HeatmapWidget::paintLegend(QPainter& p, const QRect& area) const {
   p.setPen(palette().color(QPalette::WindowText));
   p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(static_cast<double>(lo), 'g', 3));
   QString what = style_.scaling == Scaling::kLog ? tr("attention weight, log scale") : tr("attention weight");
-  if (style_.scaling == Scaling::kPercentile && !style_.fixed_range) what = tr("attention weight, 2nd\u201398th pct");
+  if (style_.scaling == Scaling::kPercentile && !style_.fixed_range) what = tr("attention weight, 2nd\u2013" "98th pct");
   if (style_.fixed_range) what += style_.range_of_two ? tr(", same for both words") : tr(", same for every word");
   if (style_.hide_sinks) what += tr(" (sinks grey)");
   // Between the two numbers, shortened when the map is narrow (two words side by side).

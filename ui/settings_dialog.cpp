@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -31,6 +32,12 @@ namespace {
 
 QString Q(const std::string& s) { return QString::fromStdString(s); }
 
+// The registry's group, label or help text (core/settings/registry.cpp, shared with glance-cli)
+// in the UI's language: lupdate finds them through glance_settings_strings (ui/i18n).
+QString TrSetting(const std::string& s) {
+  return s.empty() ? QString() : QCoreApplication::translate("SettingsRegistry", s.c_str());
+}
+
 QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
   QWidget* w = nullptr;
   switch (k.type) {
@@ -39,8 +46,8 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
       auto* spin = new QSpinBox(parent);
       spin->setRange(static_cast<int>(std::max<int64_t>(k.int_min, INT_MIN)),
                      static_cast<int>(std::min<int64_t>(k.int_max, INT_MAX)));
-      if (k.name == "threads") spin->setSpecialValueText(QStringLiteral("auto"));
-      if (k.name == "top_k") spin->setSpecialValueText(QStringLiteral("off"));
+      if (k.name == "threads") spin->setSpecialValueText(SettingsDialog::tr("auto"));
+      if (k.name == "top_k") spin->setSpecialValueText(SettingsDialog::tr("off"));
       w = spin;
       break;
     }
@@ -73,7 +80,7 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
       break;
   }
   w->setObjectName(QStringLiteral("setting_") + Q(k.name));
-  w->setToolTip(Q(k.help));
+  w->setToolTip(TrSetting(k.help));
   return w;
 }
 
@@ -116,13 +123,13 @@ void SettingsDialog::build() {
     if (!forms.contains(group)) {
       auto* page = new QWidget(tabs);
       forms.insert(group, new QFormLayout(page));
-      tabs->addTab(page, group);
+      tabs->addTab(page, TrSetting(k.group));
     }
     QFormLayout* form = forms.value(group);
     QWidget* editor = MakeEditor(k, form->parentWidget());
     editors_.insert(Q(k.name), editor);
-    auto* label = new QLabel(Q(k.label), form->parentWidget());
-    label->setToolTip(Q(k.help));
+    auto* label = new QLabel(TrSetting(k.label), form->parentWidget());
+    label->setToolTip(TrSetting(k.help));
     label->setBuddy(editor);
 
     if (k.presentation == settings::Presentation::kDirectory) {
@@ -205,7 +212,7 @@ void SettingsDialog::build() {
         const bool used = mode == QStringLiteral("custom");
         editor->setEnabled(used);
         const settings::Key* k = settings::FindKey(key);
-        editor->setToolTip(used || !k ? (k ? Q(k->help) : QString())
+        editor->setToolTip(used || !k ? (k ? TrSetting(k->help) : QString())
                                       : tr("Used only when Sampling is custom (now: %1).").arg(mode));
       }
       if (QWidget* seed = editors_.value(QStringLiteral("seed"))) seed->setEnabled(mode != QStringLiteral("greedy"));
