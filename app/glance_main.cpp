@@ -11,6 +11,7 @@
 #include "ui/main_window.h"
 #include "ui/settings_file.h"
 #include "ui/settings_store.h"
+#include "ui/translations.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -19,19 +20,21 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationDomain(QStringLiteral("glance.app"));
   QApplication::setDesktopFileName(QStringLiteral("io.github.glance.Glance"));
   QApplication::setApplicationVersion(QStringLiteral(GLANCE_VERSION));
+  // German for a German desktop (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English otherwise.
+  glance::ui::InstallTranslations(QLocale::system());
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
-      QStringLiteral("Private, inspectable image captioning and chat with Qwen3.5"));
+      QCoreApplication::translate("main", "Private, inspectable image captioning and chat with Qwen3.5"));
   parser.addHelpOption();
   parser.addVersionOption();
   const QCommandLineOption model(QStringLiteral("model"),
-                                 QStringLiteral("Model folder to load (default: the last one "
-                                                "used, else the demo)."),
-                                 QStringLiteral("dir"));
+                                 QCoreApplication::translate("main", "Model folder to load (default: the last "
+                                                             "one used, else the demo)."),
+                                 QCoreApplication::translate("main", "dir"));
   const QCommandLineOption image(QStringLiteral("image"),
-                                 QStringLiteral("Image to attach and describe at start."),
-                                 QStringLiteral("path"));
+                                 QCoreApplication::translate("main", "Image to attach and describe at start."),
+                                 QCoreApplication::translate("main", "path"));
   // For documentation and smoke tests: grab the window after the first answer and exit.
   QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Grab to PATH."),
                                 QStringLiteral("path"));

@@ -9,6 +9,9 @@ packages=(
   # Qt 6.4 (widgets, charts, network, test, svg, image formats)
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev qt6-image-formats-plugins
   libqt6svg6 libqt6opengl6-dev libgl-dev libxkbcommon-dev
+  # translations: lupdate/lrelease (qt6-l10n-tools), their CMake package Qt6LinguistTools
+  # (qt6-tools-dev), and Qt's own German etc. for its dialogs' buttons (qt6-translations-l10n)
+  qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
   # engine
   libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libhwy-dev libpcre2-dev libicu-dev
