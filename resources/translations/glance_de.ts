@@ -992,7 +992,7 @@
     </message>
     <message>
         <source>Optional: a JSON schema file, for JSON captions</source>
-        <translation>Optional: eine JSON-Schema-Datei, für JSON-Beschriftungen</translation>
+        <translation>Optional: JSON-Schema für JSON-Ausgabe</translation>
     </message>
     <message>
         <source>Each caption becomes a JSON document this schema accepts (constrained decoding), written into the .jsonl as JSON</source>
@@ -3440,7 +3440,7 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
     </message>
     <message>
         <source>none: any program that can reach the server may use it</source>
-        <translation>keiner: Jedes Programm, das den Server erreicht, darf ihn nutzen</translation>
+        <translation>keiner: jedes Programm mit Zugriff darf ihn nutzen</translation>
     </message>
     <message>
         <source>S&amp;how</source>
