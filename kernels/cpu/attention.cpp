@@ -6,7 +6,15 @@
 #define HWY_TARGET_INCLUDE "kernels/cpu/attention.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+// Exp for the online softmax's block of probabilities.
+#include <hwy/contrib/math/math-inl.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "kernels/cpu/activations.h"
 #include "kernels/cpu/attention.h"
 #include "kernels/cpu/numeric.h"
 #include "kernels/cpu/weight_loaders-inl.h"
@@ -75,6 +83,131 @@ void WeightedSumOf(const float* p, const typename Format::Stored* values, int64_
   }
 }
 
+// AttentionRows* (attention.h): tiles of up to kRowTile rows; per block of kKeyBlock keys the
+// tile's scores (each key row loaded once and dotted with every row of the tile), the online
+// softmax step, and the block's values added into the tile's f32 accumulators (each value row
+// loaded once per tile and vector of the head). acc holds kRowTile·dim floats.
+constexpr int64_t kRowTile = 8;
+constexpr int64_t kKeyBlock = 64;
+
+template <class Format>
+void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t R,
+               const typename Format::Stored* keys, const typename Format::Stored* values,
+               int64_t kv_stride, int64_t dim, float scale, float* out, int64_t out_stride, float* acc) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const float kNegInf = -std::numeric_limits<float>::infinity();
+  float m[kRowTile], l[kRowTile];
+  HWY_ALIGN float s[kRowTile][kKeyBlock];
+  int64_t n_max = 0;
+  for (int64_t r = 0; r < R; ++r) {
+    m[r] = kNegInf;
+    l[r] = 0.0f;
+    n_max = std::max(n_max, n_keys[r]);
+  }
+  std::fill(acc, acc + R * dim, 0.0f);
+  for (int64_t kb = 0; kb < n_max; kb += kKeyBlock) {
+    const int64_t jn = std::min(kKeyBlock, n_max - kb);
+    // Scores: q_r · key_j, one accumulator per row (R independent FMA chains).
+    for (int64_t j = 0; j < jn; ++j) {
+      const auto* key = keys + (kb + j) * kv_stride;
+      V a[kRowTile];
+      for (int64_t r = 0; r < R; ++r) a[r] = hn::Zero(d);
+      int64_t i = 0;
+      for (; i + N <= dim; i += N) {
+        const V k = Format::Load(d, key + i);
+        for (int64_t r = 0; r < R; ++r) a[r] = hn::MulAdd(hn::LoadU(d, q + r * q_stride + i), k, a[r]);
+      }
+      for (int64_t r = 0; r < R; ++r) {
+        float dot = hn::GetLane(hn::SumOfLanes(d, a[r]));
+        for (int64_t t = i; t < dim; ++t) dot += q[r * q_stride + t] * Format::ToF32(key[t]);
+        s[r][j] = kb + j < n_keys[r] ? dot * scale : kNegInf;
+      }
+    }
+    // Online softmax: s becomes exp(s - m_new); the running sum and output are rescaled by
+    // exp(m_old - m_new). Each row works on its own keys of the block (jr), padded to whole
+    // vectors with masked entries, so its arithmetic is the same in any tile (a verify
+    // batch's rows equal plain decoding's bit for bit); the rest of the block's columns are 0.
+    for (int64_t r = 0; r < R; ++r) {
+      const int64_t jr = std::clamp<int64_t>(n_keys[r] - kb, 0, jn);
+      const int64_t padded = std::min(kKeyBlock, (jr + N - 1) / N * N);
+      std::fill(s[r] + jr, s[r] + padded, kNegInf);
+      float bm = kNegInf;
+      for (int64_t j = 0; j < jr; ++j) bm = std::max(bm, s[r][j]);
+      if (jr == 0) {  // every key of this block is past the row's own position
+        std::fill(s[r], s[r] + jn, 0.0f);
+        continue;
+      }
+      const float m_new = std::max(m[r], bm);
+      const float c = std::exp(m[r] - m_new);  // exp(-inf) = 0 on the first block
+      const V vm = hn::Set(d, m_new), floor = hn::Set(d, -88.0f), masked = hn::Set(d, kNegInf);
+      V sum = hn::Zero(d);
+      for (int64_t j = 0; j < padded; j += N) {
+        // Exp's range ends near -88 (below it the weight is < 1e-38 of the max's anyway); a
+        // masked key's weight is exactly 0.
+        const V x = hn::Load(d, s[r] + j);
+        const V e = hn::IfThenZeroElse(hn::Eq(x, masked), hn::Exp(d, hn::Max(hn::Sub(x, vm), floor)));
+        hn::Store(e, d, s[r] + j);
+        sum = hn::Add(sum, e);
+      }
+      std::fill(s[r] + padded, s[r] + std::max(padded, jn), 0.0f);
+      l[r] = l[r] * c + hn::GetLane(hn::SumOfLanes(d, sum));
+      m[r] = m_new;
+      if (c != 1.0f) {
+        const V vc = hn::Set(d, c);
+        float* ar = acc + r * dim;
+        int64_t i = 0;
+        for (; i + N <= dim; i += N) hn::StoreU(hn::Mul(hn::LoadU(d, ar + i), vc), d, ar + i);
+        for (; i < dim; ++i) ar[i] *= c;
+      }
+    }
+    // acc_r += Σ_j p_rj · value_j, a vector of the head at a time for the whole tile.
+    int64_t i = 0;
+    for (; i + N <= dim; i += N) {
+      V o[kRowTile];
+      for (int64_t r = 0; r < R; ++r) o[r] = hn::LoadU(d, acc + r * dim + i);
+      for (int64_t j = 0; j < jn; ++j) {
+        const V v = Format::Load(d, values + (kb + j) * kv_stride + i);
+        for (int64_t r = 0; r < R; ++r) o[r] = hn::MulAdd(hn::Set(d, s[r][j]), v, o[r]);
+      }
+      for (int64_t r = 0; r < R; ++r) hn::StoreU(o[r], d, acc + r * dim + i);
+    }
+    for (; i < dim; ++i)
+      for (int64_t j = 0; j < jn; ++j)
+        for (int64_t r = 0; r < R; ++r) acc[r * dim + i] += s[r][j] * Format::ToF32(values[(kb + j) * kv_stride + i]);
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    const V inv = hn::Set(d, 1.0f / l[r]);
+    const float* ar = acc + r * dim;
+    float* o = out + r * out_stride;
+    int64_t i = 0;
+    for (; i + N <= dim; i += N) hn::StoreU(hn::Mul(hn::LoadU(d, ar + i), inv), d, o + i);
+    for (; i < dim; ++i) o[i] = ar[i] / l[r];
+  }
+}
+
+template <class Format>
+void RowsOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+            const typename Format::Stored* keys, const typename Format::Stored* values, int64_t kv_stride,
+            int64_t dim, float scale, float* out, int64_t out_stride) {
+  std::vector<float> acc(static_cast<size_t>(kRowTile * dim));
+  for (int64_t r0 = 0; r0 < rows; r0 += kRowTile)
+    RowTileOf<Format>(q + r0 * q_stride, q_stride, n_keys + r0, std::min(kRowTile, rows - r0), keys, values,
+                      kv_stride, dim, scale, out + r0 * out_stride, out_stride, acc.data());
+}
+
+void AttentionRowsF32(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows, const float* keys,
+                      const float* values, int64_t kv_stride, int64_t dim, float scale, float* out,
+                      int64_t out_stride) {
+  RowsOf<F32Format>(q, q_stride, n_keys, rows, keys, values, kv_stride, dim, scale, out, out_stride);
+}
+void AttentionRowsF16Impl(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                          const uint16_t* keys, const uint16_t* values, int64_t kv_stride, int64_t dim,
+                          float scale, float* out, int64_t out_stride) {
+  RowsOf<F16Format>(q, q_stride, n_keys, rows, keys, values, kv_stride, dim, scale, out, out_stride);
+}
+
 void AttentionScoresF32(const float* q, const float* keys, int64_t key_stride, int64_t n,
                         int64_t dim, float scale, float* scores) {
   ScoresOf<F32Format>(q, keys, key_stride, n, dim, scale, scores);
@@ -102,6 +235,20 @@ HWY_EXPORT(AttentionScoresF32);
 HWY_EXPORT(AttentionScoresF16Impl);
 HWY_EXPORT(AttentionWeightedSumF32);
 HWY_EXPORT(AttentionWeightedSumF16Impl);
+HWY_EXPORT(AttentionRowsF32);
+HWY_EXPORT(AttentionRowsF16Impl);
+
+void AttentionRows(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                   const float* keys, const float* values, int64_t kv_stride, int64_t d, float scale,
+                   float* out, int64_t out_stride) {
+  HWY_DYNAMIC_DISPATCH(AttentionRowsF32)(q, q_stride, n_keys, rows, keys, values, kv_stride, d, scale, out, out_stride);
+}
+void AttentionRowsF16(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                      const uint16_t* keys_f16, const uint16_t* values_f16, int64_t kv_stride, int64_t d,
+                      float scale, float* out, int64_t out_stride) {
+  HWY_DYNAMIC_DISPATCH(AttentionRowsF16Impl)(q, q_stride, n_keys, rows, keys_f16, values_f16, kv_stride, d,
+                                             scale, out, out_stride);
+}
 
 void AttentionScores(const float* q, const float* keys, int64_t key_stride, int64_t n, int64_t d,
                      float scale, float* scores) {
@@ -143,7 +290,29 @@ void WeightedSumReference(const float* p, const T* values, int64_t value_stride,
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < d; ++i) out[i] += p[j] * ToF32(values[j * value_stride + i]);
 }
+// The three-step oracle per row, over the first n_keys[r] rows of the cache.
+template <class T>
+void RowsReference(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows, const T* keys,
+                   const T* values, int64_t kv_stride, int64_t d, float scale, float* out, int64_t out_stride) {
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> p(static_cast<size_t>(n_keys[r]));
+    ScoresReference(q + r * q_stride, keys, kv_stride, n_keys[r], d, scale, p.data());
+    SoftmaxInPlace(p.data(), n_keys[r]);
+    WeightedSumReference(p.data(), values, kv_stride, n_keys[r], d, out + r * out_stride);
+  }
+}
 }  // namespace
+
+void AttentionRowsReference(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                            const float* keys, const float* values, int64_t kv_stride, int64_t d,
+                            float scale, float* out, int64_t out_stride) {
+  RowsReference(q, q_stride, n_keys, rows, keys, values, kv_stride, d, scale, out, out_stride);
+}
+void AttentionRowsF16Reference(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                               const uint16_t* keys_f16, const uint16_t* values_f16, int64_t kv_stride,
+                               int64_t d, float scale, float* out, int64_t out_stride) {
+  RowsReference(q, q_stride, n_keys, rows, keys_f16, values_f16, kv_stride, d, scale, out, out_stride);
+}
 
 void AttentionScoresReference(const float* q, const float* keys, int64_t key_stride, int64_t n,
                               int64_t d, float scale, float* scores) {

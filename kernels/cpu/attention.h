@@ -29,6 +29,29 @@ void AttentionWeightedSumReference(const float* p, const float* values, int64_t 
 void AttentionWeightedSumF16Reference(const float* p, const uint16_t* values_f16,
                                       int64_t value_stride, int64_t n, int64_t d, float* out);
 
+// Softmax attention of `rows` query rows that share one key/value head (a GQA group, at one or
+// several positions) in one pass over the cache: row r sees keys [0, n_keys[r]) (n_keys[r] ≥ 1),
+//   out_r = Σ_j softmax_j(scale · q_r · key_j) · value_j.
+// Blocks of keys are scored for a tile of rows while they sit in L1, and the softmax is taken
+// online — a running max and sum per row, the partial output rescaled when the max grows
+// (Milakov & Gimelshein 2018, "Online normalizer calculation for softmax"; FlashAttention, Dao
+// et al. 2022, Algorithm 1) — so each key and value row is read once per tile of rows, not once
+// per row, and no row of n scores is kept. Rows are q + r·q_stride and out + r·out_stride.
+// *Reference: per row, the three-step scores / SoftmaxInPlace / weighted sum above (the
+// oracle; the online order rounds differently, within a few ulps of the sum).
+void AttentionRows(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                   const float* keys, const float* values, int64_t kv_stride, int64_t d, float scale,
+                   float* out, int64_t out_stride);
+void AttentionRowsF16(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                      const uint16_t* keys_f16, const uint16_t* values_f16, int64_t kv_stride, int64_t d,
+                      float scale, float* out, int64_t out_stride);
+void AttentionRowsReference(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                            const float* keys, const float* values, int64_t kv_stride, int64_t d,
+                            float scale, float* out, int64_t out_stride);
+void AttentionRowsF16Reference(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
+                               const uint16_t* keys_f16, const uint16_t* values_f16, int64_t kv_stride,
+                               int64_t d, float scale, float* out, int64_t out_stride);
+
 // dst[i] = IEEE half bits of src[i], rounded to nearest even, saturating at ±65504
 // (numeric.h f32_to_f16): how a row enters an f16 cache.
 void RoundToF16(const float* src, int64_t n, uint16_t* dst);
