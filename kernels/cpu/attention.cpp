@@ -5,6 +5,7 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/attention.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 // Exp for the online softmax's block of probabilities.
 #include <hwy/contrib/math/math-inl.h>
@@ -90,8 +91,20 @@ void WeightedSumOf(const float* p, const typename Format::Stored* values, int64_
 constexpr int64_t kRowTile = 8;
 constexpr int64_t kKeyBlock = 64;
 
-template <class Format>
-void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t R,
+template <class T>
+HWY_INLINE void PrefetchRows(const T* keys, const T* values, int64_t kv_stride, int64_t dim, int64_t line,
+                             int64_t begin, int64_t end) {
+  for (int64_t j = begin; j < end; ++j)
+    for (int64_t i = 0; i < dim; i += line) {
+      hwy::Prefetch(keys + j * kv_stride + i);
+      hwy::Prefetch(values + j * kv_stride + i);
+    }
+}
+
+// R is a template argument so the loops over the tile's rows unroll and the per-row vectors
+// (a[R], o[R]) stay in registers (a runtime R kept them on the stack: 4x slower).
+template <class Format, int64_t R>
+void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
                const typename Format::Stored* keys, const typename Format::Stored* values,
                int64_t kv_stride, int64_t dim, float scale, float* out, int64_t out_stride, float* acc) {
   const hn::ScalableTag<float> d;
@@ -109,8 +122,15 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t 
   std::fill(acc, acc + R * dim, 0.0f);
   for (int64_t kb = 0; kb < n_max; kb += kKeyBlock) {
     const int64_t jn = std::min(kKeyBlock, n_max - kb);
+    // Key and value rows are fetched kAhead rows before the scores loop reaches them (the
+    // value rows are read below a vector column at a time, a 512-byte stride the hardware
+    // prefetcher does not follow): from a cold cache, as in decode where the weights have just
+    // streamed through, the memory then arrives while the tile computes.
+    constexpr int64_t kLine = 64 / sizeof(typename Format::Stored), kAhead = 64;
+    if (kb == 0) PrefetchRows(keys, values, kv_stride, dim, kLine, 0, std::min(kAhead, n_max));
     // Scores: q_r · key_j, one accumulator per row (R independent FMA chains).
     for (int64_t j = 0; j < jn; ++j) {
+      if (kb + j + kAhead < n_max) PrefetchRows(keys, values, kv_stride, dim, kLine, kb + j + kAhead, kb + j + kAhead + 1);
       const auto* key = keys + (kb + j) * kv_stride;
       V a[kRowTile];
       for (int64_t r = 0; r < R; ++r) a[r] = hn::Zero(d);
@@ -187,14 +207,29 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t 
   }
 }
 
+template <class Format, class... Args>
+void TileOf(int64_t rows, Args... args) {
+  static_assert(kRowTile == 8, "one case per tile height");
+  switch (rows) {
+    case 1: return RowTileOf<Format, 1>(args...);
+    case 2: return RowTileOf<Format, 2>(args...);
+    case 3: return RowTileOf<Format, 3>(args...);
+    case 4: return RowTileOf<Format, 4>(args...);
+    case 5: return RowTileOf<Format, 5>(args...);
+    case 6: return RowTileOf<Format, 6>(args...);
+    case 7: return RowTileOf<Format, 7>(args...);
+    default: return RowTileOf<Format, 8>(args...);
+  }
+}
+
 template <class Format>
 void RowsOf(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
             const typename Format::Stored* keys, const typename Format::Stored* values, int64_t kv_stride,
             int64_t dim, float scale, float* out, int64_t out_stride) {
   std::vector<float> acc(static_cast<size_t>(kRowTile * dim));
   for (int64_t r0 = 0; r0 < rows; r0 += kRowTile)
-    RowTileOf<Format>(q + r0 * q_stride, q_stride, n_keys + r0, std::min(kRowTile, rows - r0), keys, values,
-                      kv_stride, dim, scale, out + r0 * out_stride, out_stride, acc.data());
+    TileOf<Format>(std::min(kRowTile, rows - r0), q + r0 * q_stride, q_stride, n_keys + r0, keys, values, kv_stride,
+                   dim, scale, out + r0 * out_stride, out_stride, acc.data());
 }
 
 void AttentionRowsF32(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows, const float* keys,
