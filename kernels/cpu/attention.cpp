@@ -101,8 +101,10 @@ HWY_INLINE void PrefetchRows(const T* keys, const T* values, int64_t kv_stride, 
     }
 }
 
-// R is a template argument so the loops over the tile's rows unroll and the per-row vectors
-// (a[R], o[R]) stay in registers (a runtime R kept them on the stack: 4x slower).
+// R is a template argument and the loops over the tile's rows are unrolled, so the per-row
+// vectors (a[R], o[R]) stay in registers (a runtime R, or GCC leaving the loops rolled, kept
+// them on the stack: a store per FMA in the score loop).
+#define GLANCE_UNROLL_ROWS _Pragma("GCC unroll 8")
 template <class Format, int64_t R>
 void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
                const typename Format::Stored* keys, const typename Format::Stored* values,
@@ -133,12 +135,15 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
       if (kb + j + kAhead < n_max) PrefetchRows(keys, values, kv_stride, dim, kLine, kb + j + kAhead, kb + j + kAhead + 1);
       const auto* key = keys + (kb + j) * kv_stride;
       V a[kRowTile];
+      GLANCE_UNROLL_ROWS
       for (int64_t r = 0; r < R; ++r) a[r] = hn::Zero(d);
       int64_t i = 0;
       for (; i + N <= dim; i += N) {
         const V k = Format::Load(d, key + i);
+        GLANCE_UNROLL_ROWS
         for (int64_t r = 0; r < R; ++r) a[r] = hn::MulAdd(hn::LoadU(d, q + r * q_stride + i), k, a[r]);
       }
+      GLANCE_UNROLL_ROWS
       for (int64_t r = 0; r < R; ++r) {
         float dot = hn::GetLane(hn::SumOfLanes(d, a[r]));
         for (int64_t t = i; t < dim; ++t) dot += q[r * q_stride + t] * Format::ToF32(key[t]);
@@ -186,11 +191,14 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
     int64_t i = 0;
     for (; i + N <= dim; i += N) {
       V o[kRowTile];
+      GLANCE_UNROLL_ROWS
       for (int64_t r = 0; r < R; ++r) o[r] = hn::LoadU(d, acc + r * dim + i);
       for (int64_t j = 0; j < jn; ++j) {
         const V v = Format::Load(d, values + (kb + j) * kv_stride + i);
+        GLANCE_UNROLL_ROWS
         for (int64_t r = 0; r < R; ++r) o[r] = hn::MulAdd(hn::Set(d, s[r][j]), v, o[r]);
       }
+      GLANCE_UNROLL_ROWS
       for (int64_t r = 0; r < R; ++r) hn::StoreU(o[r], d, acc + r * dim + i);
     }
     for (; i < dim; ++i)
