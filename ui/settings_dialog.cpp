@@ -297,8 +297,13 @@ bool SettingsDialog::apply(QString* error) {
   // Validate everything first so a bad value stores nothing.
   for (const settings::Key& k : settings::Registry()) {
     if (auto err = settings::ValidationError(k, editorValue(Q(k.name)).toStdString())) {
-      if (error) *error = Q(*err);
-      error_label_->setText(Q(*err));
+      // Named by the field's label as the dialog shows it ("Stop sequences: ..."), not by the
+      // settings file's key ("stop_sequences: ...") that the registry's message starts with.
+      const std::string key_prefix = k.name + ": ";
+      const std::string problem = err->rfind(key_prefix, 0) == 0 ? err->substr(key_prefix.size()) : *err;
+      const QString shown = (k.label.empty() ? Q(k.name) : TrSetting(k.label)) + QStringLiteral(": ") + Q(problem);
+      if (error) *error = shown;
+      error_label_->setText(shown);
       error_label_->setVisible(true);
       return false;
     }

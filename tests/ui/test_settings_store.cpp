@@ -301,6 +301,16 @@ class SettingsStoreTest : public QObject {
     QCOMPARE(store.value(QStringLiteral("top_p")), QStringLiteral("0.8"));
     QCOMPARE(store.value(QStringLiteral("caption_on_drop")), QStringLiteral("false"));
 
+    // A bad value is named by the field's label, as the dialog shows it, not by its file key;
+    // nothing is stored.
+    dialog.setEditorValue(QStringLiteral("stop_sequences"), QStringLiteral("end\\q"));
+    QVERIFY(!dialog.apply(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("Stop sequences: ")), qPrintable(error));
+    QVERIFY2(!error.contains(QStringLiteral("stop_sequences")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("unknown escape")), qPrintable(error));
+    QCOMPARE(store.value(QStringLiteral("stop_sequences")), QString());
+    dialog.setEditorValue(QStringLiteral("stop_sequences"), QString());
+
     dialog.restoreDefaults();
     QCOMPARE(dialog.editorValue(QStringLiteral("backend")), QStringLiteral("auto"));
     QCOMPARE(store.value(QStringLiteral("backend")), QStringLiteral("cpu"));  // not yet applied
