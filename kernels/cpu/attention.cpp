@@ -48,42 +48,6 @@ void ScoresOf(const float* q, const typename Format::Stored* keys, int64_t key_s
   for (int64_t j = 0; j < n; ++j) scores[j] = AttentionDot<Format>(q, keys + j * key_stride, dim) * scale;
 }
 
-// Blocks of 4 vectors of `out` stay in registers while every value row streams past once
-// per block (a head of 256 floats is 8 blocks on AVX2).
-template <class Format>
-void WeightedSumOf(const float* p, const typename Format::Stored* values, int64_t value_stride,
-                   int64_t n, int64_t dim, float* out) {
-  const hn::ScalableTag<float> d;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + 4 * N <= dim; i += 4 * N) {
-    auto o0 = hn::Zero(d), o1 = hn::Zero(d), o2 = hn::Zero(d), o3 = hn::Zero(d);
-    for (int64_t j = 0; j < n; ++j) {
-      const auto pj = hn::Set(d, p[j]);
-      const auto* v = values + j * value_stride + i;
-      o0 = hn::MulAdd(pj, Format::Load(d, v), o0);
-      o1 = hn::MulAdd(pj, Format::Load(d, v + N), o1);
-      o2 = hn::MulAdd(pj, Format::Load(d, v + 2 * N), o2);
-      o3 = hn::MulAdd(pj, Format::Load(d, v + 3 * N), o3);
-    }
-    hn::StoreU(o0, d, out + i);
-    hn::StoreU(o1, d, out + i + N);
-    hn::StoreU(o2, d, out + i + 2 * N);
-    hn::StoreU(o3, d, out + i + 3 * N);
-  }
-  for (; i + N <= dim; i += N) {
-    auto o = hn::Zero(d);
-    for (int64_t j = 0; j < n; ++j)
-      o = hn::MulAdd(hn::Set(d, p[j]), Format::Load(d, values + j * value_stride + i), o);
-    hn::StoreU(o, d, out + i);
-  }
-  for (; i < dim; ++i) {
-    float o = 0.0f;
-    for (int64_t j = 0; j < n; ++j) o += p[j] * Format::ToF32(values[j * value_stride + i]);
-    out[i] = o;
-  }
-}
-
 // AttentionRows* (attention.h): tiles of up to kRowTile rows; per block of kKeyBlock keys the
 // tile's scores (each key row loaded once and dotted with every row of the tile), the online
 // softmax step, and the block's values added into the tile's f32 accumulators (each value row
@@ -259,14 +223,6 @@ void AttentionScoresF16Impl(const float* q, const uint16_t* keys, int64_t key_st
                          int64_t dim, float scale, float* scores) {
   ScoresOf<F16Format>(q, keys, key_stride, n, dim, scale, scores);
 }
-void AttentionWeightedSumF32(const float* p, const float* values, int64_t value_stride, int64_t n,
-                             int64_t dim, float* out) {
-  WeightedSumOf<F32Format>(p, values, value_stride, n, dim, out);
-}
-void AttentionWeightedSumF16Impl(const float* p, const uint16_t* values, int64_t value_stride,
-                              int64_t n, int64_t dim, float* out) {
-  WeightedSumOf<F16Format>(p, values, value_stride, n, dim, out);
-}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace glance::kernels
@@ -276,8 +232,6 @@ HWY_AFTER_NAMESPACE();
 namespace glance::kernels {
 HWY_EXPORT(AttentionScoresF32);
 HWY_EXPORT(AttentionScoresF16Impl);
-HWY_EXPORT(AttentionWeightedSumF32);
-HWY_EXPORT(AttentionWeightedSumF16Impl);
 HWY_EXPORT(AttentionRowsF32);
 HWY_EXPORT(AttentionRowsF16Impl);
 
@@ -302,14 +256,6 @@ void AttentionScoresF16(const float* q, const uint16_t* keys_f16, int64_t key_st
   HWY_DYNAMIC_DISPATCH(AttentionScoresF16Impl)(q, keys_f16, key_stride, n, d, scale, scores);
 }
 
-void AttentionWeightedSum(const float* p, const float* values, int64_t value_stride, int64_t n,
-                          int64_t d, float* out) {
-  HWY_DYNAMIC_DISPATCH(AttentionWeightedSumF32)(p, values, value_stride, n, d, out);
-}
-void AttentionWeightedSumF16(const float* p, const uint16_t* values_f16, int64_t value_stride,
-                             int64_t n, int64_t d, float* out) {
-  HWY_DYNAMIC_DISPATCH(AttentionWeightedSumF16Impl)(p, values_f16, value_stride, n, d, out);
-}
 
 namespace {
 float ToF32(float v) { return v; }
@@ -366,14 +312,6 @@ void AttentionScoresF16Reference(const float* q, const uint16_t* keys_f16, int64
   ScoresReference(q, keys_f16, key_stride, n, d, scale, scores);
 }
 
-void AttentionWeightedSumReference(const float* p, const float* values, int64_t value_stride,
-                                   int64_t n, int64_t d, float* out) {
-  WeightedSumReference(p, values, value_stride, n, d, out);
-}
-void AttentionWeightedSumF16Reference(const float* p, const uint16_t* values_f16,
-                                      int64_t value_stride, int64_t n, int64_t d, float* out) {
-  WeightedSumReference(p, values_f16, value_stride, n, d, out);
-}
 
 void RoundToF16(const float* src, int64_t n, uint16_t* dst) {
   for (int64_t i = 0; i < n; ++i) dst[i] = f32_to_f16(src[i]);

@@ -1,6 +1,6 @@
 #pragma once
-// The two inner loops of softmax attention for one query row (qwen35.md §2.5), SIMD with
-// Highway runtime dispatch. Keys/values are rows of a cache at a fixed stride (elements), held
+// Softmax attention (qwen35.md §2.5), SIMD with Highway runtime dispatch: the scores alone (the
+// attention maps' probability rows) and the whole attention of rows (AttentionRows). Keys/values are rows of a cache at a fixed stride (elements), held
 // as f32 or as IEEE half bits (*F16: the quantized engines' cache, half the memory; each element
 // widens exactly to f32 in registers, so the f16 kernels equal the f32 ones run on the rounded
 // rows). *Reference twins are the scalar oracles (tests/kernels/test_vector_kernels.cpp,
@@ -19,16 +19,6 @@ void AttentionScoresReference(const float* q, const float* keys, int64_t key_str
 void AttentionScoresF16Reference(const float* q, const uint16_t* keys_f16, int64_t key_stride,
                                  int64_t n, int64_t d, float scale, float* scores);
 
-// out[i] = Σ_j p[j] · value_j[i], value_j = values + j·value_stride, i in [0, d). Overwrites out.
-void AttentionWeightedSum(const float* p, const float* values, int64_t value_stride, int64_t n,
-                          int64_t d, float* out);
-void AttentionWeightedSumF16(const float* p, const uint16_t* values_f16, int64_t value_stride,
-                             int64_t n, int64_t d, float* out);
-void AttentionWeightedSumReference(const float* p, const float* values, int64_t value_stride,
-                                   int64_t n, int64_t d, float* out);
-void AttentionWeightedSumF16Reference(const float* p, const uint16_t* values_f16,
-                                      int64_t value_stride, int64_t n, int64_t d, float* out);
-
 // Softmax attention of `rows` query rows that share one key/value head (a GQA group, at one or
 // several positions) in one pass over the cache: row r sees keys [0, n_keys[r]) (n_keys[r] ≥ 1),
 //   out_r = Σ_j softmax_j(scale · q_r · key_j) · value_j.
@@ -37,7 +27,7 @@ void AttentionWeightedSumF16Reference(const float* p, const uint16_t* values_f16
 // (Milakov & Gimelshein 2018, "Online normalizer calculation for softmax"; FlashAttention, Dao
 // et al. 2022, Algorithm 1) — so each key and value row is read once per tile of rows, not once
 // per row, and no row of n scores is kept. Rows are q + r·q_stride and out + r·out_stride.
-// *Reference: per row, the three-step scores / SoftmaxInPlace / weighted sum above (the
+// *Reference: per row, the three-step scores / SoftmaxInPlace / weighted sum (the
 // oracle; the online order rounds differently, within a few ulps of the sum).
 void AttentionRows(const float* q, int64_t q_stride, const int64_t* n_keys, int64_t rows,
                    const float* keys, const float* values, int64_t kv_stride, int64_t d, float scale,

@@ -1,7 +1,7 @@
 // Attention over a half-precision cache (kernels/cpu/attention.h; the quantized engines' KV
-// cache, core/lm/state.h KvType): the rounding into it (numeric.h f32_to_f16), the SIMD kernels
-// against their scalar oracles on the same half rows, and the whole attention of one query row
-// (scores, softmax, weighted sum) over a half cache against the exact attention over the f32
+// cache, core/lm/state.h KvType): the rounding into it (numeric.h f32_to_f16), the SIMD scores
+// against their scalar oracle on the same half rows, and the whole attention of one query row
+// (AttentionRowsF16, the product's kernel) over a half cache against the exact attention over the f32
 // cache, within a tolerance derived from half's rounding (F16Tolerance). A negative control
 // shows the tolerance rejects a bf16 cache (3 fewer mantissa bits).
 // Runs on every compiled Highway target (tests/kernels/CMakeLists.txt).
@@ -62,14 +62,13 @@ Attended AttendExact(const std::vector<float>& q, const std::vector<float>& keys
   return a;
 }
 
-// The product's path: the SIMD kernels reading half rows, as core/lm/gated_attention.cpp does.
+// The product's path: the one-pass kernel reading half rows (AttentionRowsF16), as
+// core/lm/gated_attention.cpp calls it.
 std::vector<float> AttendF16(const std::vector<float>& q, const std::vector<uint16_t>& keys,
                               const std::vector<uint16_t>& values, int64_t n, int64_t D,
                               float scale) {
-  std::vector<float> p(static_cast<size_t>(n)), o(static_cast<size_t>(D));
-  gk::AttentionScoresF16(q.data(), keys.data(), D, n, D, scale, p.data());
-  gk::SoftmaxInPlace(p.data(), n);
-  gk::AttentionWeightedSumF16(p.data(), values.data(), D, n, D, o.data());
+  std::vector<float> o(static_cast<size_t>(D));
+  gk::AttentionRowsF16(q.data(), D, &n, 1, keys.data(), values.data(), D, D, scale, o.data(), D);
   return o;
 }
 
@@ -107,12 +106,6 @@ std::vector<double> F16Tolerance(const std::vector<float>& q, const std::vector<
   std::vector<double> tol(val.size());
   for (size_t i = 0; i < tol.size(); ++i) tol[i] = 3.0 * (u * std::sqrt(val[i]) + std::sqrt(scr[i])) + 1e-6 * omax;
   return tol;
-}
-
-double MaxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
-  double d = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
-  return d;
 }
 
 // max_i |got_i − exact_i| / tol_i: above 1 means out of tolerance.
@@ -168,7 +161,7 @@ TEST(AttentionF16, RoundToF16IsNearestEvenAndSaturates) {
   for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(b[i], gk::f32_to_f16(v[i])) << i;
 }
 
-// The SIMD kernels on half rows equal their scalar oracles up to f32 summation order (the
+// The SIMD scores on half rows equal their scalar oracle up to f32 summation order (the
 // same bound as the f32 kernels' test in test_vector_kernels.cpp), at odd strides and lengths.
 TEST(AttentionF16, KernelsMatchTheirReference) {
   for (int64_t D : {64, 100, 128, 256}) {
@@ -189,14 +182,6 @@ TEST(AttentionF16, KernelsMatchTheirReference) {
         EXPECT_LE(std::fabs(s[j] - s_ref[j]), 1e-6f * static_cast<float>(D) * bound[j])
             << "D=" << D << " n=" << n << " j=" << j;
 
-      auto p = gk::testing::RandomNormal(static_cast<size_t>(n), 3);
-      for (auto& x : p) x = std::fabs(x);
-      std::vector<float> o(static_cast<size_t>(D), 99.0f), o_ref(o.size());
-      gk::AttentionWeightedSumF16(p.data(), keys.data(), stride, n, D, o.data());
-      gk::AttentionWeightedSumF16Reference(p.data(), keys.data(), stride, n, D, o_ref.data());
-      double peak = 1e-30;
-      for (float x : o_ref) peak = std::max(peak, static_cast<double>(std::fabs(x)));
-      EXPECT_LE(MaxAbsDiff(o, o_ref) / peak, 1e-5) << "D=" << D << " n=" << n;
     }
   }
 }
@@ -213,13 +198,13 @@ TEST(AttentionF16, EqualsF32KernelsOnRoundedRowsExactly) {
   gk::AttentionScoresF16(q.data(), rows16.data(), D, n, D, 0.0625f, s16.data());
   gk::AttentionScores(q.data(), rows32.data(), D, n, D, 0.0625f, s32.data());
   EXPECT_EQ(0, std::memcmp(s16.data(), s32.data(), s16.size() * sizeof(float)));
-  gk::AttentionWeightedSumF16(s32.data(), rows16.data(), D, n, D, o16.data());
-  gk::AttentionWeightedSum(s32.data(), rows32.data(), D, n, D, o32.data());
+  gk::AttentionRowsF16(q.data(), D, &n, 1, rows16.data(), rows16.data(), D, D, 0.0625f, o16.data(), D);
+  gk::AttentionRows(q.data(), D, &n, 1, rows32.data(), rows32.data(), D, D, 0.0625f, o32.data(), D);
   EXPECT_EQ(0, std::memcmp(o16.data(), o32.data(), o16.size() * sizeof(float)));
 }
 
 // The tolerance the quantized engines accept: attention of one query over a half cache (the
-// SIMD kernels, this target) stays within F16Tolerance of the exact attention over the f32
+// one-pass kernel, this target) stays within F16Tolerance of the exact attention over the f32
 // cache, with realistic inputs (unit-RMS keys, queries scaled for flat to peaked softmaxes),
 // long caches included.
 TEST(AttentionF16, CacheAttentionWithinToleranceOfF32) {

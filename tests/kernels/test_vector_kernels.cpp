@@ -82,7 +82,7 @@ TEST(VectorOps, MatMulAddIsTheAxpyLoopBitForBitAndAProduct) {
       }
 }
 
-TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
+TEST(AttentionKernels, ScoresMatchReference) {
   for (int64_t D : {64, 128, 256, 100}) {
     for (int64_t n : {1, 5, 64, 333}) {
       const int64_t stride = D + 3;  // not a multiple of the vector width
@@ -103,17 +103,7 @@ TEST(AttentionKernels, ScoresAndWeightedSumMatchReference) {
         EXPECT_LE(std::fabs(s[j] - s_ref[j]), 1e-6f * static_cast<float>(D) * bound[j])
             << "D=" << D << " n=" << n << " j=" << j;
 
-      auto p = gk::testing::RandomNormal(static_cast<size_t>(n), 5);
-      for (auto& x : p) x = std::fabs(x);
-      std::vector<float> o(static_cast<size_t>(D), 99.0f), o_ref(o.size());
-      gk::AttentionWeightedSum(p.data(), keys.data(), stride, n, D, o.data());
-      gk::AttentionWeightedSumReference(p.data(), keys.data(), stride, n, D, o_ref.data());
-      const ErrStats eo = Compare(o, o_ref);
-      EXPECT_LE(eo.max_rel, 1e-5) << "D=" << D << " n=" << n;
-      if (D == 256 && n == 333) {
-        Report("attention scores", es);
-        Report("attention weighted sum", eo);
-      }
+      if (D == 256 && n == 333) Report("attention scores", es);
     }
   }
 }
