@@ -495,6 +495,7 @@ std::shared_ptr<void> ChatServer::TryHoldEngine() {
 bool ChatServer::running() const { return impl_->started && impl_->http.is_running(); }
 int ChatServer::port() const { return impl_->port; }
 std::string ChatServer::model_id() const { return impl_->service.model_id(); }
+void ChatServer::SetContextLength(int tokens) { impl_->service.SetContextLength(tokens); }
 std::string ChatServer::url() const {
   const std::string& h = impl_->options.host;
   return "http://" + (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + std::to_string(impl_->port);

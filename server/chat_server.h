@@ -42,6 +42,9 @@ class ChatServer {
   int port() const;
   std::string url() const;  // "http://127.0.0.1:8080"
   std::string model_id() const;  // the name /v1/models lists and clients put in "model"
+  // ServerLimits::context_length from each conversation's next request on; any thread.
+  // Throws glance::Error below kMinContextLimit (0 = Session's default).
+  void SetContextLength(int tokens);
 
   // For another user of the same engine in this process (the desktop app's own chat while its
   // "Local server" is on), so the two never run the model at once: null when a request holds

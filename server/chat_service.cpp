@@ -66,9 +66,18 @@ std::string MessageKey(const RequestMessage& m) {
 ChatService::ChatService(std::shared_ptr<const Engine> engine, const ServerLimits& limits)
     : engine_((engine ? engine : throw Error("the server needs a loaded model"))),
       limits_(limits),
+      context_length_(0),
       queue_(limits.max_waiting, limits.max_wait_s),
       constraints_(engine_->tokenizer()) {
   model_id_ = engine_->info().name.empty() ? "glance" : engine_->info().name;
+  SetContextLength(limits.context_length);
+}
+
+void ChatService::SetContextLength(int tokens) {
+  if (tokens != 0 && tokens < kMinContextLimit)
+    throw Error("the context length must be at least " + std::to_string(kMinContextLimit) + " tokens, not " +
+                std::to_string(tokens));
+  context_length_.store(tokens);
 }
 
 ChatService::~ChatService() { queue_.Shutdown(); }
@@ -179,6 +188,8 @@ std::unique_ptr<ChatService::Job> ChatService::Prepare(const ChatRequest& reques
   const size_t new_from = NewMessageStart(request.messages);
   for (size_t i = 0; i < new_from; ++i) history.push_back(MessageKey(request.messages[i]));
   job->held_ = TakeOrCreate(request, history);
+  // The limit in force now, for held conversations too (from this request on).
+  if (const int tokens = context_length_.load(); tokens > 0) job->held_.session->SetContextLimit(tokens);
   try {
     if (job->held_.key.empty()) ContinueHistory(*job->held_.session, request);
   } catch (const Error& e) {

@@ -81,6 +81,9 @@ class ChatService {
   const Engine& engine() const { return *engine_; }
   void Shutdown() { queue_.Shutdown(); }
   int waiting() const { return queue_.waiting(); }
+  // ServerLimits::context_length for conversations from their next request on (the desktop
+  // app's setting changes while its server runs). Throws glance::Error below kMinContextLimit.
+  void SetContextLength(int tokens);
   EngineQueue& queue() { return queue_; }  // ChatServer::TryHoldEngine
 
  private:
@@ -95,6 +98,7 @@ class ChatService {
 
   std::shared_ptr<const Engine> engine_;
   ServerLimits limits_;
+  std::atomic<int> context_length_;  // limits_.context_length, changed by SetContextLength
   std::string model_id_;
   EngineQueue queue_;
   EngineThread engine_thread_;  // where every forward pass runs

@@ -19,6 +19,10 @@ struct ServerLimits {
   int max_waiting = 16;                       // requests queued for the engine; 429 above
   double max_wait_s = 300.0;                  // longest wait in the queue; 503 after
   int max_conversations = 4;                  // held sessions (state snapshots) for continuation
+  // Tokens one conversation may hold (Session::SetContextLimit: at least kMinContextLimit,
+  // lowered to the model's own limit); 0 keeps Session's default. A request past it gets
+  // 400 context_length_exceeded.
+  int context_length = 0;
 };
 
 struct ServerOptions {

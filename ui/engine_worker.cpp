@@ -231,6 +231,13 @@ void EngineWorker::setImageMode(ImageMode mode) { imageMode_ = mode; }
 
 void EngineWorker::setContextLimit(int tokens) {
   contextLimit_ = tokens;
+  if (server_) {
+    try {
+      server_->SetContextLength(tokens);  // the local server's conversations, from their next request
+    } catch (const std::exception& e) {
+      Q_EMIT error(QStringLiteral("settings"), QString::fromUtf8(e.what()));
+    }
+  }
   applyContextLimit();
 }
 

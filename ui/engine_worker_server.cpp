@@ -20,6 +20,7 @@ void EngineWorker::startServer(const LocalServerConfig& config) {
   server_.reset();
   try {
     server::ServerOptions options = config.ToServerOptions();
+    options.limits.context_length = contextLimit_;  // the "context_length" setting, as for the window's chats
     // Every request, for the server panel's log; called on the server's threads (the signal is
     // queued to the GUI). The server is stopped before this worker goes, so `this` outlives it.
     options.on_served = [this](const server::ServedRequest& r) { Q_EMIT requestServed(r); };

@@ -8,6 +8,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/command.h"
 #include "app/cli/session_flags.h"
+#include "core/engine/session.h"
 #include "server/chat_server.h"
 #include "server/request_source.h"
 
@@ -17,7 +18,7 @@ namespace {
 int Serve(const Args& args) {
   auto flags = SessionValueFlags();
   for (const char* f : {"host", "port", "api-key", "max-body-mb", "max-image-mp", "max-tokens-limit",
-                        "max-waiting", "max-conversations", "http-threads", "allow-origin", "request-timeout"})
+                        "max-waiting", "max-conversations", "context-length", "http-threads", "allow-origin", "request-timeout"})
     flags.insert(f);
   ArgParser p(args, flags, {});
   if (!p.positional().empty()) throw Error("serve takes no positional arguments (use --model DIR)");
@@ -38,6 +39,11 @@ int Serve(const Args& args) {
   o.limits.max_tokens = static_cast<int>(positive("max-tokens-limit", o.limits.max_tokens));
   o.limits.max_waiting = static_cast<int>(positive("max-waiting", o.limits.max_waiting));
   o.limits.max_conversations = static_cast<int>(positive("max-conversations", o.limits.max_conversations));
+  const long long context_length = p.GetInt("context-length", kDefaultContextLimit);
+  if (context_length < kMinContextLimit || context_length > kMaxContextLimit)
+    throw Error("--context-length must be between " + std::to_string(kMinContextLimit) + " and " +
+                std::to_string(kMaxContextLimit) + " tokens");
+  o.limits.context_length = static_cast<int>(context_length);
   o.threads = static_cast<int>(positive("http-threads", o.limits.max_waiting + 4));
   o.request_timeout_s = p.GetDouble("request-timeout", o.request_timeout_s);
   if (!(o.request_timeout_s >= 0) || o.request_timeout_s > 1e6)
@@ -69,6 +75,7 @@ int Serve(const Args& args) {
 Register reg("serve",
              "serve [--model DIR] [--host 127.0.0.1] [--port 8080] [--api-key KEY] [--max-body-mb 32] "
              "[--max-image-mp 16] [--max-tokens-limit 4096] [--max-waiting 16] [--max-conversations 4] "
+             "[--context-length 65536] "
              "[--http-threads N] [--request-timeout 10] [--allow-origin URL,...|*] [--threads N] [--precision P]",
              "an OpenAI-compatible chat server (POST /v1/chat/completions, images as data: URLs)", Serve);
 

@@ -1,6 +1,7 @@
 // `glance-cli serve` as a client sees it, on a free loopback port with the demo model:
-//   ServerCurl         curl's bad JSON, oversized body, wrong key, non-image data URL, ... get
-//                      the right status and a JSON error; a good request gets 200 (control)
+//   ServerCurl         curl's bad JSON, oversized body, wrong key, non-image data URL, a
+//                      conversation past --context-length, ... get the right status and a JSON
+//                      error; a good request gets 200 (control)
 //   ServerOpenAiClient the official openai npm package (tests/server/openai_client_test.mjs)
 //   ServerLoad         20 concurrent clients for 30 s: every request answered (200) or refused
 //                      (429/503), none left without a response, every client served about as
@@ -194,6 +195,43 @@ TEST(ServerCurl, BadRequestsGetTheirStatusAndAJsonError) {
 
   s.proc().Signal(SIGTERM);
   EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+}
+
+// --context-length: a conversation that would hold more tokens is refused with 400
+// context_length_exceeded naming the limit; the same request is answered by a server with the
+// default (control); an out-of-range value stops `serve` with a line naming the flag.
+TEST(ServerCurl, ContextLengthRefusesALongerConversation) {
+  std::string long_text;
+  for (int i = 0; i < 700; ++i) long_text += "red square. ";
+  const std::string request = json{{"model", "demo"},
+                                   {"max_tokens", 2},
+                                   {"messages", {{{"role", "user"}, {"content", long_text}}}}}
+                                  .dump();
+  {
+    Server s({"--context-length", "512"});
+    ASSERT_GT(s.port(), 0) << s.proc().err;
+    const CurlResult refused = Curl(s, "POST", "/v1/chat/completions", request);
+    ExpectError(refused, 400, "512 tokens");
+    EXPECT_EQ(refused.body["error"]["type"], "context_length_exceeded") << refused.body.dump();
+    const CurlResult short_one = Curl(s, "POST", "/v1/chat/completions",
+                                      json{{"model", "demo"}, {"max_tokens", 2},
+                                           {"messages", {{{"role", "user"}, {"content", "Hello"}}}}}.dump());
+    EXPECT_EQ(short_one.status, 200) << short_one.body.dump();
+    s.proc().Signal(SIGTERM);
+    EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+  }
+  {
+    Server s({});
+    ASSERT_GT(s.port(), 0) << s.proc().err;
+    const CurlResult answered = Curl(s, "POST", "/v1/chat/completions", request);
+    EXPECT_EQ(answered.status, 200) << answered.body.dump();
+    EXPECT_GT(answered.body["usage"]["prompt_tokens"].get<int>(), 512) << answered.body.dump();
+    s.proc().Signal(SIGTERM);
+    EXPECT_EQ(s.proc().Wait(30), 0) << s.proc().err;
+  }
+  CliProcess bad({"serve", "--port", "0", "--context-length", "100"});
+  EXPECT_EQ(bad.Wait(120), 1) << bad.err;
+  EXPECT_NE(bad.err.find("--context-length must be between 512"), std::string::npos) << bad.err;
 }
 
 // Tool calls over HTTP (issue 29): a scripted answer (glance.forced_answer) with two calls comes

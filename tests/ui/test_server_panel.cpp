@@ -2,7 +2,8 @@
 // and key and quoted for their language; the request log keeps the last N rows and clears; the
 // panel on the demo model refuses a bad origin before starting, starts with its port, key and
 // origins, logs every request (method, path, status, tokens) as it is answered, stops, and the
-// menu's toggle starts the server with the same settings.
+// menu's toggle starts the server with the same settings; the server keeps the context-length
+// setting, and follows it when it changes.
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
@@ -14,14 +15,19 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include "ui/chat_view.h"
+#include "ui/context_meter.h"
+#include "ui/conversation_store.h"
 #include "ui/local_server_config.h"
 #include "ui/main_window.h"
 #include "ui/notice_bar.h"
 #include "ui/server_panel.h"
 #include "ui/server_request_log.h"
 #include "ui/server_snippets.h"
+#include "ui/settings_store.h"
 
 using namespace glance::ui;
 
@@ -221,6 +227,49 @@ class TestServerPanel : public QObject {
     QTRY_COMPARE(window.noticeText(), QString());
     QCOMPARE(panel->errorText(), QString());
     window.setLocalServer(false);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), kTimeoutMs);
+  }
+
+  // The "context_length" setting holds for the local server's conversations too: a message
+  // past it is refused (400 context_length_exceeded naming the limit) at start, and raising the
+  // setting while the server runs lets the same request through (control).
+  void localServerKeepsTheContextLengthSetting() {
+    QLocale::setDefault(QLocale(QLocale::English));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SettingsStore settings(dir.filePath(QStringLiteral("glance.json")));
+    QVERIFY(settings.setValue(QStringLiteral("context_length"), QStringLiteral("512")));
+    ConversationStore store(dir.filePath(QStringLiteral("conversations")));
+    MainWindow window(nullptr, &settings, &store);
+    {
+      QSignalSpy ready(&window, &MainWindow::modelReady);
+      window.loadDefaultModel();
+      QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    }
+    ServerPanel* panel = window.openServerPanel();
+    panel->portBox()->setValue(0);
+    panel->keyEdit()->clear();
+    panel->originsEdit()->clear();
+    panel->startStopButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), kTimeoutMs);
+    const QString url = window.localServerUrl() + QStringLiteral("/v1/chat/completions");
+
+    QByteArray words;
+    for (int i = 0; i < 700; ++i) words += "red square. ";
+    const QByteArray longChat =
+        "{\"messages\":[{\"role\":\"user\",\"content\":\"" + words + "\"}],\"max_tokens\":2}";
+    QNetworkAccessManager net;
+    QByteArray body;
+    QCOMPARE(StatusOf(net.post(Request(url), longChat), &body), 400);
+    QVERIFY2(body.contains("context_length_exceeded") && body.contains("512 tokens"), body.constData());
+    QCOMPARE(StatusOf(net.post(Request(url), kChat)), 200);
+
+    QVERIFY(settings.setValue(QStringLiteral("context_length"), QStringLiteral("4096")));
+    // The worker passes the setting to the server before the window's chat hears of it.
+    QTRY_COMPARE_WITH_TIMEOUT(window.chat()->contextMeter()->usage().limit, 4096, kTimeoutMs);
+    QCOMPARE(StatusOf(net.post(Request(url), longChat), &body), 200);
+    QVERIFY2(body.contains("\"choices\""), body.constData());
+    panel->startStopButton()->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), kTimeoutMs);
   }
 };
