@@ -139,7 +139,7 @@ void MainWindow::watchSettingsFile() {
   connect(file, &SettingsFile::saveRecovered, this, [this, key] { notice_->clear(key); });
   if (!file->loadNotice().isEmpty())
     notice_->showNotice(key, file->loadNotice(),
-                        file->loadNotice().startsWith(tr("Could not")) ? NoticeBar::Kind::kWarning : NoticeBar::Kind::kInfo);
+                        file->loadFailed() ? NoticeBar::Kind::kWarning : NoticeBar::Kind::kInfo);
 }
 
 void MainWindow::buildDocks() {

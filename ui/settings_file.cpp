@@ -153,11 +153,13 @@ void SettingsFile::load() {
   if (info.isFile()) {
     QFile::remove(aside);
     if (QFile::rename(path_, aside)) {
+      loadFailed_ = true;
       loadNotice_ = tr("Could not read the settings file %1 (%2); it was set aside as %3 and the defaults are used")
                         .arg(path_, why, aside);
       return;
     }
   }
+  loadFailed_ = true;
   loadNotice_ = tr("Could not read the settings file %1 (%2); the defaults are used").arg(path_, why);
 }
 

@@ -62,6 +62,8 @@ class SettingsFile : public QObject {
   const QString& saveError() const { return saveError_; }
   // One line when the file could not be read (set aside, defaults used) or was imported; else "".
   const QString& loadNotice() const { return loadNotice_; }
+  // True when loadNotice() reports a failure (the file unreadable, the defaults used), not an import.
+  bool loadFailed() const { return loadFailed_; }
 
   // How long changes wait before they are written together, and the retry period after a failure.
   static constexpr int kSaveDelayMs = 200;
@@ -82,6 +84,7 @@ class SettingsFile : public QObject {
   QVariantMap values_;
   bool dirty_ = false;
   bool failing_ = false;
+  bool loadFailed_ = false;
   QString saveError_, loadNotice_;
   QTimer timer_;
 };
