@@ -24,6 +24,17 @@ namespace {
 
 bool IsKernelStage(const std::string& name) { return name.find(':') != std::string::npos; }
 
+// The engine's stage names (core/engine/events.h StageTime::name) as the chart's legend shows
+// them, translated; a stage this list does not know keeps its name. The CSV keeps the names.
+QString StageLabel(const std::string& name) {
+  if (name == "preprocess") return TimingPanel::tr("preprocess");
+  if (name == "vision") return TimingPanel::tr("vision");
+  if (name == "prefill") return TimingPanel::tr("prefill");
+  if (name == "sample") return TimingPanel::tr("sample");
+  if (name == "decode") return TimingPanel::tr("decode");
+  return QString::fromStdString(name);
+}
+
 QString CsvField(const QString& s) {
   if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"'))) return s;
   QString quoted = s;
@@ -76,6 +87,9 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   stageChart_->addAxis(secondsAxis_, Qt::AlignLeft);
   stageSeries_->attachAxis(turnAxis_);
   stageSeries_->attachAxis(secondsAxis_);
+  // The stage names to the right, one a line: along the bottom Qt Charts gives each an equal
+  // share of the width and elided "preprocess" to "preproc…" in the default dock (issue 34).
+  stageChart_->legend()->setAlignment(Qt::AlignRight);
   stageView_ = new QChartView(stageChart_, this);
   stageView_->setRenderHint(QPainter::Antialiasing);
   stageView_->setMinimumHeight(fontMetrics().height() * 9);  // room for the turn labels
@@ -169,11 +183,11 @@ void TimingPanel::clear() {
 
 void TimingPanel::rebuildCharts() {
   // Stage names in first-seen order across all turns.
-  QStringList stages;
+  std::vector<std::string> stages;
   for (const TurnStats& t : turns_)
     for (const StageTime& s : t.stages)
-      if (!IsKernelStage(s.name) && !stages.contains(QString::fromStdString(s.name)))
-        stages << QString::fromStdString(s.name);
+      if (!IsKernelStage(s.name) && std::find(stages.begin(), stages.end(), s.name) == stages.end())
+        stages.push_back(s.name);
 
   stageSeries_->clear();
   QStringList categories;
@@ -181,12 +195,12 @@ void TimingPanel::rebuildCharts() {
   // at the default dock size, and an axis title took the height the labels need.
   for (int i = 0; i < turnCount(); ++i) categories << QString::number(i + 1);
   double tallest = 0.0;
-  for (const QString& stage : stages) {
-    auto* set = new QBarSet(stage);
+  for (const std::string& stage : stages) {
+    auto* set = new QBarSet(StageLabel(stage));
     for (const TurnStats& t : turns_) {
       double seconds = 0.0;
       for (const StageTime& s : t.stages)
-        if (QString::fromStdString(s.name) == stage) seconds += s.seconds;
+        if (s.name == stage) seconds += s.seconds;
       *set << seconds;
     }
     stageSeries_->append(set);
@@ -237,7 +251,7 @@ QStringList TimingPanel::npuSplitRows() const {
   for (const StageTime& s : turns_.back().stages)
     if (!IsKernelStage(s.name) && s.seconds > 0.0)
       rows << tr("%1: %2 = NPU %3 \u00B7 transfer %4 \u00B7 host %5")
-                  .arg(QString::fromStdString(s.name), FormatDuration(s.seconds), FormatDuration(s.npu_s),
+                  .arg(StageLabel(s.name), FormatDuration(s.seconds), FormatDuration(s.npu_s),
                        FormatDuration(s.transfer_s), FormatDuration(s.host_s()));
   return rows;
 }

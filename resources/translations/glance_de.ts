@@ -2564,10 +2564,6 @@ Klicken, um diese Schicht und diesen Kopf zu zeigen.</translation>
 <context>
     <name>glance::ui::MainWindow</name>
     <message>
-        <source>Could not</source>
-        <translation>Konnte</translation>
-    </message>
-    <message>
         <source>Conversations</source>
         <translation>Unterhaltungen</translation>
     </message>
@@ -3784,6 +3780,26 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>preprocess</source>
+        <translation>Vorbereitung</translation>
+    </message>
+    <message>
+        <source>vision</source>
+        <translation>Bild</translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>Sampling</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>Ausgabe</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,7 @@
 #include "ui/settings_dialog.h"
 #include "ui/settings_file.h"
 #include "ui/settings_store.h"
+#include "ui/timing_panel.h"
 #include "ui/translations.h"
 
 using glance::ui::ConversationStore;
@@ -130,6 +131,15 @@ class TestTranslationUi : public QObject {
     QCOMPARE(glance::ui::ChatPresetBar::tr("Imported %n chat preset(s) from %1.", nullptr, 3),
              QStringLiteral("3 Chat-Vorlagen aus %1 importiert."));
     QCOMPARE(QObject::tr("Yesterday"), QStringLiteral("Gestern"));
+    // The Timing chart's stages (the engine's names are English words).
+    {
+      glance::ui::TimingPanel timing;
+      glance::TurnStats turn;
+      turn.stages = {{"preprocess", 0.01, 1}, {"vision", 0.02, 1}, {"prefill", 0.03, 1}, {"decode", 0.04, 9}};
+      timing.addTurn(turn);
+      QCOMPARE(timing.chartStages(), (QStringList{QStringLiteral("Vorbereitung"), QStringLiteral("Bild"),
+                                                  QStringLiteral("Prompt"), QStringLiteral("Ausgabe")}));
+    }
     QCOMPARE(QCoreApplication::translate("main", "path"), QStringLiteral("pfad"));
     // A string lupdate used to misread (a hex digit after a \u escape in the source).
     QCOMPARE(QCoreApplication::translate("glance::ui::AttentionPanel", "2\u00D7" "2 patches of each token"),
@@ -137,14 +147,6 @@ class TestTranslationUi : public QObject {
     // Qt's own buttons, where the distribution ships qtbase_de.qm.
     if (QFile::exists(QLibraryInfo::path(QLibraryInfo::TranslationsPath) + QStringLiteral("/qtbase_de.qm")))
       QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QStringLiteral("Abbrechen"));
-  }
-
-  // MainWindow tells a failed settings file (a warning) from a taken-over one by its first words.
-  void settingsNoticeKindStillWorks() {
-    const QString failed = QCoreApplication::translate(
-        "glance::ui::SettingsFile", "Could not read the settings file %1 (%2); the defaults are used");
-    QVERIFY(failed.startsWith(MainWindow::tr("Could not")));
-    QVERIFY(failed != QStringLiteral("Could not read the settings file %1 (%2); the defaults are used"));
   }
 };
 
