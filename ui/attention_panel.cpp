@@ -32,6 +32,7 @@
 #include "ui/attention_data.h"
 #include "ui/layer_head_chart.h"
 #include "ui/settings_file.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 namespace {
@@ -548,9 +549,9 @@ QImage AttentionPanel::renderExport() const {
                QColor(lut[static_cast<size_t>(x * 255 / std::max(1, bar.width() - 1))]));
   const auto [lo, hi] = heatmap_->legendRange();
   y += em;
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, QString::number(lo, 'g', 3));
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, FormatWeight(lo));
   p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignHCenter | Qt::AlignVCenter, tr("attention weight"));
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignRight | Qt::AlignVCenter, QString::number(hi, 'g', 3));
+  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignRight | Qt::AlignVCenter, FormatWeight(hi));
   p.end();
   out.setText(QStringLiteral("Description"), who.isEmpty() ? what : what + QStringLiteral(" \u00B7 ") + who);
   out.setText(QStringLiteral("Software"), QStringLiteral("Glance"));

@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "core/engine/attention_aggregate.h"
 #include "ui/heatmap_description.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 namespace {
@@ -392,8 +394,8 @@ void HeatmapWidget::updateHover(QPointF pos) {
     for (float v : map_) sum += v;
     const float value = map_[static_cast<size_t>(cell)];
     const QString row = QString::number(cell / grid_w_ + 1), col = QString::number(cell % grid_w_ + 1);
-    const QString weight = QString::number(static_cast<double>(value), 'g', 3);
-    const QString share = sum > 0.0 ? QString::number(100.0 * value / sum, 'f', 1) : QString();
+    const QString weight = FormatWeight(static_cast<double>(value));
+    const QString share = sum > 0.0 ? QLocale().toString(100.0 * value / sum, 'f', 1) : QString();
     text = tr("row %1, col %2 \u00B7 weight %3").arg(row, col, weight);
     if (!share.isEmpty()) text += tr(" (%1% of this map)").arg(share);
     // Shorter forms for a narrow dock: the weight is what must not be cut (issue 34).
@@ -421,17 +423,17 @@ void HeatmapWidget::paintLegend(QPainter& p, const QRect& area) const {
   const auto [lo, hi] = legendRange();
   const QRect labels(bar.left(), bar.bottom() + 1, bar.width(), area.bottom() - bar.bottom());
   p.setPen(palette().color(QPalette::WindowText));
-  p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(static_cast<double>(lo), 'g', 3));
+  p.drawText(labels, Qt::AlignLeft | Qt::AlignTop, FormatWeight(static_cast<double>(lo)));
   QString what = style_.scaling == Scaling::kLog ? tr("attention weight, log scale") : tr("attention weight");
   if (style_.scaling == Scaling::kPercentile && !style_.fixed_range) what = tr("attention weight, 2nd\u2013" "98th pct");
   if (style_.fixed_range) what += style_.range_of_two ? tr(", same for both words") : tr(", same for every word");
   if (style_.hide_sinks) what += tr(" (sinks grey)");
   // Between the two numbers, shortened when the map is narrow (two words side by side).
   const QFontMetrics fm = fontMetrics();
-  const int ends = 2 * std::max(fm.horizontalAdvance(QString::number(static_cast<double>(lo), 'g', 3)),
-                                fm.horizontalAdvance(QString::number(static_cast<double>(hi), 'g', 3))) + em;
+  const int ends = 2 * std::max(fm.horizontalAdvance(FormatWeight(static_cast<double>(lo))),
+                                fm.horizontalAdvance(FormatWeight(static_cast<double>(hi)))) + em;
   p.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, fm.elidedText(what, Qt::ElideRight, std::max(0, labels.width() - ends)));
-  p.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(static_cast<double>(hi), 'g', 3));
+  p.drawText(labels, Qt::AlignRight | Qt::AlignTop, FormatWeight(static_cast<double>(hi)));
 }
 
 void HeatmapWidget::paintEvent(QPaintEvent*) {

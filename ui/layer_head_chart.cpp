@@ -3,10 +3,12 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QLocale>
 #include <QToolTip>
 #include <algorithm>
 
 #include "ui/heatmap.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 
@@ -71,7 +73,7 @@ int LayerHeadChart::cellAt(const QPoint& pos) const {
 QString LayerHeadChart::cellText(int index) const {
   if (index < 0 || index >= static_cast<int>(shares_.size())) return {};
   const HeadShare& s = shares_[static_cast<size_t>(index)];
-  const auto pct = [](float x) { return QString::number(100.0 * static_cast<double>(x), 'f', 1) + QStringLiteral(" %"); };
+  const auto pct = [](float x) { return FormatPercent(static_cast<double>(x)); };
   const QString kind = s.kind == MapKind::kHidden ? tr("DeltaNet, hidden attention") : tr("full attention");
   QString text = tr("Layer %1 (%2), head %3\nimage %4 \u00B7 text %5 \u00B7 sink %6")
                      .arg(s.layer)
@@ -184,7 +186,7 @@ bool LayerHeadChart::event(QEvent* event) {
                          tr("Layer \u00D7 head: each cell is one head of one layer (columns: layers, the "
                             "full-attention ones in bold; rows: heads), its colour the share of the word's "
                             "attention on the image, from 0 (dark) to %1 % (bright).")
-                             .arg(QString::number(100.0 * static_cast<double>(top_), 'f', 0)),
+                             .arg(QLocale().toString(100.0 * static_cast<double>(top_), 'f', 0)),
                          this);
     } else {
       QToolTip::showText(help->globalPos(), text, this);

@@ -32,4 +32,14 @@ QString FormatRatio(double value) {
   return QLocale().toString(value, 'f', 2);
 }
 
+QString FormatWeight(double value) {
+  if (!std::isfinite(value)) value = 0.0;
+  return QLocale().toString(value, 'g', 3);
+}
+
+QString FormatPercent(double fraction) {
+  if (!std::isfinite(fraction)) fraction = 0.0;
+  return QLocale().toString(100.0 * fraction, 'f', 1) + QStringLiteral(" %");
+}
+
 }  // namespace glance::ui

@@ -10,6 +10,8 @@
 //   rates      one decimal, grouped            "1,234.5 tok/s", "9.0 tok/s"
 //   shares     whole percent                   "67%"
 //   ratios     two decimals                    "1.67"
+//   weights    three significant digits        "0.173", "0.00196" (attention weights)
+//   percents   one decimal, "%" after a space  "12.5 %" (a map's or a head's share)
 // GUI thread (reads the default QLocale).
 #include <QString>
 
@@ -20,5 +22,7 @@ QString FormatDuration(double seconds);
 QString FormatRate(double perSecond, const QString& unit);  // "12.3 tok/s"
 QString FormatShare(double fraction);                       // 0.667 -> "67%"
 QString FormatRatio(double value);                          // "1.67"
+QString FormatWeight(double value);                         // "0.173"
+QString FormatPercent(double fraction);                     // 0.125 -> "12.5 %"
 
 }  // namespace glance::ui

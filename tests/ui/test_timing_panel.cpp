@@ -136,6 +136,9 @@ class TestTimingPanel : public QObject {
     QCOMPARE(FormatRate(9.0, QStringLiteral("tok/s")), QStringLiteral("9.0 tok/s"));
     QCOMPARE(FormatShare(0.6667), QStringLiteral("67%"));
     QCOMPARE(FormatRatio(1.6667), QStringLiteral("1.67"));
+    QCOMPARE(FormatWeight(0.17312), QStringLiteral("0.173"));
+    QCOMPARE(FormatWeight(0.0019612), QStringLiteral("0.00196"));
+    QCOMPARE(FormatPercent(0.1249), QStringLiteral("12.5 %"));
 
     TurnStats s = MakeStats(5.0, false);  // TTFT 1.25 s, total 5 s
     s.prompt_tokens = 1234;
@@ -157,6 +160,9 @@ class TestTimingPanel : public QObject {
     QCOMPARE(FormatDuration(1.234), QStringLiteral("1,23 s"));
     QCOMPARE(FormatRate(1234.56, QStringLiteral("tok/s")), QStringLiteral("1.234,6 tok/s"));
     QCOMPARE(FormatCount(1234), QStringLiteral("1.234"));
+    // The heatmap's legend and hover text (they printed "0.173" beside the stats' "1,23 s").
+    QCOMPARE(FormatWeight(0.17312), QStringLiteral("0,173"));
+    QCOMPARE(FormatPercent(0.1249), QStringLiteral("12,5 %"));
     QVERIFY2(DescribeStats(s).contains(QStringLiteral("prompt 1.234 tok")), qPrintable(DescribeStats(s)));
     QVERIFY2(DescribeStats(s).contains(QStringLiteral("decode 12,3 tok/s")), qPrintable(DescribeStats(s)));
     QLocale::setDefault(before);
