@@ -52,8 +52,7 @@ double ImageSeconds(const TurnStats& stats) {
 double TtftWithImages(const TurnStats& stats) { return ImageSeconds(stats) + stats.ttft_s; }
 
 QString ThreadCount(int threads) {
-  return threads == 1 ? QCoreApplication::translate("Stats", "1 thread")
-                      : QCoreApplication::translate("Stats", "%1 threads").arg(threads);
+  return QCoreApplication::translate("Stats", "%n thread(s)", nullptr, threads);
 }
 
 QString SpeculativeSummary(const TurnStats& s) {

@@ -19,7 +19,6 @@
 #include "core/engine/caption_sidecar.h"
 #include "ui/caption_preset_dialog.h"
 #include "ui/caption_preset_store.h"
-#include "ui/folder_model.h"  // CountOf
 #include "ui/remote_endpoint_fields.h"
 
 namespace glance::ui {
@@ -33,7 +32,7 @@ FolderCaptionDialog::FolderCaptionDialog(const FolderCaptionChoice& initial, int
   which_->setObjectName(QStringLiteral("which"));
   which_->addItem(tr("The images without a caption"), static_cast<int>(FolderCaptionChoice::Which::kUncaptioned));
   which_->addItem(tr("The whole folder"), static_cast<int>(FolderCaptionChoice::Which::kAll));
-  which_->addItem(tr("The selected (%1)").arg(CountOf(selected, tr("image"), tr("images"))), static_cast<int>(FolderCaptionChoice::Which::kSelected));
+  which_->addItem(tr("The selected (%n image(s))", nullptr, selected), static_cast<int>(FolderCaptionChoice::Which::kSelected));
   which_->setCurrentIndex(which_->findData(static_cast<int>(initial.which)));
   form->addRow(tr("&Caption:"), which_);
 
@@ -274,7 +273,7 @@ bool FolderCaptionDialog::importFrom(const QString& file) {
     problem_->setText(tr("Import: %1").arg(error));
     return false;
   }
-  problem_->setText(tr("Imported %1 from %2.").arg(CountOf(count, tr("preset"), tr("presets")), file));
+  problem_->setText(tr("Imported %n preset(s) from %1.", nullptr, count).arg(file));
   fillPresets(currentPreset());
   presetChanged();
   return true;
@@ -287,7 +286,7 @@ bool FolderCaptionDialog::exportTo(const QString& file) {
     problem_->setText(tr("Export: %1").arg(error));
     return false;
   }
-  problem_->setText(tr("Exported %1 to %2.").arg(CountOf(static_cast<int>(presets_->saved().size()), tr("preset"), tr("presets")), file));
+  problem_->setText(tr("Exported %n preset(s) to %1.", nullptr, static_cast<int>(presets_->saved().size())).arg(file));
   return true;
 }
 

@@ -12,10 +12,6 @@
 
 namespace glance::ui {
 
-QString CountOf(int n, const QString& one, const QString& many) {
-  return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
-}
-
 QString DescribeState(FolderImageState state) {
   switch (state) {
     case FolderImageState::kNone: return FolderModel::tr("no caption");

@@ -23,10 +23,6 @@ class FolderThumbnails;
 
 enum class FolderImageState { kNone = 0, kCaptioned = 1, kEdited = 2, kFailed = 3 };
 
-// "1 image", "3 images": English plurals written out (the app ships no translations, so tr's %n
-// would show "image(s)").
-QString CountOf(int n, const QString& one, const QString& many);
-
 // "no caption", "captioned", "edited by hand", "failed".
 QString DescribeState(FolderImageState state);
 

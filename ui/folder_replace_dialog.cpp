@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <exception>
 
-#include "ui/folder_model.h"  // CountOf
 
 namespace glance::ui {
 
@@ -127,12 +126,11 @@ bool FolderReplaceDialog::preview() {
       row->setToolTip(2, after);
       matches += e.matches;
     }
-    const QString files = tr("caption file"), filesMany = tr("caption files");
     QString line = edits_.empty()
-                       ? tr("None of the %1 matches.").arg(CountOf(static_cast<int>(sidecars.size()), files, filesMany))
+                       ? tr("None of the %n caption file(s) matches.", nullptr, static_cast<int>(sidecars.size()))
                        : tr("%1 in %2; Apply writes them all.")
-                             .arg(CountOf(matches, tr("change"), tr("changes")),
-                                  CountOf(static_cast<int>(edits_.size()), files, filesMany));
+                             .arg(tr("%n change(s)", nullptr, matches),
+                                  tr("%n caption file(s)", nullptr, static_cast<int>(edits_.size())));
     if (!unreadable.empty())
       line += QLatin1Char(' ') + tr("Not read: %1").arg(QString::fromStdString(unreadable.front()));
     setStatus(line);
@@ -149,9 +147,9 @@ bool FolderReplaceDialog::apply() {
   bool ok = false;
   try {
     const ReplaceOutcome out = ApplyReplace(dir_.toStdString(), edits_);
-    QString line = tr("Changed %1.").arg(CountOf(out.changed, tr("caption file"), tr("caption files")));
+    QString line = tr("Changed %n caption file(s).", nullptr, out.changed);
     if (!out.skipped.empty())
-      line += QLatin1Char(' ') + tr("Left %1 changed since the preview").arg(CountOf(static_cast<int>(out.skipped.size()), tr("file"), tr("files"))) +
+      line += QLatin1Char(' ') + tr("Left %n file(s) changed since the preview", nullptr, static_cast<int>(out.skipped.size())) +
               QStringLiteral(": ") + QString::fromStdString(out.skipped.front());
     setStatus(line);
     ok = out.changed > 0;
@@ -169,9 +167,9 @@ bool FolderReplaceDialog::undo() {
   bool ok = false;
   try {
     const ReplaceOutcome out = UndoReplace(dir_.toStdString());
-    QString line = tr("Undone: %1 put back.").arg(CountOf(out.changed, tr("caption file"), tr("caption files")));
+    QString line = tr("Undone: %n caption file(s) put back.", nullptr, out.changed);
     if (!out.skipped.empty())
-      line += QLatin1Char(' ') + tr("Left %1 edited since").arg(CountOf(static_cast<int>(out.skipped.size()), tr("file"), tr("files"))) +
+      line += QLatin1Char(' ') + tr("Left %n file(s) edited since", nullptr, static_cast<int>(out.skipped.size())) +
               QStringLiteral(": ") + QString::fromStdString(out.skipped.front());
     setStatus(line);
     ok = true;

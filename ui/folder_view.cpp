@@ -259,7 +259,7 @@ bool FolderWindow::openFolder(const QString& dir, bool recursive, QString* error
     replace_ = nullptr;
   }
   if (filter_->rowCount() > 0) list_->setCurrentIndex(filter_->index(0, 0));
-  statusBar()->showMessage(CountOf(model_->rowCount(), tr("image"), tr("images")), 5000);
+  statusBar()->showMessage(tr("%n image(s)", nullptr, model_->rowCount()), 5000);
   updateCounts();
   showCurrent();
   return true;
@@ -413,7 +413,7 @@ void FolderWindow::updateCounts() {
 }
 
 QString FolderWindow::countsText() const {
-  return CountOf(model_->rowCount(), tr("image"), tr("images")) + QStringLiteral(" \u00B7 ") +
+  return tr("%n image(s)", nullptr, model_->rowCount()) + QStringLiteral(" \u00B7 ") +
          tr("%1 captioned \u00B7 %2 edited by hand \u00B7 %3 no caption \u00B7 %4 failed")
              .arg(model_->count(FolderImageState::kCaptioned))
              .arg(model_->count(FolderImageState::kEdited))

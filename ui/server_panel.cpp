@@ -282,9 +282,8 @@ void ServerPanel::updateState() {
                                  "key anyone there may use it. Generate a key.")
                             : tr("Other machines on your networks can reach the model; they need the API key."));
   const int rows = log_->rowCount();
-  count_->setText(rows == 0   ? tr("No requests yet.")
-                  : rows == 1 ? tr("1 request (the last %1 are kept)").arg(log_->capacity())
-                              : tr("%1 requests (the last %2 are kept)").arg(rows).arg(log_->capacity()));
+  count_->setText(rows == 0 ? tr("No requests yet.")
+                            : tr("%n request(s) (the last %1 are kept)", nullptr, rows).arg(log_->capacity()));
   clearLog_->setEnabled(rows > 0);
   updateSnippets();
 }

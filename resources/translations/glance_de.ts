@@ -602,14 +602,6 @@
         <translation>%1%2%3 %4 %5%6%7 = %8 Tokens</translation>
     </message>
     <message>
-        <source>1 thread</source>
-        <translation>1 Thread</translation>
-    </message>
-    <message>
-        <source>%1 threads</source>
-        <translation>%1 Threads</translation>
-    </message>
-    <message>
         <source>MTP %1 of drafts accepted, %2 tok/pass</source>
         <translation>MTP %1 der Entwürfe angenommen, %2 Tok/Durchlauf</translation>
     </message>
@@ -644,6 +636,13 @@
     <message>
         <source>greedy</source>
         <translation>greedy</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n Thread</numerusform>
+            <numerusform>%n Threads</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1854,18 +1853,6 @@
         <translation>Den ganzen Ordner</translation>
     </message>
     <message>
-        <source>The selected (%1)</source>
-        <translation>Die ausgewählten (%1)</translation>
-    </message>
-    <message>
-        <source>image</source>
-        <translation>Bild</translation>
-    </message>
-    <message>
-        <source>images</source>
-        <translation>Bilder</translation>
-    </message>
-    <message>
         <source>&amp;Caption:</source>
         <translation>&amp;Beschriftung:</translation>
     </message>
@@ -2002,24 +1989,8 @@
         <translation>Import: %1</translation>
     </message>
     <message>
-        <source>Imported %1 from %2.</source>
-        <translation>%1 aus %2 importiert.</translation>
-    </message>
-    <message>
-        <source>preset</source>
-        <translation>Vorlage</translation>
-    </message>
-    <message>
-        <source>presets</source>
-        <translation>Vorlagen</translation>
-    </message>
-    <message>
         <source>Export: %1</source>
         <translation>Export: %1</translation>
-    </message>
-    <message>
-        <source>Exported %1 to %2.</source>
-        <translation>%1 nach %2 exportiert.</translation>
     </message>
     <message>
         <source>Sidecar extension: %1</source>
@@ -2032,6 +2003,27 @@
     <message>
         <source>Asking %1…</source>
         <translation>Frage %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>The selected (%n image(s))</source>
+        <translation>
+            <numerusform>Das ausgewählte (%n Bild)</numerusform>
+            <numerusform>Die ausgewählten (%n Bilder)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n preset(s) from %1.</source>
+        <translation>
+            <numerusform>%n Vorlage aus %1 importiert.</numerusform>
+            <numerusform>%n Vorlagen aus %1 importiert.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n preset(s) to %1.</source>
+        <translation>
+            <numerusform>%n Vorlage nach %1 exportiert.</numerusform>
+            <numerusform>%n Vorlagen nach %1 exportiert.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2131,28 +2123,8 @@
         <translation>Schließen</translation>
     </message>
     <message>
-        <source>caption file</source>
-        <translation>Beschriftungsdatei</translation>
-    </message>
-    <message>
-        <source>caption files</source>
-        <translation>Beschriftungsdateien</translation>
-    </message>
-    <message>
-        <source>None of the %1 matches.</source>
-        <translation>Keine der %1 passt.</translation>
-    </message>
-    <message>
         <source>%1 in %2; Apply writes them all.</source>
         <translation>%1 in %2; Anwenden schreibt sie alle.</translation>
-    </message>
-    <message>
-        <source>change</source>
-        <translation>Änderung</translation>
-    </message>
-    <message>
-        <source>changes</source>
-        <translation>Änderungen</translation>
     </message>
     <message>
         <source>Not read: %1</source>
@@ -2166,29 +2138,54 @@
         <source>Replace with</source>
         <translation>Ersetzen durch</translation>
     </message>
-    <message>
-        <source>Changed %1.</source>
-        <translation>%1 geändert.</translation>
+    <message numerus="yes">
+        <source>None of the %n caption file(s) matches.</source>
+        <translation>
+            <numerusform>Die %n Beschriftungsdatei passt nicht.</numerusform>
+            <numerusform>Keine der %n Beschriftungsdateien passt.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Left %1 changed since the preview</source>
-        <translation>%1 seit der Vorschau geändert gelassen</translation>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n Änderung</numerusform>
+            <numerusform>%n Änderungen</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>file</source>
-        <translation>Datei</translation>
+    <message numerus="yes">
+        <source>%n caption file(s)</source>
+        <translation>
+            <numerusform>%n Beschriftungsdatei</numerusform>
+            <numerusform>%n Beschriftungsdateien</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>files</source>
-        <translation>Dateien</translation>
+    <message numerus="yes">
+        <source>Changed %n caption file(s).</source>
+        <translation>
+            <numerusform>%n Beschriftungsdatei geändert.</numerusform>
+            <numerusform>%n Beschriftungsdateien geändert.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Undone: %1 put back.</source>
-        <translation>Rückgängig gemacht: %1 zurückgesetzt.</translation>
+    <message numerus="yes">
+        <source>Left %n file(s) changed since the preview</source>
+        <translation>
+            <numerusform>%n seit der Vorschau geänderte Datei gelassen</numerusform>
+            <numerusform>%n seit der Vorschau geänderte Dateien gelassen</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Left %1 edited since</source>
-        <translation>%1 seither bearbeitet gelassen</translation>
+    <message numerus="yes">
+        <source>Undone: %n caption file(s) put back.</source>
+        <translation>
+            <numerusform>Rückgängig gemacht: %n Beschriftungsdatei zurückgesetzt.</numerusform>
+            <numerusform>Rückgängig gemacht: %n Beschriftungsdateien zurückgesetzt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Left %n file(s) edited since</source>
+        <translation>
+            <numerusform>%n seither bearbeitete Datei gelassen</numerusform>
+            <numerusform>%n seither bearbeitete Dateien gelassen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2302,14 +2299,6 @@
         <translation>%1 — Glance</translation>
     </message>
     <message>
-        <source>image</source>
-        <translation>Bild</translation>
-    </message>
-    <message>
-        <source>images</source>
-        <translation>Bilder</translation>
-    </message>
-    <message>
         <source>Open folder</source>
         <translation>Ordner öffnen</translation>
     </message>
@@ -2416,6 +2405,13 @@
     <message>
         <source>Stopping…</source>
         <translation>Wird gestoppt…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n Bild</numerusform>
+            <numerusform>%n Bilder</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3554,13 +3550,12 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
         <source>No requests yet.</source>
         <translation>Noch keine Anfragen.</translation>
     </message>
-    <message>
-        <source>1 request (the last %1 are kept)</source>
-        <translation>1 Anfrage (die letzten %1 werden behalten)</translation>
-    </message>
-    <message>
-        <source>%1 requests (the last %2 are kept)</source>
-        <translation>%1 Anfragen (die letzten %2 werden behalten)</translation>
+    <message numerus="yes">
+        <source>%n request(s) (the last %1 are kept)</source>
+        <translation>
+            <numerusform>%n Anfrage (die letzten %1 werden behalten)</numerusform>
+            <numerusform>%n Anfragen (die letzten %1 werden behalten)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

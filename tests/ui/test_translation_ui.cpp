@@ -105,6 +105,12 @@ class TestTranslationUi : public QObject {
     QCOMPARE(s.settingsTitle, QStringLiteral("Settings"));
     QVERIFY2(s.tabs.contains(QStringLiteral("Generation")), qPrintable(s.tabs.join(QLatin1Char(','))));
     QVERIFY(s.modelFolderLabel);
+    // English plural forms (plurals_en.qm, installed as the application starts), not "(s)".
+    QCOMPARE(QCoreApplication::translate("glance::ui::FolderWindow", "%n image(s)", nullptr, 1), QStringLiteral("1 image"));
+    QCOMPARE(QCoreApplication::translate("glance::ui::FolderWindow", "%n image(s)", nullptr, 3), QStringLiteral("3 images"));
+    QCOMPARE(QCoreApplication::translate("Stats", "%n thread(s)", nullptr, 1), QStringLiteral("1 thread"));
+    QCOMPARE(glance::ui::ChatPresetBar::tr("Imported %n chat preset(s) from %1.", nullptr, 2),
+             QStringLiteral("Imported 2 chat presets from %1."));
   }
 
   void otherLanguagesStayEnglish() {
@@ -131,6 +137,8 @@ class TestTranslationUi : public QObject {
     QCOMPARE(glance::ui::ChatPresetBar::tr("Imported %n chat preset(s) from %1.", nullptr, 3),
              QStringLiteral("3 Chat-Vorlagen aus %1 importiert."));
     QCOMPARE(QObject::tr("Yesterday"), QStringLiteral("Gestern"));
+    QCOMPARE(QCoreApplication::translate("glance::ui::FolderWindow", "%n image(s)", nullptr, 1), QStringLiteral("1 Bild"));
+    QCOMPARE(QCoreApplication::translate("glance::ui::FolderWindow", "%n image(s)", nullptr, 3), QStringLiteral("3 Bilder"));
     // The Timing chart's stages (the engine's names are English words).
     {
       glance::ui::TimingPanel timing;
