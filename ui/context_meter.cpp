@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <algorithm>
+#include <cmath>
 
 namespace glance::ui {
 
@@ -15,6 +16,12 @@ constexpr int kTurnFramingTokens = 16;
 constexpr int kBytesPerToken = 3;
 
 QString Count(int n) { return QLocale().toString(n); }
+
+// 65,536 -> "64k", 262,144 -> "256k" (context lengths are powers of two); below 10,000 as is.
+QString ShortCount(int n) {
+  if (n < 10000) return Count(n);
+  return QLocale().toString(static_cast<int>(std::lround(n / 1024.0))) + QStringLiteral("k");
+}
 
 QColor LevelColour(ContextUsage::Level level, const QPalette& palette) {
   switch (level) {
@@ -61,6 +68,9 @@ void ContextMeter::setUsage(const ContextUsage& usage) {
   const QString used = usage.estimated ? QStringLiteral("\u2248") + Count(usage.used) : Count(usage.used);
   setText(pending > 0 ? tr("%1 + \u2248%2 / %3 tokens").arg(used, Count(pending), Count(usage.limit))
                       : tr("%1 / %2 tokens").arg(used, Count(usage.limit)));
+  const QString usedShort = (usage.estimated ? QStringLiteral("\u2248") : QString()) + ShortCount(usage.used);
+  shortText_ = pending > 0 ? QStringLiteral("%1 + \u2248%2 / %3").arg(usedShort, ShortCount(pending), ShortCount(usage.limit))
+                           : QStringLiteral("%1 / %2").arg(usedShort, ShortCount(usage.limit));
   const QString why = explanation();
   setToolTip(why);
   setAccessibleDescription(why);
@@ -99,18 +109,26 @@ QString ContextMeter::explanation() const {
   return text;
 }
 
+QString ContextMeter::shortText() const { return shortText_; }
+
+QString ContextMeter::shownText() const {
+  const int room = contentsRect().width();
+  if (fontMetrics().horizontalAdvance(text()) <= room) return text();
+  return fontMetrics().elidedText(shortText_, Qt::ElideRight, room);
+}
+
 QSize ContextMeter::minimumSizeHint() const {
   return {fontMetrics().height() * 4, QLabel::minimumSizeHint().height()};
 }
 
 void ContextMeter::paintEvent(QPaintEvent* event) {
-  const QRect room = contentsRect();
-  if (fontMetrics().horizontalAdvance(text()) <= room.width()) {
+  const QString drawn = shownText();
+  if (drawn == text()) {
     QLabel::paintEvent(event);
-  } else {  // narrower than its text: "106 / 65,5…"
+  } else {  // narrower than its text: "106 / 64k", and cut only when even that does not fit
     QPainter text(this);
     text.setPen(palette().color(QPalette::WindowText));
-    text.drawText(room, static_cast<int>(alignment()), fontMetrics().elidedText(this->text(), Qt::ElideRight, room.width()));
+    text.drawText(contentsRect(), static_cast<int>(alignment()), drawn);
   }
   if (usage_.limit <= 0) return;
   QPainter painter(this);

@@ -45,16 +45,23 @@ class ContextMeter : public QLabel {
   ContextUsage::Level level() const { return usage_.level(); }
   // The sentence shown as the tooltip and the accessible description (the warning, when one).
   QString explanation() const;
-  // At least 4 em wide, not its whole text's width: the text is cut at the right where
-  // the chat is narrow (its tooltip has all of it). As wide as its text, it set the chat's
-  // narrowest width, which grew with each digit and took the docks' room (issue 34).
+  // At least 4 em wide, not its whole text's width: where the chat is too narrow for the text
+  // it shows the short form ("89 / 64k"), and only then cuts it at the right (its tooltip has
+  // all of it). As wide as its text, it set the chat's narrowest width, which grew with each
+  // digit and took the docks' room (issue 34).
   QSize minimumSizeHint() const override;
+  // What a narrow meter shows: counts of 10,000 and more in thousands of 1,024 tokens, no unit.
+  QString shortText() const;
+  // What is drawn at the current width: the text, else the short form, cut at the right if even
+  // that does not fit.
+  QString shownText() const;
 
  protected:
   void paintEvent(QPaintEvent* event) override;
 
  private:
   ContextUsage usage_;
+  QString shortText_;
 };
 
 }  // namespace glance::ui

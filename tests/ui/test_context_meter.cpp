@@ -66,6 +66,39 @@ class TestContextMeter : public QObject {
     QCOMPARE(meter.level(), ContextUsage::Level::kAnswerMayBeCut);
     QVERIFY2(meter.explanation().contains(QStringLiteral("context full")), qPrintable(meter.explanation()));
   }
+
+  // Where the chat is narrow the meter shows a short form that keeps the limit readable ("89 /
+  // 64k"), not the long text cut to "89 / 65,53…" (issue 34: seen in German at 1280x720).
+  void narrowMeterKeepsTheLimitReadable() {
+    QLocale::setDefault(QLocale(QLocale::English));
+    ContextMeter meter;
+    ContextUsage u;
+    u.limit = 65536;
+    u.used = 89;
+    meter.setUsage(u);
+    QCOMPARE(meter.text(), QStringLiteral("89 / 65,536 tokens"));
+    QCOMPARE(meter.shortText(), QStringLiteral("89 / 64k"));
+    u.used = 12345;
+    u.limit = 262144;
+    u.text_bytes = 30;
+    meter.setUsage(u);
+    QCOMPARE(meter.shortText(), QStringLiteral("12k + \u2248" "26 / 256k"));
+    u.limit = 4096;  // small counts stay whole
+    u.used = 1200;
+    u.text_bytes = 0;
+    meter.setUsage(u);
+    QCOMPARE(meter.shortText(), QStringLiteral("1,200 / 4,096"));
+    // Drawn: the text where it fits, else the short form, cut only below that.
+    meter.setUsage([] { ContextUsage w; w.limit = 65536; w.used = 89; return w; }());
+    const QFontMetrics fm = meter.fontMetrics();
+    const int margins = meter.contentsMargins().left() + meter.contentsMargins().right();
+    meter.resize(fm.horizontalAdvance(meter.text()) + margins + 2, meter.sizeHint().height());
+    QCOMPARE(meter.shownText(), meter.text());
+    meter.resize(fm.horizontalAdvance(meter.shortText()) + margins + 2, meter.sizeHint().height());
+    QCOMPARE(meter.shownText(), QStringLiteral("89 / 64k"));
+    meter.resize(fm.horizontalAdvance(QStringLiteral("89 /")) + margins, meter.sizeHint().height());
+    QVERIFY2(meter.shownText().endsWith(QChar(0x2026)), qPrintable(meter.shownText()));
+  }
 };
 
 QTEST_MAIN(TestContextMeter)
