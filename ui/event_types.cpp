@@ -51,6 +51,13 @@ double ImageSeconds(const TurnStats& stats) {
 
 double TtftWithImages(const TurnStats& stats) { return ImageSeconds(stats) + stats.ttft_s; }
 
+double ReReadSeconds(const TurnStats& stats) {
+  double seconds = 0.0;
+  for (const StageTime& s : stats.stages)
+    if (s.name == kReReadStage) seconds += s.seconds;
+  return seconds;
+}
+
 QString ThreadCount(int threads) {
   return QCoreApplication::translate("Stats", "%n thread(s)", nullptr, threads);
 }

@@ -35,6 +35,11 @@ QString DescribeImage(const ImageInfo& info);
 // Seconds this turn spent turning its new images into tokens (the "preprocess" and "vision"
 // stages, which run when an image is attached, before TurnStats::ttft_s starts counting).
 double ImageSeconds(const TurnStats& stats);
+// The stage the desktop app adds to a turn's stats when the answer first re-read a saved
+// conversation into the engine (a continued chat after a restart or a model switch).
+inline constexpr const char* kReReadStage = "reread";
+// Its seconds in `stats` (0 when the turn re-read nothing).
+double ReReadSeconds(const TurnStats& stats);
 // What the user waits from attaching an image (or sending) to the first token:
 // ImageSeconds + ttft_s.
 double TtftWithImages(const TurnStats& stats);

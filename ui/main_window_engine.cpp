@@ -439,8 +439,12 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
     visionSecondsPerToken_ = ImageSeconds(result.stats) / result.stats.image_tokens;
   if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
-  if (rereadSeconds_ >= 0.0) {  // this answer first re-read the saved conversation
+  // This answer first re-read the saved conversation: said in its stats line, and a stage of
+  // its own in the Timing panel and the saved stats (kReReadStage), before the answer's stages.
+  TurnResult recorded = result;
+  if (rereadSeconds_ >= 0.0) {
     chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2").arg(FormatCount(rereadTokens_), FormatDuration(rereadSeconds_)));
+    recorded.stats.stages.insert(recorded.stats.stages.begin(), StageTime{kReReadStage, rereadSeconds_, 1});
     rereadSeconds_ = -1.0;
   }
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
@@ -457,10 +461,10 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
                     [this] { chat_->newChatAction()->trigger(); });
   else
     clearNotice(QStringLiteral("context"));  // an answer that fitted: no longer true
-  recordTurn(result);
+  recordTurn(recorded);
   chat_->setBusy(false);
   afterAnswer();
-  timing_->addTurn(result.stats);
+  timing_->addTurn(recorded.stats);
   // The panel draws one image: keep the maps over the newest one.
   std::vector<AttentionMap> maps;
   for (const AttentionMap& m : result.attention)

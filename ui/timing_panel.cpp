@@ -27,6 +27,7 @@ bool IsKernelStage(const std::string& name) { return name.find(':') != std::stri
 // The engine's stage names (core/engine/events.h StageTime::name) as the chart's legend shows
 // them, translated; a stage this list does not know keeps its name. The CSV keeps the names.
 QString StageLabel(const std::string& name) {
+  if (name == kReReadStage) return TimingPanel::tr("re-read");
   if (name == "preprocess") return TimingPanel::tr("preprocess");
   if (name == "vision") return TimingPanel::tr("vision");
   if (name == "prefill") return TimingPanel::tr("prefill");
@@ -264,13 +265,15 @@ QString TimingPanel::summaryText() const {
   const double image = ImageSeconds(s);
   const QString ttft = image > 0.0 ? tr("%1 (image %2)").arg(FormatDuration(TtftWithImages(s)), FormatDuration(image))
                                    : FormatDuration(s.ttft_s);
-  const QString speculative = s.draft_tokens > 0 ? QStringLiteral(" \u00B7 ") + SpeculativeSummary(s) : QString();
+  QString extras = s.draft_tokens > 0 ? QStringLiteral(" \u00B7 ") + SpeculativeSummary(s) : QString();
+  if (const double reread = ReReadSeconds(s); reread > 0.0)  // before the answer, not in its total
+    extras += QStringLiteral(" \u00B7 ") + tr("re-read the chat first in %1").arg(FormatDuration(reread));
   // One form for each kind of number (ui/stats_format.h), replaced in one pass.
   return tr("Turn %1: TTFT %2 \u00B7 total %3 \u00B7 prompt %4 tok (%5 image) at %6 "
             "\u00B7 %7 tok generated at %8%9 \u00B7 %10")
       .arg(FormatCount(turnCount()), ttft, FormatDuration(s.total_s + image), FormatCount(s.prompt_tokens),
            FormatCount(s.image_tokens), FormatRate(s.prefill_tokens_per_s, tr("tok/s")), FormatCount(s.generated_tokens),
-           FormatRate(s.decode_tokens_per_s, tr("tok/s")), speculative, ThreadCount(s.threads));
+           FormatRate(s.decode_tokens_per_s, tr("tok/s")), extras, ThreadCount(s.threads));
 }
 
 QStringList TimingPanel::chartStages() const {

@@ -3796,6 +3796,14 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
         <source>decode</source>
         <translation>Ausgabe</translation>
     </message>
+    <message>
+        <source>re-read</source>
+        <translation>Neu eingelesen</translation>
+    </message>
+    <message>
+        <source>re-read the chat first in %1</source>
+        <translation>Chat zuerst in %1 neu eingelesen</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

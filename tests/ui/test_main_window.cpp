@@ -27,6 +27,7 @@
 #include "ui/chat_view.h"
 #include "ui/engine_worker.h"
 #include "ui/image_drop_area.h"
+#include "ui/event_types.h"
 #include "ui/main_window.h"
 #include "ui/timing_panel.h"
 
@@ -238,9 +239,20 @@ class TestMainWindow : public QObject {
     Answer(window, [&] { window.chat()->submit(QStringLiteral("Go on.")); });
     QVERIFY2(window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")),
              qPrintable(window.chat()->lastAnswerStats()));
+    // ... and in the Timing panel: a stage of its own in that turn's bar, and its summary.
+    QVERIFY2(window.timing()->chartStages().contains(QStringLiteral("re-read")),
+             qPrintable(window.timing()->chartStages().join(QLatin1Char(','))));
+    const int reopenedTurn = window.timing()->turnCount() - 1;
+    QVERIFY(window.timing()->chartValue(reopenedTurn, QStringLiteral("re-read")) > 0.0);
+    QVERIFY2(window.timing()->summaryText().contains(QStringLiteral("re-read the chat first in")),
+             qPrintable(window.timing()->summaryText()));
+    // Kept with the chat: reopened, the turn still has it.
+    QVERIFY(glance::ui::ReReadSeconds(window.currentConversation().turns.back().stats) > 0.0);
     Answer(window, [&] { window.chat()->submit(QStringLiteral("More.")); });
     QVERIFY2(!window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")),
              qPrintable(window.chat()->lastAnswerStats()));
+    QCOMPARE(window.timing()->chartValue(window.timing()->turnCount() - 1, QStringLiteral("re-read")), 0.0);
+    QVERIFY(!window.timing()->summaryText().contains(QStringLiteral("re-read")));
   }
 
   // A reopened chat's context meter shows at once the tokens the engine will re-read for it,
