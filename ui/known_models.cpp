@@ -4,6 +4,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QObject>
 #include <QSet>
 
@@ -135,11 +136,13 @@ bool ClearWeightCaches(const KnownModel& model, QString* error) {
 }
 
 QString ByteSize(qint64 bytes) {
+  // The user's decimal separator, as every other number (ui/stats_format.h): "72,1 GB" in German.
+  const QLocale locale;
   const double b = static_cast<double>(bytes);
-  if (b >= 1e9) return QObject::tr("%1 GB").arg(b / 1e9, 0, 'f', 1);
-  if (b >= 1e6) return QObject::tr("%1 MB").arg(b / 1e6, 0, 'f', 0);
-  if (b >= 1e3) return QObject::tr("%1 KB").arg(b / 1e3, 0, 'f', 0);
-  return QObject::tr("%1 bytes").arg(bytes);
+  if (b >= 1e9) return QObject::tr("%1 GB").arg(locale.toString(b / 1e9, 'f', 1));
+  if (b >= 1e6) return QObject::tr("%1 MB").arg(locale.toString(b / 1e6, 'f', 0));
+  if (b >= 1e3) return QObject::tr("%1 KB").arg(locale.toString(b / 1e3, 'f', 0));
+  return QObject::tr("%1 bytes").arg(locale.toString(bytes));
 }
 
 }  // namespace glance::ui

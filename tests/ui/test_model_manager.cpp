@@ -172,6 +172,19 @@ class TestModelManager : public QObject {
     QVERIFY(!dialog.clearSelectedCaches());
   }
 
+  // Sizes in the user's number format (the German free space read "72.1 GB" beside "1,23 s").
+  void sizesUseTheUsersDecimalSeparator() {
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::English));
+    QCOMPARE(glance::ui::ByteSize(72'100'000'000), QStringLiteral("72.1 GB"));
+    QCOMPARE(glance::ui::ByteSize(3'400'000), QStringLiteral("3 MB"));
+    QCOMPARE(glance::ui::ByteSize(1234), QStringLiteral("1 KB"));
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    QCOMPARE(glance::ui::ByteSize(72'100'000'000), QStringLiteral("72,1 GB"));
+    QCOMPARE(glance::ui::ByteSize(1'234'000'000'000), QStringLiteral("1.234,0 GB"));
+    QLocale::setDefault(before);
+  }
+
   void theLoadedModelIsNotDeleted() {
     QTemporaryDir tmp;
     const QString root = tmp.filePath(QStringLiteral("models"));
