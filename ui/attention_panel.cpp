@@ -638,7 +638,7 @@ QString AttentionPanel::lookupText() const {
   for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i)
     top << tr("\u201C%1\u201D %2")
                .arg(ChipText(words_[static_cast<size_t>(lookup_[i].word)].text))
-               .arg(lookup_[i].weight, 0, 'g', 3);
+               .arg(FormatWeight(lookup_[i].weight));
   const LookupChoice choice = lookupChoice();
   const QString on = choice.aggregate.first_layer >= 0 && choice.aggregate.first_layer == choice.aggregate.last_layer &&
                              !lookupOnShown_->isChecked()

@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSignalBlocker>
@@ -25,8 +26,8 @@ QString Summary(const ChatPreset& p) {
   if (p.temperature <= 0.0f) {
     parts << QObject::tr("greedy");
   } else {
-    parts << QObject::tr("temperature %1").arg(p.temperature, 0, 'g', 3)
-          << QObject::tr("top-p %1").arg(p.top_p, 0, 'g', 3);
+    parts << QObject::tr("temperature %1").arg(QLocale().toString(p.temperature, 'g', 3))
+          << QObject::tr("top-p %1").arg(QLocale().toString(p.top_p, 'g', 3));
     if (p.top_k > 0) parts << QObject::tr("top-k %1").arg(p.top_k);
     parts << (p.seed ? QObject::tr("seed %1").arg(*p.seed) : QObject::tr("random seed"));
   }

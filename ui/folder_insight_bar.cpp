@@ -6,6 +6,7 @@
 #include <QSignalBlocker>
 
 #include "ui/heatmap.h"
+#include "ui/stats_format.h"
 
 namespace glance::ui {
 
@@ -40,11 +41,10 @@ void FolderInsightBar::setInsight(const CaptionInsight* insight, const QString& 
       words_->addItem(QString::fromStdString(insight_.words[static_cast<size_t>(i)].text).trimmed(), i);
   words_->setEnabled(words_->count() > 1);
   const TurnStats& s = insight_.stats;
-  QString line = tr("Captioned in %1 s: prefill %2 s, %3 tokens at %4 tokens/s")
-                     .arg(s.total_s, 0, 'f', 2)
-                     .arg(s.prefill_s, 0, 'f', 2)
-                     .arg(s.generated_tokens)
-                     .arg(s.decode_tokens_per_s, 0, 'f', 0);
+  // The stats' forms (ui/stats_format.h), in the user's number format.
+  QString line = tr("Captioned in %1: prefill %2, %3 tokens at %4")
+                     .arg(FormatDuration(s.total_s), FormatDuration(s.prefill_s), FormatCount(s.generated_tokens),
+                          FormatRate(s.decode_tokens_per_s, tr("tokens/s")));
   line += where.isEmpty() ? tr(" (here)") : tr(" (on %1)").arg(where);
   timing_->setText(line);
 }

@@ -1,6 +1,7 @@
 #include "ui/heatmap_description.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QStringList>
 #include <algorithm>
 #include <numeric>
@@ -30,7 +31,7 @@ QString TopCellsDescription(const std::vector<float>& map, int grid_h, int grid_
     parts << QCoreApplication::translate("HeatmapWidget", "row %1, col %2 (%3%)")
                  .arg(static_cast<int>(i) / grid_w + 1)
                  .arg(static_cast<int>(i) % grid_w + 1)
-                 .arg(100.0 * static_cast<double>(std::max(0.0f, map[i])) / total, 0, 'f', 1);
+                 .arg(QLocale().toString(100.0 * static_cast<double>(std::max(0.0f, map[i])) / total, 'f', 1));
   }
   return QCoreApplication::translate("HeatmapWidget", "Strongest cells: %1.").arg(parts.join(QStringLiteral("; ")));
 }

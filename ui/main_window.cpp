@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -341,7 +342,7 @@ void MainWindow::updateMemory() {
   const double mib = fields[1].toDouble() * 4096.0 / (1024.0 * 1024.0);
   // The right-hand group starts with the thread count once a model is loaded; without one the
   // memory figure stands alone (a leading "·" there was a stray dot).
-  const QString resident = tr("%1 MiB resident").arg(mib, 0, 'f', 0);
+  const QString resident = tr("%1 MiB resident").arg(QLocale().toString(mib, 'f', 0));
   memoryLabel_->setText(threadsLabel_->text().isEmpty() ? resident : QStringLiteral("\u00B7 ") + resident);
 }
 

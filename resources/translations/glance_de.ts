@@ -2041,16 +2041,20 @@
         <translation>(nur das Bild)</translation>
     </message>
     <message>
-        <source>Captioned in %1 s: prefill %2 s, %3 tokens at %4 tokens/s</source>
-        <translation>Beschriftet in %1 s: Prefill %2 s, %3 Tokens mit %4 Tokens/s</translation>
-    </message>
-    <message>
         <source> (here)</source>
         <translation> (hier)</translation>
     </message>
     <message>
         <source> (on %1)</source>
         <translation> (auf %1)</translation>
+    </message>
+    <message>
+        <source>Captioned in %1: prefill %2, %3 tokens at %4</source>
+        <translation>Beschriftet in %1: Prefill %2, %3 Tokens mit %4</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>Tokens/s</translation>
     </message>
 </context>
 <context>
