@@ -252,6 +252,9 @@ class MainWindow : public QMainWindow {
   void afterAnswer();  // the turn ended (finished, failed or stopped)
   void setReadOnly(bool on, const QString& why = QString());
   void recordTurn(const TurnResult& result);
+  // The chat view's messages and answers from `conversation` (showConversation also resets the
+  // Timing and attention panels).
+  void showTranscript(const Conversation& conversation);
   void showConversation(const Conversation& conversation);
   // The context meter by the message box: what the session holds (or, for a saved chat not yet
   // re-read, what its last turn left) plus the message being written.

@@ -147,11 +147,15 @@ bool MainWindow::openConversation(const QString& id) {
   return true;
 }
 
-void MainWindow::showConversation(const Conversation& conversation) {
+void MainWindow::showTranscript(const Conversation& conversation) {
   chat_->clear();
   for (const ConversationTurn& turn : conversation.turns)
     chat_->addExchange(turn.user_text, turn.answer, turn.stats, turn.stop_reason, thumbnailsOf(turn), turn.chosen,
                        static_cast<int>(turn.alternatives.size()));
+}
+
+void MainWindow::showConversation(const Conversation& conversation) {
+  showTranscript(conversation);
   timing_->clear();
   for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
   attention_->clear();

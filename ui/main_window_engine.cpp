@@ -517,8 +517,9 @@ void MainWindow::onError(const QString& during, const QString& message) {
     }
   } else if (during == QStringLiteral("context")) {
     // The message does not fit: nothing was sent; it goes back into the box (unless something
-    // new was typed there), its images back onto the strip.
-    chat_->failAnswer(tr("the chat is full"));
+    // new was typed there), its images back onto the strip. The transcript shows the chat as it
+    // is kept: not the refused message's bubble, and a regenerated answer that never came back.
+    showTranscript(current_);
     chat_->setBusy(false);
     restoreSentImages();
     if (chat_->input()->toPlainText().trimmed().isEmpty() && !regenerating_)  // a new or edited message

@@ -2940,10 +2940,6 @@ Stattdessen wird das Demomodell verwendet.</translation>
         <translation>&amp;Demomodell laden</translation>
     </message>
     <message>
-        <source>the chat is full</source>
-        <translation>der Chat ist voll</translation>
-    </message>
-    <message>
         <source>This chat is full: %1. Start a new chat, or raise Context length in Settings.</source>
         <translation>Dieser Chat ist voll: %1. Beginnen Sie einen neuen Chat oder erhöhen Sie die Kontextlänge in den Einstellungen.</translation>
     </message>

@@ -278,6 +278,11 @@ class TestMainWindowSettings : public QObject {
                  window.noticeText().contains(QStringLiteral("back in the box")),
              qPrintable(window.noticeText()));
     QCOMPARE(window.chat()->input()->toPlainText(), QStringLiteral("And now?"));
+    // The refused message is not left in the transcript as if it had been sent.
+    QVERIFY2(!window.chat()->transcriptMarkdown().contains(QStringLiteral("And now?")),
+             qPrintable(window.chat()->transcriptMarkdown()));
+    QVERIFY2(window.chat()->lastUserMessage() != QStringLiteral("And now?"), qPrintable(window.chat()->lastUserMessage()));
+    QCOMPARE(window.chat()->lastAnswer(), QString::fromStdString(full.text));  // the kept answer, no error placeholder
     QCOMPARE(static_cast<int>(window.currentConversation().turns.size()), turns);
     QCOMPARE(static_cast<int>(store.load(window.currentConversation().id)->turns.size()), turns);
     // Raised again: the same message goes through in the same chat.
