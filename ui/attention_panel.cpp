@@ -310,6 +310,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   connect(original_, &QAction::toggled, this, &AttentionPanel::showImage);
   connect(png, &QPushButton::clicked, this, &AttentionPanel::onExportPng);
   connect(json, &QPushButton::clicked, this, &AttentionPanel::onExportJson);
+  refresh();  // the empty state: its controls off until maps come
 }
 
 void AttentionPanel::setImage(const QImage& image, const QImage& source) {
