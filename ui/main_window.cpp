@@ -193,9 +193,12 @@ void MainWindow::applyDefaultLayout() {
   addDockWidget(narrow ? Qt::RightDockWidgetArea : Qt::LeftDockWidgetArea, convDock);
   addDockWidget(Qt::RightDockWidgetArea, imageDock);
   if (narrow) tabifyDockWidget(imageDock, convDock);
-  // The map, its controls and the charts do not all fit one column of a short window (1280x720,
-  // or 1600x1000 at scale 2): there Timing is a tab behind the image, else below it.
-  if (height() < em * 56) {
+  // The map, its controls and the charts do not all fit one column unless the window is tall:
+  // the image dock's header, words, legend, controls and small multiples take about 24 em
+  // besides the map, and Timing about 24 em. Below 70 em (a 1600x1000 or 1920x1080 screen's
+  // window; 1280x720; 1600x1000 at scale 2) Timing is a tab behind the image, else below it: in
+  // a 1400x890 window, stacked, the map had 8 em and the latency chart 3 (issue 34).
+  if (height() < em * 70) {
     tabifyDockWidget(imageDock, timingDock);
   } else {
     splitDockWidget(imageDock, timingDock, Qt::Vertical);

@@ -10,6 +10,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QStackedBarSeries>
+#include <QTextDocument>
 #include <QTextStream>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -88,13 +89,20 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   stageChart_->addAxis(secondsAxis_, Qt::AlignLeft);
   stageSeries_->attachAxis(turnAxis_);
   stageSeries_->attachAxis(secondsAxis_);
-  // The stage names to the right, one a line: along the bottom Qt Charts gives each an equal
-  // share of the width and elided "preprocess" to "preproc…" in the default dock (issue 34).
-  stageChart_->legend()->setAlignment(Qt::AlignRight);
+  // The stage names go in a label under the chart that wraps between names (stageLegend_):
+  // Qt Charts' own legend gave each name an equal share of the width and elided "preprocess" to
+  // "preproc…" in the default dock, and set to the right it lost the last names in a short one.
+  stageChart_->legend()->hide();
   stageView_ = new QChartView(stageChart_, this);
   stageView_->setRenderHint(QPainter::Antialiasing);
-  stageView_->setMinimumHeight(fontMetrics().height() * 9);  // room for the turn labels
+  stageView_->setMinimumHeight(fontMetrics().height() * 8);  // room for the turn labels
   layout->addWidget(stageView_, 1);
+  stageLegend_ = new QLabel(this);
+  stageLegend_->setObjectName(QStringLiteral("stageLegend"));
+  stageLegend_->setWordWrap(true);
+  stageLegend_->setTextFormat(Qt::RichText);
+  stageLegend_->setAlignment(Qt::AlignHCenter);
+  layout->addWidget(stageLegend_);
 
   latencyChart_ = MakeChart(tr("Per-token latency, latest turn (ms)"));
   latencyChart_->legend()->hide();
@@ -211,6 +219,7 @@ void TimingPanel::rebuildCharts() {
     for (QBarSet* set : stageSeries_->barSets()) sum += set->at(i);
     tallest = std::max(tallest, sum);
   }
+  stageLegend_->setText(legendHtml());
   turnAxis_->clear();
   turnAxis_->append(categories);
   // An emptied category axis keeps drawing its last labels ("Turn 1".."Turn 4" after New
@@ -274,6 +283,25 @@ QString TimingPanel::summaryText() const {
       .arg(FormatCount(turnCount()), ttft, FormatDuration(s.total_s + image), FormatCount(s.prompt_tokens),
            FormatCount(s.image_tokens), FormatRate(s.prefill_tokens_per_s, tr("tok/s")), FormatCount(s.generated_tokens),
            FormatRate(s.decode_tokens_per_s, tr("tok/s")), extras, ThreadCount(s.threads));
+}
+
+// Each stage's colour swatch and name, kept together (a no-break space between them); the label
+// wraps between stages.
+QString TimingPanel::legendHtml() const {
+  QStringList items;
+  for (QBarSet* set : stageSeries_->barSets())
+    items << QStringLiteral("<span style=\"color:%1\">\u25A0</span>&nbsp;%2")
+                 .arg(set->color().name(), set->label().toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+  return items.join(QStringLiteral(" &nbsp; "));
+}
+
+QStringList TimingPanel::legendStages() const {
+  QTextDocument shown;
+  shown.setHtml(stageLegend_->text());
+  QStringList out;
+  for (const QString& item : shown.toPlainText().split(QChar(0x25A0), Qt::SkipEmptyParts))
+    out << QString(item).replace(QChar(0x00A0), QLatin1Char(' ')).trimmed();
+  return out;
 }
 
 QStringList TimingPanel::chartStages() const {

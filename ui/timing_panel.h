@@ -36,6 +36,8 @@ class TimingPanel : public QWidget {
   int turnCount() const { return static_cast<int>(turns_.size()); }
   // The stacked stages, in order, as the chart shows them (bar set labels).
   QStringList chartStages() const;
+  // The stage names the legend under the chart shows (it wraps, never cuts a name).
+  QStringList legendStages() const;
   // The bar value of `stage` for turn `turn` (0-based), in seconds; -1 when absent.
   double chartValue(int turn, const QString& stage) const;
   int latencyPointCount() const;
@@ -71,7 +73,9 @@ class TimingPanel : public QWidget {
   QLineSeries* latencySeries_ = nullptr;
   QValueAxis* tokenAxis_ = nullptr;
   QValueAxis* msAxis_ = nullptr;
+  QString legendHtml() const;
   QLabel* summary_ = nullptr;
+  QLabel* stageLegend_ = nullptr;
   QLabel* kernels_ = nullptr;
   QLabel* npuSplit_ = nullptr;
 };

@@ -210,6 +210,19 @@ class TestMainWindowLayout : public QObject {
       // At 800x500 (1600x1000 at scale 2) the map gets at least 5 lines of text in height.
       inView(QStringLiteral("%1x%2").arg(size.width()).arg(size.height()), size.height() > 500 ? 6 : 5);
     }
+    // A first run's window on a 1600x1000 screen: Timing is a tab, so the map gets the height.
+    window.resize(1400, 890);
+    window.resetLayout();
+    inView(QStringLiteral("1400x890"), 16);
+    QVERIFY(window.tabifiedDockWidgets(dock).contains(timing));
+    // A tall window: Timing below the image, and the map still big.
+    window.resize(1400, 1200);
+    window.resetLayout();
+    inView(QStringLiteral("1400x1200"), 16);
+    QVERIFY(!window.tabifiedDockWidgets(dock).contains(timing));
+    window.resize(1280, 720);
+    window.resetLayout();
+    QApplication::processEvents();
     window.resize(800, 552);
     window.resetLayout();
     window.resizeDocks({dock}, {560}, Qt::Horizontal);  // wider: still whole

@@ -50,6 +50,10 @@ class TestTimingPanel : public QObject {
     // Kernel stages run inside the top-level ones, so they are not stacked.
     QCOMPARE(panel.chartStages(), (QStringList{QStringLiteral("preprocess"), QStringLiteral("vision"),
                                                QStringLiteral("prefill"), QStringLiteral("decode")}));
+    // The legend under the chart names every stage in full, whatever the width (Qt Charts' own
+    // elided "preproc…" along the bottom and dropped names at the right of a short chart).
+    panel.resize(220, 400);
+    QCOMPARE(panel.legendStages(), panel.chartStages());
     QCOMPARE(panel.chartValue(0, QStringLiteral("vision")), 0.2);
     QCOMPARE(panel.chartValue(0, QStringLiteral("cpu:matmul")), -1.0);
     QCOMPARE(panel.latencyPointCount(), 4);
