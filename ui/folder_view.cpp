@@ -148,8 +148,8 @@ FolderWindow::FolderWindow(EngineWorker* worker, std::function<GenerateOptions()
   stateLabel_->setWordWrap(true);
   editor_ = new QPlainTextEdit(below);
   editor_->setObjectName(QStringLiteral("captionEditor"));
-  editor_->setPlaceholderText(tr("No caption yet: type one, or caption the folder (Caption \u25B8 Caption into sidecar files\u2026, Ctrl+R)."));
-  editor_->setEnabled(false);
+  editor_->setEnabled(false);  // showCurrent() sets its placeholder for what is (not) chosen
+  editor_->setPlaceholderText(tr("Open a folder of images: File \u25B8 Open folder\u2026"));
   belowLayout->addWidget(stateLabel_);
   insightBar_ = new FolderInsightBar(below);
   belowLayout->addWidget(insightBar_);
@@ -355,6 +355,9 @@ void FolderWindow::showCurrent() {
   if (row < 0) {
     editor_->setPlainText(QString());
     editor_->setEnabled(false);
+    // Nothing to caption yet: say what to do first, not how to caption (an empty-state leftover).
+    editor_->setPlaceholderText(model_->rowCount() == 0 ? tr("Open a folder of images: File \u25B8 Open folder\u2026")
+                                                        : tr("Choose an image to see and edit its caption."));
     stateLabel_->clear();
     shown_ = QImage();
     insightBar_->setInsight(nullptr, QString());
@@ -362,6 +365,7 @@ void FolderWindow::showCurrent() {
   } else {
     editor_->setPlainText(model_->caption(row));
     editor_->setEnabled(true);
+    editor_->setPlaceholderText(tr("No caption yet: type one, or caption the folder (Caption \u25B8 Caption into sidecar files\u2026, Ctrl+R)."));
     const QString error = cur.data(FolderModel::kErrorRole).toString();
     stateLabel_->setText(QStringLiteral("<b>%1</b> \u00B7 %2 \u00B7 %3%4")
                              .arg(name.toHtmlEscaped(), DescribeState(model_->state(row)).toHtmlEscaped(),

@@ -2417,6 +2417,14 @@
             <numerusform>%n Bilder</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Open a folder of images: File ▸ Open folder…</source>
+        <translation>Öffnen Sie einen Ordner mit Bildern: Datei ▸ Ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>Choose an image to see and edit its caption.</source>
+        <translation>Wählen Sie ein Bild, um seine Beschriftung zu sehen und zu bearbeiten.</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::HeatmapWidget</name>

@@ -88,7 +88,13 @@ class TestFolderView : public QObject {
     QTemporaryDir dir, cache;
     FillMixedFolder(dir.path());
     FolderWindow w(nullptr, {}, {}, nullptr, cache.path());
+    // Before a folder: the caption box says to open one, not how to caption (an empty-state
+    // leftover, issue 34); with an image chosen, how to caption it.
+    auto* editor = w.findChild<QPlainTextEdit*>(QStringLiteral("captionEditor"));
+    QVERIFY(editor != nullptr);
+    QVERIFY2(editor->placeholderText().startsWith(QStringLiteral("Open a folder")), qPrintable(editor->placeholderText()));
     QVERIFY(w.openFolder(dir.path(), false));
+    QVERIFY2(editor->placeholderText().startsWith(QStringLiteral("No caption yet")), qPrintable(editor->placeholderText()));
     FolderModel* m = w.model();
     QCOMPARE(m->rowCount(), 5);
     QCOMPARE(m->state(m->rowOf(QStringLiteral("a.png"))), FolderImageState::kNone);
