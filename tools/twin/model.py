@@ -102,13 +102,23 @@ class VisionTower(nn.Module):
         ang = torch.cat([a, a], dim=-1)
         return pe, ang.cos(), ang.sin()
 
-    def forward(self, pixel_values, gh, gw):
-        """pixel_values [B, N, 1536] (N = gh*gw patches, merge-block order) -> [B, N/4, out]."""
+    def window_pe(self, gh, gw, tokens):
+        """The learned positions of windows cut from a gh x gw patch grid: tokens [B, n] are merged
+        tokens of that grid (raster, in each window's merge-block order) -> [B, 4n, C], the rows
+        those tokens' patches have in the whole grid (a crop keeps its place's positions)."""
+        pe, _, _ = self.positions(gh, gw)
+        m = self.vc["spatial_merge_size"] ** 2
+        return pe.view(-1, m, pe.shape[-1])[tokens].flatten(1, 2)
+
+    def forward(self, pixel_values, gh, gw, pe=None):
+        """pixel_values [B, N, 1536] (N = gh*gw patches, merge-block order) -> [B, N/4, out].
+        pe: learned positions to use instead of the gh x gw grid's ([N, C] or [B, N, C], e.g.
+        window_pe for crops; the rotary positions stay the gh x gw grid's)."""
         B, N, _ = pixel_values.shape
         W = self.patch_embed.proj.weight
         h = pixel_values @ W.view(W.shape[0], -1).t() + self.patch_embed.proj.bias
-        pe, cos, sin = self.positions(gh, gw)
-        h = h + pe
+        own_pe, cos, sin = self.positions(gh, gw)
+        h = h + (own_pe if pe is None else pe)
         for blk in self.blocks:
             h = blk(h, cos, sin)
         h = self.merger.norm(h).reshape(B, N // 4, -1)

@@ -197,15 +197,36 @@ def own_token(o):
     return min(g - 1, int(o["cy"] // TOKEN)) * g + min(g - 1, int(o["cx"] // TOKEN))
 
 
-def token_labels(sc, grid=7):
+def silhouette(drawn):
+    """The silhouettes of a drawn varied scene (_draw's result): each object's anti-aliased
+    coverage, white on black, without the scene's colours, background, noise, blur or JPEG."""
+    out = np.zeros((SIZE, SIZE))
+    for a, (y0, y1, x0, x1) in drawn[1]:
+        out[y0:y1, x0:x1] = np.maximum(out[y0:y1, x0:x1], a)
+    return np.repeat(np.round(out * 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def token_window(img, token, span=3, grid=7):
+    """The span x span-token window of img (HxWx3) around `token` (raster index in the grid x grid
+    token grid), shifted inside the image at the borders -> (crop, the window's tokens [span*span]
+    as raster indices of the whole grid, `token`'s index in the window)."""
+    r, c = divmod(token, grid)
+    r0, c0 = min(max(r - span // 2, 0), grid - span), min(max(c - span // 2, 0), grid - span)
+    crop = img[r0 * TOKEN:(r0 + span) * TOKEN, c0 * TOKEN:(c0 + span) * TOKEN]
+    tokens = [(r0 + i) * grid + c0 + j for i in range(span) for j in range(span)]
+    return crop, tokens, (r - r0) * span + (c - c0)
+
+
+def token_labels(sc, grid=7, drawn=None):
     """As shapes_world.token_labels (shape+1 / colour index / size+1 of what covers >= 10 % of each
     token, else 0 / background colour / 0), plus a fourth row: on the token that holds an
-    object's centre, that object's 3x3 cell; -100 (ignored) elsewhere. Works for both worlds."""
+    object's centre, that object's 3x3 cell; -100 (ignored) elsewhere. Works for both worlds.
+    drawn: a varied scene's _draw(sc), when the caller has it already."""
     if sc.get("style") != "varied":
         shape, colour, size, img = world.token_labels(sc, grid)
         cover = [world.object_mask(sc, k).astype(np.float64) for k in range(len(sc["objects"]))]
     else:
-        img, boxes = _draw(sc)
+        img, boxes = drawn if drawn is not None else _draw(sc)
         cover = []
         for a, (y0, y1, x0, x1) in boxes:
             cover.append(np.zeros((SIZE, SIZE)))
