@@ -68,7 +68,8 @@ bool ParseSettingsFile(const QByteArray& bytes, QVariantMap* values, QString* er
     else if (v.isBool()) out.insert(it.key(), v.toBool());
     else if (v.isDouble()) {
       const double d = v.toDouble();
-      if (d == static_cast<double>(static_cast<qint64>(d)) && d > -9e15 && d < 9e15)
+      // Range first: casting a double outside qint64's range is undefined behaviour.
+      if (d > -9e15 && d < 9e15 && d == static_cast<double>(static_cast<qint64>(d)))
         out.insert(it.key(), static_cast<qint64>(d));
       else
         out.insert(it.key(), d);

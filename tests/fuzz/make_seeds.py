@@ -131,6 +131,9 @@ put("settings", "settings.json", json.dumps({"glance_settings": 1, "values": {
 put("settings", "bad_values.json", json.dumps({"glance_settings": 1, "values": {
     "settings/temperature": "hot", "settings/top_p": 2, "settings/unknown_key": "1", "other/x": "\u0000",
     "settings/seed": True, "window/state": {"bytes": "not base64!"}}}))
+# Numbers outside a 64-bit integer's range (the fuzzer found a cast of 5.5e54 to qint64).
+put("settings", "huge_numbers.json", '{"glance_settings": 1, "values": {"a": 5.51111e54, "b": -1e300, '
+    '"c": 9223372036854775808, "d": 1.5, "e": -0}}')
 
 # chat_request: bodies of POST /v1/chat/completions (server/chat_request.h), one with a 1x1 PNG
 # as a data URL, and a bare data URL (the harness also reads its input as one).

@@ -277,6 +277,15 @@ class SettingsStoreTest : public QObject {
     QVERIFY(!glance::ui::ParseSettingsFile("{\"glance_settings\": 1, \"values\": {\"k\": {\"bytes\": \"!!\"}}}", &values, &error));
     QVERIFY2(error.contains(QStringLiteral("'k'")), qPrintable(error));
     QVERIFY(!glance::ui::ParseSettingsFile(QByteArray(), &values, &error));
+    // Numbers past a 64-bit integer stay doubles (casting them was undefined behaviour); whole
+    // numbers within range become integers.
+    QVERIFY(glance::ui::ParseSettingsFile(
+        "{\"glance_settings\": 1, \"values\": {\"a\": 5.5e54, \"b\": -1e300, \"c\": 42, \"d\": 1.5}}", &values, &error));
+    QCOMPARE(values.value(QStringLiteral("a")).typeId(), QMetaType::Double);
+    QCOMPARE(values.value(QStringLiteral("a")).toDouble(), 5.5e54);
+    QCOMPARE(values.value(QStringLiteral("b")).toDouble(), -1e300);
+    QCOMPARE(values.value(QStringLiteral("c")).typeId(), QMetaType::LongLong);
+    QCOMPARE(values.value(QStringLiteral("d")).toDouble(), 1.5);
   }
 
   void dialogHasAnEditorPerKeyAndAppliesValid() {
