@@ -251,7 +251,8 @@ class MainWindow : public QMainWindow {
   void clearNotice(const QString& key);
   void afterAnswer();  // the turn ended (finished, failed or stopped)
   void setReadOnly(bool on, const QString& why = QString());
-  void recordTurn(const TurnResult& result);
+  // `stats`: the result's, with the re-read stage when the answer first re-read the chat.
+  void recordTurn(const TurnResult& result, const TurnStats& stats);
   // The chat view's messages and answers from `conversation` (showConversation also resets the
   // Timing and attention panels).
   void showTranscript(const Conversation& conversation);

@@ -224,12 +224,12 @@ void MainWindow::updateContextMeter() {
   chat_->contextMeter()->setUsage(usage);
 }
 
-void MainWindow::recordTurn(const TurnResult& result) {
+void MainWindow::recordTurn(const TurnResult& result, const TurnStats& stats) {
   ConversationTurn turn;
   turn.user_text = pendingUser_;
   turn.answer = Q(result.text);
   turn.stop_reason = Q(result.stop_reason);
-  turn.stats = result.stats;
+  turn.stats = stats;
   turn.attention = result.attention;
   turn.words = result.words;
   turn.attention_by_image = result.attention_by_image;

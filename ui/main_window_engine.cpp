@@ -441,10 +441,10 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   chat_->finishAnswer(result.stats, Q(result.stop_reason));
   // This answer first re-read the saved conversation: said in its stats line, and a stage of
   // its own in the Timing panel and the saved stats (kReReadStage), before the answer's stages.
-  TurnResult recorded = result;
+  TurnStats stats = result.stats;  // the stats only: the result's maps are not copied
   if (rereadSeconds_ >= 0.0) {
     chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2").arg(FormatCount(rereadTokens_), FormatDuration(rereadSeconds_)));
-    recorded.stats.stages.insert(recorded.stats.stages.begin(), StageTime{kReReadStage, rereadSeconds_, 1});
+    stats.stages.insert(stats.stages.begin(), StageTime{kReReadStage, rereadSeconds_, 1});
     rereadSeconds_ = -1.0;
   }
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
@@ -461,10 +461,10 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
                     [this] { chat_->newChatAction()->trigger(); });
   else
     clearNotice(QStringLiteral("context"));  // an answer that fitted: no longer true
-  recordTurn(recorded);
+  recordTurn(result, stats);
   chat_->setBusy(false);
   afterAnswer();
-  timing_->addTurn(recorded.stats);
+  timing_->addTurn(stats);
   // The panel draws one image: keep the maps over the newest one.
   std::vector<AttentionMap> maps;
   for (const AttentionMap& m : result.attention)
