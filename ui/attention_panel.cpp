@@ -3,8 +3,6 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGuiApplication>
@@ -14,43 +12,24 @@
 #include <QActionGroup>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPoint>
 #include <QToolButton>
 #include <QPushButton>
-#include <QBuffer>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStringList>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <sstream>
 
-#include "core/engine/attention_csv.h"
-#include "ui/atomic_save.h"
 #include "ui/fitting_label.h"
 #include "ui/attention_data.h"
 #include "ui/layer_head_chart.h"
 #include "ui/settings_file.h"
 #include "ui/stats_format.h"
+#include "ui/token_text.h"
 
 namespace glance::ui {
 namespace {
-
-constexpr size_t kLookupWords = 5;  // the reverse lookup names and tints this many words
-
-QString ChipText(const std::string& text) {
-  const QString t = QString::fromStdString(text).trimmed();
-  return t.isEmpty() ? QStringLiteral("\u2423") : t;  // open box for a whitespace token
-}
-
-// A token as one line of text: a newline token broke the live caption over two lines.
-QString VisibleToken(const std::string& text) {
-  QString t = QString::fromStdString(text);
-  t.replace(QLatin1Char('\n'), QStringLiteral("\u21B5"));
-  t.replace(QLatin1Char('\t'), QStringLiteral("\u21E5"));
-  return t.trimmed().isEmpty() ? QStringLiteral("\u2423") : t;
-}
 
 QString kIdleCaption() {
   return AttentionPanel::tr("Attach an image and ask about it to see where the model looks.");
@@ -518,64 +497,6 @@ QImage AttentionPanel::renderOverlay(QSize size) const {
                        currentStyle(), size);
 }
 
-QImage AttentionPanel::renderExport() const {
-  const QImage overlay = renderOverlay();
-  // Under the picture: what it shows (word, grid, layer, head), the model, and the colour legend
-  // with the weights at its ends — a PNG that explains itself away from the app.
-  const QFont font = this->font();
-  const QFontMetrics fm(font);
-  const int em = fm.height(), pad = em / 2;
-  const QString what = caption_->text();
-  const QString who = model_.isEmpty() ? QString() : tr("%1, %2 weights").arg(model_, precision_);
-  const int footer = pad + em * (who.isEmpty() ? 1 : 2) + pad + em + em + pad;
-  QImage out(overlay.width(), overlay.height() + footer, QImage::Format_ARGB32);
-  out.fill(Qt::white);
-  QPainter p(&out);
-  p.drawImage(0, 0, overlay);
-  p.setFont(font);
-  p.setPen(Qt::black);
-  int y = overlay.height() + pad;
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(what, Qt::ElideRight, out.width() - 2 * pad));
-  y += em;
-  if (!who.isEmpty()) {
-    p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, who);
-    y += em;
-  }
-  y += pad;
-  const auto& lut = ColormapLut(currentStyle().colormap);
-  const QRect bar(pad, y, out.width() - 2 * pad, em);
-  for (int x = 0; x < bar.width(); ++x)
-    p.fillRect(QRect(bar.left() + x, bar.top(), 1, bar.height()),
-               QColor(lut[static_cast<size_t>(x * 255 / std::max(1, bar.width() - 1))]));
-  const auto [lo, hi] = heatmap_->legendRange();
-  y += em;
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignLeft | Qt::AlignVCenter, FormatWeight(lo));
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignHCenter | Qt::AlignVCenter, tr("attention weight"));
-  p.drawText(QRect(pad, y, out.width() - 2 * pad, em), Qt::AlignRight | Qt::AlignVCenter, FormatWeight(hi));
-  p.end();
-  out.setText(QStringLiteral("Description"), who.isEmpty() ? what : what + QStringLiteral(" \u00B7 ") + who);
-  out.setText(QStringLiteral("Software"), QStringLiteral("Glance"));
-  return out;
-}
-
-bool AttentionPanel::exportPng(const QString& path) const {
-  // Encoded first, then written whole (ui/atomic_save.h).
-  QByteArray png;
-  QBuffer buffer(&png);
-  return buffer.open(QIODevice::WriteOnly) && renderExport().save(&buffer, "PNG") && SaveFileAtomically(path, png);
-}
-
-bool AttentionPanel::exportJson(const QString& path) const {
-  return SaveFileAtomically(path, AttentionToJson(maps_, words_, model_, precision_));
-}
-
-bool AttentionPanel::exportCsv(const QString& path) const {
-  std::ostringstream csv;
-  WriteAttentionCsv(csv, AttentionExport{model_.toStdString(), precision_.toStdString(), maps_, words_});
-  return SaveFileAtomically(path, QByteArray::fromStdString(csv.str()));
-}
-
 void AttentionPanel::setModelDescription(const QString& model, const QString& precision) {
   model_ = model;
   precision_ = precision;
@@ -624,63 +545,6 @@ QString AttentionPanel::helpText() {
       "demo model that puts the object's name or colour first for 87 % of objects, against "
       "6.5 % for every word over all layers. <i>View \u25B8 Reverse lookup: content words only</i> "
       "and <i>on the layers and head shown</i> change that.</p>");
-}
-
-void AttentionPanel::lookUpCell(int cell) {
-  const int cells = maps_.empty() ? 0 : maps_.front().grid_h * maps_.front().grid_w;
-  lookedCell_ = live_ || cell >= cells ? -1 : cell;
-  refreshLookup();
-}
-
-QString AttentionPanel::lookupText() const {
-  if (lookedCell_ < 0 || lookup_.empty()) return {};
-  const int grid_w = maps_.front().grid_w;
-  QStringList top;
-  for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i)
-    top << tr("\u201C%1\u201D %2")
-               .arg(ChipText(words_[static_cast<size_t>(lookup_[i].word)].text))
-               .arg(FormatWeight(lookup_[i].weight));
-  const LookupChoice choice = lookupChoice();
-  const QString on = choice.aggregate.first_layer >= 0 && choice.aggregate.first_layer == choice.aggregate.last_layer &&
-                             !lookupOnShown_->isChecked()
-                         ? tr("layer %1").arg(choice.aggregate.first_layer)
-                         : tr("the map shown");
-  const QString which = choice.ranking == LookupRanking::kContentWords ? tr("content words") : tr("every word");
-  return tr("Row %1, col %2 \u2014 the words that looked there most (%3, %4): %5. Click it again to clear.")
-      .arg(lookedCell_ / grid_w + 1)
-      .arg(lookedCell_ % grid_w + 1)
-      .arg(which, on, top.join(QStringLiteral(" \u00B7 ")));
-}
-
-LookupChoice AttentionPanel::lookupChoice() const {
-  LookupChoice choice = lookupOnShown_->isChecked() ? LookupChoice{currentAggregate()} : DefaultLookup(shownMaps());
-  choice.ranking = contentWords_->isChecked() ? LookupRanking::kContentWords : LookupRanking::kRaw;
-  return choice;
-}
-
-void AttentionPanel::refreshLookup() {
-  const LookupChoice choice = lookupChoice();
-  lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(shownMaps(), words_, lookedCell_, choice.aggregate, choice.ranking)
-                             : std::vector<WordAtCell>{};
-  heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
-  // The top words' chips are tinted by their weight relative to the first; the others plain.
-  const QColor tint = palette().color(QPalette::Highlight);
-  const float top = lookup_.empty() ? 0.f : lookup_.front().weight;
-  for (QAbstractButton* b : chipGroup_->buttons()) {
-    b->setStyleSheet(QString());
-    b->setAccessibleDescription(QString());
-  }
-  for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i) {
-    QAbstractButton* b = chip(lookup_[i].word);
-    if (!b || top <= 0.f) continue;
-    const int alpha = 60 + static_cast<int>(160.f * lookup_[i].weight / top);
-    b->setStyleSheet(QStringLiteral("QPushButton { background: rgba(%1, %2, %3, %4); border-radius: 3px; }")
-                         .arg(tint.red()).arg(tint.green()).arg(tint.blue()).arg(alpha));
-    b->setAccessibleDescription(tr("Looked at the chosen cell: rank %1").arg(i + 1));
-  }
-  const QString text = lookupText();
-  lookupInfo_->setText(text);
-  lookupInfo_->setVisible(!text.isEmpty());
 }
 
 QAbstractButton* AttentionPanel::chip(int index) const { return chipGroup_->button(index); }
@@ -910,25 +774,6 @@ void AttentionPanel::refreshSmallMultiples() {
     multipleWidgets_[i]->setMap(WordMap(shownMaps(), words_[i], choice), ref ? ref->grid_h : 0,
                                 ref ? ref->grid_w : 0);
   }
-}
-
-void AttentionPanel::onExportPng() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"),
-                                                    QStringLiteral("attention.png"),
-                                                    tr("PNG images (*.png)"));
-  if (!path.isEmpty() && !exportPng(path))
-    caption_->setText(tr("Could not write %1.").arg(path));
-}
-
-void AttentionPanel::onExportJson() {
-  QString filter;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export attention maps"),
-                                                    QStringLiteral("attention.json"),
-                                                    tr("JSON files (*.json);;CSV files, one row per cell (*.csv)"), &filter);
-  const bool csv = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ||
-                   (filter.contains(QStringLiteral("*.csv")) && !path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive));
-  if (!path.isEmpty() && !(csv ? exportCsv(path) : exportJson(path)))
-    caption_->setText(tr("Could not write %1.").arg(path));
 }
 
 }  // namespace glance::ui
