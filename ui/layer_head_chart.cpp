@@ -46,9 +46,16 @@ LayerHeadChart::Geometry LayerHeadChart::geometry() const {
   // The layer numbers below, the head numbers on the left (what the colours mean is in the
   // tooltip: the panel gives this chart only a few lines of height).
   g.grid = rect().adjusted(fontMetrics().horizontalAdvance(QStringLiteral("00")) + 4, 2, -2, -em - 2);
-  if (!g.layers.empty() && g.heads > 0) {  // square-ish cells, as large as fit
-    const int side = std::max(2, std::min(g.grid.width() / static_cast<int>(g.layers.size()), g.grid.height() / g.heads));
-    g.grid.setSize(QSize(side * static_cast<int>(g.layers.size()), side * g.heads));
+  if (!g.layers.empty() && g.heads > 0) {
+    // Cells as large as fit. A 2B model's 24 layers x 16 heads in a few lines of height would be
+    // 2-px squares if cells had to be square; letting them be up to twice as wide as tall keeps
+    // each head a visible (and clickable) strip.
+    const int n_layers = static_cast<int>(g.layers.size());
+    g.cell_h = std::max(2, g.grid.height() / g.heads);
+    g.cell_w = std::max(2, g.grid.width() / n_layers);
+    g.cell_h = std::min(g.cell_h, g.cell_w);
+    g.cell_w = std::min(g.cell_w, 2 * g.cell_h);
+    g.grid.setSize(QSize(g.cell_w * n_layers, g.cell_h * g.heads));
   }
   return g;
 }
@@ -60,8 +67,8 @@ QRect LayerHeadChart::cellRect(int layer, int head) const {
   bool present = false;
   for (const HeadShare& s : shares_) present = present || (s.layer == layer && s.head == head);
   if (!present) return {};
-  const int side = g.grid.height() / g.heads;
-  return QRect(g.grid.left() + static_cast<int>(it - g.layers.begin()) * side, g.grid.top() + head * side, side, side);
+  return QRect(g.grid.left() + static_cast<int>(it - g.layers.begin()) * g.cell_w, g.grid.top() + head * g.cell_h,
+               g.cell_w, g.cell_h);
 }
 
 int LayerHeadChart::cellAt(const QPoint& pos) const {
@@ -89,7 +96,6 @@ std::vector<LayerHeadChart::Label> LayerHeadChart::layerLabels() const {
   std::vector<Label> labels;
   const Geometry g = geometry();
   if (g.layers.empty() || g.heads <= 0) return labels;
-  const int side = g.grid.height() / g.heads;
   const int em = fontMetrics().height();
   QFont bold = font();
   bold.setBold(true);
@@ -98,9 +104,9 @@ std::vector<LayerHeadChart::Label> LayerHeadChart::layerLabels() const {
   const auto place = [&](size_t i, bool full) {
     const QString text = QString::number(g.layers[i]);
     const int width = (full ? boldMetrics : plainMetrics).horizontalAdvance(text) + 2;
-    const int centre = g.grid.left() + static_cast<int>(i) * side + side / 2;
+    const int centre = g.grid.left() + static_cast<int>(i) * g.cell_w + g.cell_w / 2;
     const QRect r(centre - width / 2, g.grid.bottom() + 2, width, em);
-    if (r.left() < 0 || r.right() > rect().right()) return;
+    if (r.left() < 0 || r.right() > rect().right() || r.bottom() > rect().bottom()) return;
     for (const Label& other : labels)
       if (r.adjusted(-gap, 0, gap, 0).intersects(other.rect)) return;  // never two on one another
     labels.push_back({g.layers[i], full, r});
@@ -116,6 +122,23 @@ std::vector<LayerHeadChart::Label> LayerHeadChart::layerLabels() const {
   return labels;
 }
 
+std::vector<LayerHeadChart::Label> LayerHeadChart::headLabels() const {
+  std::vector<Label> labels;
+  const Geometry g = geometry();
+  if (g.layers.empty() || g.heads <= 0) return labels;
+  const int em = fontMetrics().height();
+  // Every few heads, each label a whole line high, centred on its row and inside the widget.
+  const int every = std::max(1, (em + g.cell_h - 1) / g.cell_h);
+  for (int h = 0; h < g.heads; h += every) {
+    const int centre = g.grid.top() + h * g.cell_h + g.cell_h / 2;
+    const QRect r(0, centre - em / 2, g.grid.left() - 3, em);
+    if (r.top() < 0 || r.bottom() > rect().bottom()) continue;
+    if (!labels.empty() && r.top() <= labels.back().rect.bottom()) continue;
+    labels.push_back({h, false, r});
+  }
+  return labels;
+}
+
 QSize LayerHeadChart::sizeHint() const {
   const Geometry g = geometry();
   const int em = fontMetrics().height();
@@ -124,14 +147,17 @@ QSize LayerHeadChart::sizeHint() const {
 }
 
 QSize LayerHeadChart::minimumSizeHint() const {
+  // Wide enough for 5-px columns (up to 32 layers): a 2B model's chart is not squeezed to a few
+  // pixels by the small multiples beside it.
   const int em = fontMetrics().height();
-  return {em * 4, em * 2};
+  const Geometry g = geometry();
+  const int cols = std::clamp(static_cast<int>(g.layers.size()), 4, 32);
+  return {fontMetrics().horizontalAdvance(QStringLiteral("00")) + 6 + cols * 5, em * 2};
 }
 
 void LayerHeadChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const QPalette& pal = palette();
-  const int em = fontMetrics().height();
   const Geometry g = geometry();
   QFont small = font();
   p.setPen(pal.color(QPalette::WindowText));
@@ -154,19 +180,15 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
       }
   }
   // Layer numbers under the columns (the full-attention ones in bold), heads on the left.
-  const int side = g.grid.height() / std::max(1, g.heads);
   for (const Label& label : layerLabels()) {
     small.setBold(label.bold);
     p.setFont(small);
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(label.rect, Qt::AlignHCenter | Qt::AlignTop, QString::number(label.layer));
+    p.drawText(label.rect, Qt::AlignHCenter | Qt::AlignTop, QString::number(label.number));
   }
   small.setBold(false);
   p.setFont(small);
-  const int head_every = std::max(1, (em + side - 1) / std::max(1, side));  // labels never overlap
-  for (int h = 0; h < g.heads; h += head_every)
-    p.drawText(QRect(0, g.grid.top() + h * side, g.grid.left() - 3, side), Qt::AlignRight | Qt::AlignVCenter | Qt::TextDontClip,
-               QString::number(h));
+  for (const Label& label : headLabels()) p.drawText(label.rect, Qt::AlignRight | Qt::AlignVCenter, QString::number(label.number));
 }
 
 void LayerHeadChart::mousePressEvent(QMouseEvent* event) {

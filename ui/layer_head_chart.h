@@ -30,12 +30,14 @@ class LayerHeadChart : public QWidget {
   QString cellText(int index) const;
   // The layer numbers drawn under the columns and where: the full-attention layers' first, then
   // every few others, each only where it overlaps no other and fits the widget. For tests.
+  // A layer number under its column or a head number beside its row, where it is drawn.
   struct Label {
-    int layer = 0;
+    int number = 0;
     bool bold = false;  // a full-attention layer
     QRect rect;
   };
-  std::vector<Label> layerLabels() const;
+  std::vector<Label> layerLabels() const;  // left to right, never on one another, inside the widget
+  std::vector<Label> headLabels() const;   // top to bottom, as many as fit a line apart
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -53,6 +55,7 @@ class LayerHeadChart : public QWidget {
     std::vector<int> layers;  // distinct layers, ascending (one column each)
     int heads = 0;            // rows
     QRect grid;               // where the cells go
+    int cell_w = 0, cell_h = 0;  // one cell: at least 2 px, no taller than wide, at most twice as wide as tall
   };
   Geometry geometry() const;
 

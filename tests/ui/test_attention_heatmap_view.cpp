@@ -348,13 +348,52 @@ class TestAttentionHeatmapView : public QObject {
         for (size_t j = i + 1; j < labels.size(); ++j)
           QVERIFY2(!labels[i].rect.intersects(labels[j].rect),
                    qPrintable(QStringLiteral("%1x%2: layers %3 and %4").arg(size.width()).arg(size.height())
-                                  .arg(labels[i].layer).arg(labels[j].layer)));
+                                  .arg(labels[i].number).arg(labels[j].number)));
       }
       int bold = 0;
       for (const auto& label : labels) bold += label.bold ? 1 : 0;
       // The full-attention layers go first: a plain label never takes a bold one's place.
       if (static_cast<int>(labels.size()) < 24) QVERIFY(bold >= std::min<int>(6, static_cast<int>(labels.size()) / 2));
       if (size.width() >= 1200) QCOMPARE(static_cast<int>(labels.size()), 24);  // room for every one
+    }
+  }
+
+  // Issue 34, seen on a 2B-shaped model at 1280x720: 24 layers x 16 heads in the few lines the
+  // panel gives the chart were 2-3 px squares, the head numbers ran into one another and off the
+  // top. Cells may now be wider than tall, the chart keeps a minimum width beside the small
+  // multiples, and head numbers are drawn a line apart, inside the chart.
+  void aTwoBModelsChartStaysReadable() {
+    std::vector<glance::HeadShare> shares;
+    for (int l = 0; l < 24; ++l)
+      for (int h = 0; h < 16; ++h) {
+        glance::HeadShare s;
+        s.kind = l % 4 == 3 ? glance::MapKind::kSoftmax : glance::MapKind::kHidden;
+        s.layer = l;
+        s.head = h;
+        s.image = 0.01f * static_cast<float>(l + h);
+        shares.push_back(s);
+      }
+    LayerHeadChart chart;
+    chart.setShares(shares);
+    QVERIFY(chart.minimumSizeHint().width() >= 24 * 5);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const int em = chart.fontMetrics().height();
+    for (QSize size : {QSize(chart.minimumSizeHint().width(), 4 * em), QSize(260, 5 * em), QSize(600, 300)}) {
+      chart.resize(size);
+      const QRect first = chart.cellRect(0, 0), last = chart.cellRect(23, 15);
+      QVERIFY2(first.width() >= 4 && first.height() >= 2,
+               qPrintable(QStringLiteral("%1x%2: cells %3x%4").arg(size.width()).arg(size.height())
+                              .arg(first.width()).arg(first.height())));
+      QVERIFY(first.height() <= first.width() && first.width() <= 2 * first.height());
+      QVERIFY(chart.rect().contains(first) && chart.rect().contains(last));
+      QCOMPARE(chart.cellAt(last.center()), static_cast<int>(shares.size()) - 1);  // clickable
+      const auto heads = chart.headLabels();
+      QVERIFY2(heads.size() >= 2, qPrintable(QStringLiteral("%1 head labels").arg(heads.size())));
+      for (size_t i = 0; i < heads.size(); ++i) {
+        QVERIFY(chart.rect().contains(heads[i].rect));
+        if (i > 0) QVERIFY(!heads[i].rect.intersects(heads[i - 1].rect));
+      }
     }
   }
 };
