@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "ui/atomic_save.h"
+#include "ui/axis_scale.h"
 #include "ui/event_types.h"
 #include "ui/stats_format.h"
 
@@ -54,6 +55,16 @@ void SetTokenAxis(QValueAxis* axis, int points) {
   axis->setTickInterval(std::max(1, (last - 1 + 3) / 4));  // at most 5 labels
 }
 
+// 0 to a round top with round ticks (ui/axis_scale.h): the stage chart read 0.00 / 26.53 / 53.07.
+void SetValueAxis(QValueAxis* axis, double highest) {
+  const AxisScale s = NiceAxisScale(highest, 3);  // at most 4 labels: readable in a short dock
+  axis->setRange(0.0, s.top);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0.0);
+  axis->setTickInterval(s.step);
+  axis->setLabelFormat(QStringLiteral("%.") + QString::number(s.decimals) + QStringLiteral("f"));
+}
+
 QChart* MakeChart(const QString& title) {
   auto* chart = new QChart;
   chart->setTitle(title);
@@ -80,8 +91,6 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   stageChart_->addSeries(stageSeries_);
   turnAxis_ = new QBarCategoryAxis(stageChart_);
   secondsAxis_ = new QValueAxis(stageChart_);
-  secondsAxis_->setLabelFormat(QStringLiteral("%.2f"));
-  secondsAxis_->setTickCount(3);  // few labels: they stay readable in a short dock
   // Qt Charts elides a category label to "…" when the axis gets less height than it wants (a
   // short dock), even "1"; short labels are never worth eliding.
   turnAxis_->setTruncateLabels(false);
@@ -114,8 +123,6 @@ TimingPanel::TimingPanel(QWidget* parent) : QWidget(parent) {
   tokenAxis_->setLabelFormat(QStringLiteral("%.0f"));
   SetTokenAxis(tokenAxis_, 0);
   msAxis_ = new QValueAxis(latencyChart_);
-  msAxis_->setLabelFormat(QStringLiteral("%.1f"));
-  msAxis_->setTickCount(3);
   // As the turn axis: Qt Charts elided the token numbers to "…" in a short dock (issue 34).
   for (QValueAxis* axis : {secondsAxis_, tokenAxis_, msAxis_}) axis->setTruncateLabels(false);
   latencyChart_->addAxis(tokenAxis_, Qt::AlignBottom);
@@ -225,7 +232,7 @@ void TimingPanel::rebuildCharts() {
   // An emptied category axis keeps drawing its last labels ("Turn 1".."Turn 4" after New
   // chat): hide it while there are no turns.
   turnAxis_->setVisible(!categories.isEmpty());
-  secondsAxis_->setRange(0.0, tallest > 0.0 ? tallest * 1.1 : 1.0);
+  SetValueAxis(secondsAxis_, tallest);
 
   latencySeries_->clear();
   double slowest = 0.0;
@@ -239,7 +246,7 @@ void TimingPanel::rebuildCharts() {
     points = static_cast<int>(lat.size());
   }
   SetTokenAxis(tokenAxis_, points);
-  msAxis_->setRange(0.0, slowest > 0.0 ? slowest * 1.1 : 1.0);
+  SetValueAxis(msAxis_, slowest);
 
   QStringList kernelLines;
   if (!turns_.empty())

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QValueAxis>
 
+#include "ui/axis_scale.h"
 #include "ui/event_types.h"
 #include "ui/stats_format.h"
 #include "ui/timing_panel.h"
@@ -88,6 +89,36 @@ class TestTimingPanel : public QObject {
     QCOMPARE(panel.tokenAxisTicks(), QStringLiteral("1..5 every 1"));
     QCOMPARE(panel.chartStages(), QStringList());
     QCOMPARE(panel.latencyPointCount(), 0);
+  }
+
+  // Issue 34: the stage chart's ticks read 0.00 / 26.53 / 53.07 s (and 0.00 / 0.01 / 0.03 for a
+  // short turn): its axes now end on a round number with round steps.
+  void valueAxesHaveRoundTicks() {
+    struct Case {
+      double highest, top, step;
+      int decimals;
+    };
+    for (const Case& c : {Case{53.07, 60, 20, 0}, Case{2787.6, 3000, 1000, 0}, Case{0.028, 0.03, 0.01, 2},
+                          Case{1.0, 1.0, 0.5, 1}, Case{7.2, 7.5, 2.5, 1}, Case{100, 100, 50, 0}, Case{0.24, 0.3, 0.1, 1}}) {
+      const glance::ui::AxisScale s = glance::ui::NiceAxisScale(c.highest, 3);
+      QVERIFY2(std::fabs(s.top - c.top) < 1e-9 && std::fabs(s.step - c.step) < 1e-9 && s.decimals == c.decimals,
+               qPrintable(QStringLiteral("%1 -> top %2 step %3 decimals %4").arg(c.highest).arg(s.top).arg(s.step).arg(s.decimals)));
+      QVERIFY(s.top >= c.highest && s.top / s.step <= 3.0 + 1e-9);
+    }
+    for (double bad : {0.0, -1.0, std::nan("")}) QCOMPARE(glance::ui::NiceAxisScale(bad).top, 1.0);
+
+    TimingPanel panel;
+    panel.addTurn(MakeStats(1.0, false));
+    for (QChartView* view : panel.findChildren<QChartView*>())
+      for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical)) {
+        auto* values = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(values);
+        QCOMPARE(values->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(values->min(), 0.0);
+        const double steps = values->max() / values->tickInterval();
+        QVERIFY2(std::fabs(steps - std::round(steps)) < 1e-6 && steps <= 3.0 + 1e-6,
+                 qPrintable(QStringLiteral("%1: 0..%2 every %3").arg(view->chart()->title()).arg(values->max()).arg(values->tickInterval())));
+      }
   }
 
   void csvHasEveryStageAndToken() {
