@@ -26,6 +26,7 @@
 #include "ui/context_meter.h"
 #include "ui/event_types.h"
 #include "ui/safe_text_browser.h"
+#include "ui/stats_format.h"
 #include "ui/transcript_document.h"
 
 namespace glance::ui {
@@ -415,6 +416,8 @@ void ChatView::finishAnswer(const TurnStats& stats, const QString& stop_reason) 
   if (stop_reason == QStringLiteral("max_tokens")) m.stats += tr(" \u00B7 length limit");
   if (stop_reason == QStringLiteral("context")) m.stats += tr(" \u00B7 context full");
   if (stop_reason == QStringLiteral("stop")) m.stats += tr(" \u00B7 stop sequence");
+  if (const double reread = ReReadSeconds(stats); reread > 0.0)
+    m.stats += tr(" \u00B7 re-read the chat first in %1").arg(FormatDuration(reread));
   render();
 }
 
@@ -460,14 +463,6 @@ void ChatView::clear() {
 QString ChatView::lastAnswer() const {
   const int i = lastIndex(false);
   return i < 0 ? QString() : messages_[static_cast<size_t>(i)].text;
-}
-
-void ChatView::appendToLastStats(const QString& text) {
-  const int i = lastIndex(false);
-  if (i < 0) return;
-  messages_[static_cast<size_t>(i)].stats += text;
-  markDirty(static_cast<size_t>(i));
-  render();
 }
 
 QString ChatView::lastAnswerStats() const {

@@ -82,8 +82,6 @@ class ChatView : public QWidget {
 
   int messageCount() const { return static_cast<int>(messages_.size()); }
   QString lastAnswer() const;
-  // Adds to the line under the last answer (e.g. the re-read of a saved chat before it).
-  void appendToLastStats(const QString& text);
   QString lastAnswerStats() const;
   QString lastUserMessage() const;
   QString transcriptMarkdown() const;

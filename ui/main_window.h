@@ -349,7 +349,6 @@ class MainWindow : public QMainWindow {
   qint64 rateShownAtMs_ = -1000;  // the live rate is redrawn at most 4 times a second
   QElapsedTimer rereadTimer_;     // a saved chat being re-read before its next message
   double rereadSeconds_ = -1.0;   // that re-read, for the next answer's stats line (-1: none)
-  int rereadTokens_ = 0;
   QLabel* rateLabel_ = nullptr;   // "12.3 tok/s" while an answer streams
   int contextLimit_ = 0;
   int contextLengthSent_ = -1;  // the "context_length" setting last sent to the worker

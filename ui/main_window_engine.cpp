@@ -102,11 +102,10 @@ void MainWindow::connectWorker() {
     updateContextMeter();
   });
   connect(chat_->input(), &QPlainTextEdit::textChanged, this, &MainWindow::updateContextMeter);
-  connect(worker_, &EngineWorker::conversationContinued, this, [this](int, int contextTokens) {
+  connect(worker_, &EngineWorker::conversationContinued, this, [this](int, int) {
     needsContinue_ = false;
     if (rereadTimer_.isValid()) {  // said under the answer it was for (issue 34: not shown)
       rereadSeconds_ = static_cast<double>(rereadTimer_.elapsed()) / 1000.0;
-      rereadTokens_ = contextTokens;
       rereadTimer_.invalidate();
     }
     clearNotice(QStringLiteral("model-changed"));  // done: it has been re-read
@@ -438,15 +437,15 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   if (result.stats.image_tokens > 0 && ImageSeconds(result.stats) > 0.0)
     visionSecondsPerToken_ = ImageSeconds(result.stats) / result.stats.image_tokens;
   if (result.stats.prefill_tokens_per_s > 0.0) prefillTokensPerSecond_ = result.stats.prefill_tokens_per_s;
-  chat_->finishAnswer(result.stats, Q(result.stop_reason));
-  // This answer first re-read the saved conversation: said in its stats line, and a stage of
-  // its own in the Timing panel and the saved stats (kReReadStage), before the answer's stages.
+  // This answer first re-read the saved conversation: a stage of its own (kReReadStage) before
+  // the answer's, in the saved stats, the Timing panel and the stats line, which says it again
+  // when the chat is reopened.
   TurnStats stats = result.stats;  // the stats only: the result's maps are not copied
   if (rereadSeconds_ >= 0.0) {
-    chat_->appendToLastStats(tr(" \u00B7 re-read %1 tok first in %2").arg(FormatCount(rereadTokens_), FormatDuration(rereadSeconds_)));
     stats.stages.insert(stats.stages.begin(), StageTime{kReReadStage, rereadSeconds_, 1});
     rereadSeconds_ = -1.0;
   }
+  chat_->finishAnswer(stats, Q(result.stop_reason));
   // Speculative auto found this machine's record damaged and decoded plainly: say so once
   // (the CLI prints the same line on stderr).
   if (!result.stats.speculative_warning.empty())

@@ -253,6 +253,11 @@ class TestMainWindow : public QObject {
              qPrintable(window.chat()->lastAnswerStats()));
     QCOMPARE(window.timing()->chartValue(window.timing()->turnCount() - 1, QStringLiteral("re-read")), 0.0);
     QVERIFY(!window.timing()->summaryText().contains(QStringLiteral("re-read")));
+    // Reopened again, the answer that re-read still says so under it (it was only added live).
+    window.newChat();
+    QVERIFY(window.openConversation(id));
+    const QString transcript = window.chat()->transcript()->toPlainText();
+    QCOMPARE(transcript.count(QStringLiteral("re-read the chat first in")), 1);
   }
 
   // A reopened chat's context meter shows at once the tokens the engine will re-read for it,
