@@ -1,5 +1,7 @@
 #include "ui/context_meter.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QLocale>
 #include <QPainter>
 #include <algorithm>
@@ -74,12 +76,25 @@ void ContextMeter::setUsage(const ContextUsage& usage) {
   const QString why = explanation();
   setToolTip(why);
   setAccessibleDescription(why);
-  QPalette p = palette();
-  p.setColor(QPalette::WindowText, usage.level() == ContextUsage::Level::kFine
-                                       ? QWidget::palette().color(QPalette::PlaceholderText)
-                                       : LevelColour(usage.level(), p));
-  setPalette(p);
+  applyTextColour();
   update();
+}
+
+void ContextMeter::applyTextColour() {
+  // Only the text's role is set, from the application's palette: a copy of the whole palette
+  // kept the light theme's grey text on the dark theme's background after a theme change.
+  const QPalette app = QApplication::palette(this);
+  const QColor colour = usage_.level() == ContextUsage::Level::kFine ? app.color(QPalette::PlaceholderText)
+                                                                      : LevelColour(usage_.level(), app);
+  if (testAttribute(Qt::WA_SetPalette) && palette().color(QPalette::WindowText) == colour) return;  // no PaletteChange loop
+  QPalette p;
+  p.setColor(QPalette::WindowText, colour);
+  setPalette(p);
+}
+
+void ContextMeter::changeEvent(QEvent* event) {
+  QLabel::changeEvent(event);
+  if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange) applyTextColour();
 }
 
 QString ContextMeter::explanation() const {

@@ -58,8 +58,11 @@ class ContextMeter : public QLabel {
 
  protected:
   void paintEvent(QPaintEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
+  void applyTextColour();  // the level's colour (or the placeholder grey) from the current theme
+
   ContextUsage usage_;
   QString shortText_;
 };

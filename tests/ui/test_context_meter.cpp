@@ -1,6 +1,7 @@
 // The context meter (issue 36 item 8): the next message's tokens count its images (grid + two
 // markers each) and its text; the levels change where Session would refuse the message or cut the
 // answer; the text and tooltip say so.
+#include <QApplication>
 #include <QtTest>
 
 #include "ui/context_meter.h"
@@ -39,6 +40,27 @@ class TestContextMeter : public QObject {
     QCOMPARE(u.level(), ContextUsage::Level::kWillNotFit);
     u.limit = 0;  // no model: nothing to warn about
     QCOMPARE(u.level(), ContextUsage::Level::kFine);
+  }
+
+  // Issue 34, seen at 1280x720: after View > Theme > Dark the meter kept the light theme's grey
+  // text, near-black on the dark background. Its text follows the application's palette.
+  void textFollowsAThemeChange() {
+    const QPalette before = QApplication::palette();
+    ContextMeter meter;
+    ContextUsage u;
+    u.limit = 1000;
+    u.used = 10;
+    meter.setUsage(u);
+    QPalette dark = before;
+    dark.setColor(QPalette::Window, QColor(37, 39, 43));
+    dark.setColor(QPalette::PlaceholderText, QColor(120, 122, 126));
+    QApplication::setPalette(dark);
+    QCoreApplication::processEvents();
+    QCOMPARE(meter.palette().color(QPalette::WindowText), QColor(120, 122, 126));
+    QCOMPARE(meter.palette().color(QPalette::Window), QColor(37, 39, 43));  // the rest follows too
+    QApplication::setPalette(before);
+    QCoreApplication::processEvents();
+    QCOMPARE(meter.palette().color(QPalette::WindowText), before.color(QPalette::PlaceholderText));
   }
 
   void textAndTooltipSayWhatHappens() {
