@@ -1614,6 +1614,10 @@
         <source>Editing the last message — Enter resends, Esc cancels</source>
         <translation>Letzte Nachricht wird bearbeitet — Enter sendet erneut, Esc bricht ab</translation>
     </message>
+    <message>
+        <source> · re-read the chat first in %1</source>
+        <translation> · Chat zuerst in %1 neu eingelesen</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::ContextMeter</name>
@@ -2914,10 +2918,6 @@ Genauigkeit auto: %2</translation>
     <message>
         <source>stopped before the answer began</source>
         <translation>gestoppt, bevor die Antwort begann</translation>
-    </message>
-    <message>
-        <source> · re-read %1 tok first in %2</source>
-        <translation> · zuvor %1 Tok erneut gelesen in %2</translation>
     </message>
     <message>
         <source>This chat is full: it reached its context length of %L1 tokens, so the answer stops there (it is kept). Start a new chat to go on, or raise Context length in Settings.</source>
