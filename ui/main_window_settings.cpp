@@ -103,8 +103,7 @@ void MainWindow::onSettingChanged(const QString& key) {
 
 void MainWindow::openSettings() {
   SettingsDialog dialog(settings_, this);
-  if (modelLoaded_ && !model_.backend_reason.empty())
-    dialog.setBackendReason(tr("Now: %1 \u2014 %2").arg(Q(model_.backend), Q(model_.backend_reason)));
+  if (modelLoaded_) dialog.setBackendReason(Q(model_.backend), Q(model_.backend_reason));
   dialog.exec();
 }
 

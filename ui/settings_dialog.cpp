@@ -163,6 +163,7 @@ void SettingsDialog::build() {
       npu::DetectOptions detect;
       detect.bundle_dir = npu::FindBundleDir("", model_dir);
       const npu::NpuStatus status = npu::DetectNpu(detect);
+      npu_absent_ = NoNpuPresent(status);
       auto* summaryRow = new QWidget(form->parentWidget());
       auto* summaryLayout = new QHBoxLayout(summaryRow);
       summaryLayout->setContentsMargins(0, 0, 0, 0);
@@ -240,9 +241,13 @@ void SettingsDialog::build() {
   layout->addWidget(buttons);
 }
 
-void SettingsDialog::setBackendReason(const QString& reason) {
-  backend_reason_->setText(reason);
-  backend_reason_->setVisible(!reason.isEmpty());
+void SettingsDialog::setBackendReason(const QString& backend, const QString& reason) {
+  const QString text = backend.isEmpty() ? QString()
+                       : npu_absent_ && backend == QStringLiteral("cpu") ? tr("Now on the CPU.")
+                       : reason.isEmpty() ? tr("Now: %1").arg(backend)
+                                          : tr("Now: %1 \u2014 %2").arg(backend, reason);
+  backend_reason_->setText(text);
+  backend_reason_->setVisible(!text.isEmpty());
 }
 
 QString SettingsDialog::backendReason() const { return backend_reason_->text(); }

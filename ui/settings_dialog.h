@@ -34,8 +34,10 @@ class SettingsDialog : public QDialog {
  public:
   explicit SettingsDialog(SettingsStore* store, QWidget* parent = nullptr);
 
-  // Shown under the backend combo box, e.g. "auto chose cpu: no NPU device (/dev/accel0)".
-  void setBackendReason(const QString& reason);
+  // Shown under the backend combo box: what the loaded model runs on and why ("Now: cpu — the
+  // NPU bundle lacks ..."). Only "Now on the CPU." where there is no NPU at all: the NPU
+  // summary below says that already, and the reason repeated it in device-node terms.
+  void setBackendReason(const QString& backend, const QString& reason);
   QString backendReason() const;
 
   // The editor widget of a key (objectName "setting_<key>"), or nullptr.
@@ -61,6 +63,7 @@ class SettingsDialog : public QDialog {
   SettingsStore* store_;
   QHash<QString, QWidget*> editors_;
   QLabel* backend_reason_ = nullptr;
+  bool npu_absent_ = false;  // NoNpuPresent on this computer when the dialog was built
   QLabel* error_label_ = nullptr;
 };
 

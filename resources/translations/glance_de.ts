@@ -3058,10 +3058,6 @@ Stattdessen wird das Demomodell verwendet.</translation>
         <translation>Der neue Systemprompt wirkt in einem neuen Chat.</translation>
     </message>
     <message>
-        <source>Now: %1 — %2</source>
-        <translation>Jetzt: %1 — %2</translation>
-    </message>
-    <message>
         <source>Caption a &amp;folder…</source>
         <translation>&amp;Ordner beschriften…</translation>
     </message>
@@ -3682,6 +3678,18 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
     <message>
         <source>Used only when Sampling is custom (now: %1).</source>
         <translation>Wird nur genutzt, wenn Sampling custom ist (jetzt: %1).</translation>
+    </message>
+    <message>
+        <source>Now on the CPU.</source>
+        <translation>Jetzt auf der CPU.</translation>
+    </message>
+    <message>
+        <source>Now: %1</source>
+        <translation>Jetzt: %1</translation>
+    </message>
+    <message>
+        <source>Now: %1 — %2</source>
+        <translation>Jetzt: %1 — %2</translation>
     </message>
 </context>
 <context>

@@ -300,9 +300,15 @@ class SettingsStoreTest : public QObject {
     auto* backend = qobject_cast<QComboBox*>(dialog.editorFor(QStringLiteral("backend")));
     QVERIFY(backend);
     QCOMPARE(backend->count(), 4);
-    dialog.setBackendReason(QStringLiteral("auto chose cpu: no NPU device"));
-    QCOMPARE(dialog.findChild<QLabel*>(QStringLiteral("backend_reason"))->text(),
-             QStringLiteral("auto chose cpu: no NPU device"));
+    // What the model runs on, and why; on a computer without an NPU only that it is the CPU
+    // (the NPU summary says there is none; issue 34 found the two lines saying it twice).
+    auto* reason = dialog.findChild<QLabel*>(QStringLiteral("backend_reason"));
+    dialog.setBackendReason(QStringLiteral("npu"), QStringLiteral("auto chose the NPU"));
+    QCOMPARE(reason->text(), QString::fromUtf8("Now: npu \u2014 auto chose the NPU"));
+    const bool npuAbsent = dialog.findChild<QLabel*>(QStringLiteral("npu_summary"))->text().startsWith(QStringLiteral("No NPU"));
+    dialog.setBackendReason(QStringLiteral("cpu"), QStringLiteral("no usable NPU (device node missing); using the CPU"));
+    QCOMPARE(reason->text(), npuAbsent ? QStringLiteral("Now on the CPU.")
+                                       : QString::fromUtf8("Now: cpu \u2014 no usable NPU (device node missing); using the CPU"));
 
     backend->setCurrentIndex(backend->findText(QStringLiteral("cpu")));
     qobject_cast<QDoubleSpinBox*>(dialog.editorFor(QStringLiteral("top_p")))->setValue(0.8);
