@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "core/engine/attention_aggregate.h"
 #include "core/engine/events.h"
 
 namespace attention_samples {
@@ -56,5 +57,21 @@ inline std::vector<AttentionMap> SampleMaps() {
   return {MakeMap(0, "A"), MakeMap(1, " cat"), MakeMap(2, "s"), MakeMap(3, " sit")};
 }
 inline std::vector<AttentionWord> SampleWords() { return {{"A", 0, 0}, {" cats", 1, 2}, {" sit", 3, 3}}; }
+
+// A hybrid model's layer x head shares: every fourth layer full attention, the others DeltaNet;
+// each cell's image share different.
+inline std::vector<glance::HeadShare> HybridHeadShares(int layers, int heads) {
+  std::vector<glance::HeadShare> shares;
+  for (int l = 0; l < layers; ++l)
+    for (int h = 0; h < heads; ++h) {
+      glance::HeadShare s;
+      s.kind = l % 4 == 3 ? glance::MapKind::kSoftmax : glance::MapKind::kHidden;
+      s.layer = l;
+      s.head = h;
+      s.image = 0.01f * static_cast<float>(l + h);
+      shares.push_back(s);
+    }
+  return shares;
+}
 
 }  // namespace attention_samples

@@ -325,16 +325,7 @@ class TestAttentionHeatmapView : public QObject {
   // full-attention layer was drawn beside every few others). Never two on one another, inside
   // the chart, the full-attention layers' first; all of them when there is room.
   void layerLabelsNeverOverlap() {
-    std::vector<glance::HeadShare> shares;
-    for (int l = 0; l < 24; ++l)
-      for (int h = 0; h < 8; ++h) {
-        glance::HeadShare s;
-        s.kind = l % 4 == 3 ? glance::MapKind::kSoftmax : glance::MapKind::kHidden;
-        s.layer = l;
-        s.head = h;
-        s.image = 0.01f * static_cast<float>(l + h);
-        shares.push_back(s);
-      }
+    const std::vector<glance::HeadShare> shares = HybridHeadShares(24, 8);
     LayerHeadChart chart;
     chart.setShares(shares);
     chart.show();
@@ -363,16 +354,7 @@ class TestAttentionHeatmapView : public QObject {
   // top. Cells may now be wider than tall, the chart keeps a minimum width beside the small
   // multiples, and head numbers are drawn a line apart, inside the chart.
   void aTwoBModelsChartStaysReadable() {
-    std::vector<glance::HeadShare> shares;
-    for (int l = 0; l < 24; ++l)
-      for (int h = 0; h < 16; ++h) {
-        glance::HeadShare s;
-        s.kind = l % 4 == 3 ? glance::MapKind::kSoftmax : glance::MapKind::kHidden;
-        s.layer = l;
-        s.head = h;
-        s.image = 0.01f * static_cast<float>(l + h);
-        shares.push_back(s);
-      }
+    const std::vector<glance::HeadShare> shares = HybridHeadShares(24, 16);
     LayerHeadChart chart;
     chart.setShares(shares);
     QVERIFY(chart.minimumSizeHint().width() >= 24 * 5);
