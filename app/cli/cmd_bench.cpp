@@ -1,6 +1,7 @@
 // glance-cli bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]
 //                  [--only vision,prefill,decode,ttft,constrained,capture] [--cpu native|avx2] [--json]
-//                  [--long-prompts 2048,8192,16384] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]:
+//                  [--long-prompts 2048,8192,16384] [--long-decode-tokens N] [--backend cpu|npu-emu|npu|auto]
+//                  [--bundle DIR]:
 // load, vision, prefill, decode, TTFT, peak RSS, memory bandwidth and the decode roofline
 // fraction of one model on this machine (core/engine/bench.h). Median, min and max over reps.
 // With an NPU backend, vision, prefill and decode are also split into NPU dispatch, transfer/sync
@@ -40,7 +41,7 @@ void Line(const char* name, const BenchStat& s, const char* unit, double mul = 1
 }
 
 int RunBenchCommand(const glance::cli::Args& args) {
-  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts", "constraint-tokenizer", "backend", "bundle"}, {"json"});
+  glance::cli::ArgParser p(args, {"model", "precision", "threads", "reps", "decode-tokens", "only", "cpu", "long-prompts", "long-decode-tokens", "constraint-tokenizer", "backend", "bundle"}, {"json"});
   if (!p.positional().empty())
     throw glance::Error("unexpected argument '" + p.positional()[0] + "' (use --model DIR)");
   glance::BenchOptions o;
@@ -67,6 +68,9 @@ int RunBenchCommand(const glance::cli::Args& args) {
       throw glance::Error("--long-prompts: '" + n + "' is not a positive token count");
     o.long_prompts.push_back(v);
   }
+  o.long_decode_tokens = static_cast<int>(p.GetInt("long-decode-tokens", o.long_decode_tokens));
+  if (o.long_decode_tokens < 0 || o.long_decode_tokens > 100000)
+    throw glance::Error("--long-decode-tokens must be in [0, 100000]");
   const bool json = p.Has("json");
   if (o.model_dir.empty())
     std::fprintf(stderr, "bench: no --model given, using the bundled demo model (tiny, random "
@@ -155,6 +159,6 @@ static glance::cli::Register reg(
     "bench", "bench [--model DIR] [--precision auto|f32|bf16|q8|q4] [--threads N] [--reps N]\n"
     "      [--only vision,prefill,decode,ttft,constrained,capture] [--decode-tokens N] [--cpu native|avx2] [--json]\n"
     "      [--constraint-tokenizer tokenizer.json]\n"
-    "      [--long-prompts 2048,8192,16384] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
+    "      [--long-prompts 2048,8192,16384] [--long-decode-tokens N] [--backend cpu|npu-emu|npu|auto] [--bundle DIR]",
     "measure load, vision, prefill, decode, TTFT, constrained-decoding overhead, attention capture cost, peak RSS, bandwidth and roofline, int8 peak and prefill's share of it",
     RunBenchCommand);

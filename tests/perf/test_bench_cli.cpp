@@ -109,6 +109,7 @@ TEST(BenchCli, BadOptionsFail) {
   EXPECT_NE(RunBench("--bogus").status, 0);
   EXPECT_NE(RunBench("--reps 1 --long-prompts 12x").status, 0);
   EXPECT_NE(RunBench("--reps 1 --long-prompts 0").status, 0);
+  EXPECT_NE(RunBench("--reps 1 --long-prompts 300 --long-decode-tokens -1").status, 0);
 }
 
 // The NPU path's per-stage split (issue 30 item 5): through npu-emu each measured stage reports

@@ -32,7 +32,7 @@ ik_llama.cpp in alternating rounds and prints Glance's speed ratios as a Markdow
   --skip-build     use the builds already in the work folder; build nothing
   --quick          a check of the pipeline, not a measurement: 1 rep, prefill @64 only for the
                    llama.cpp engines, 16 decoded tokens (Glance: 1 rep, 16 decoded tokens)
-  --long           also long prompts, every engine: prefill @2048 and @8192 and 16 decoded
+  --long           also long prompts, every engine: prefill @2048 and @8192 and 64 decoded
                    tokens after 8192 tokens of context (once a round; an estimated 10 min or
                    more a round on 2 threads)
   --long-lengths A,B  the long prompt lengths instead of 2048,8192 (decode after the larger);
@@ -263,12 +263,14 @@ else
   TTFT_REPS=3
 fi
 IK_EXTRA=(-rtr 1 -fa 1)
-# --long: each long figure is one run a round (Glance's bench runs each long prompt once, then 16
-# decode steps at that context; glance-cli has no option for that count), so llama-bench runs
-# -r 1 and generates 16 tokens at depth. Glance's --only decode --decode-tokens 1 is the
-# cheapest stage that lets the long prompts run alone.
-LONG_DECODE=16
-GL_LONG_ARGS=(--threads "$THREADS" --reps 1 --only decode --decode-tokens 1 --long-prompts "$LONG_A,$LONG_B")
+# --long: each long figure is one run a round (Glance's bench runs each long prompt once, then
+# LONG_DECODE decode steps at that context), so llama-bench runs -r 1 and generates as many
+# tokens at depth. 64, not 16: 16 steps are half a second, and on a shared VM one slow second
+# moved a round's ratio by a third (0.95-1.66x over four rounds). Glance's --only decode
+# --decode-tokens 1 is the cheapest stage that lets the long prompts run alone.
+LONG_DECODE=64
+GL_LONG_ARGS=(--threads "$THREADS" --reps 1 --only decode --decode-tokens 1 --long-prompts "$LONG_A,$LONG_B"
+              --long-decode-tokens "$LONG_DECODE")
 LB_LONG_ARGS=(-t "$THREADS" -p "$LONG_A,$LONG_B" -n 0 -r 1 -o json)
 LB_DEPTH_ARGS=(-t "$THREADS" -p 0 -n "$LONG_DECODE" -d "$LONG_B" -r 1 -o json)
 IK_LONG_ARGS=(-t "$THREADS" -p "$LONG_A,$LONG_B" -n 0 -gp "$LONG_B,$LONG_DECODE" -r 1 -o json)
