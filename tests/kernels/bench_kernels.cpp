@@ -9,6 +9,10 @@
 //   (the speculative verify's question: time of a 2..8-row GEMV over a 1-row one, 2 threads,
 //   on a matrix far larger than the caches, as decode streams it; the last picks the x86
 //   integer kernels' instruction set, default the best)
+//        bench_kernels attention [seconds_per_case=0.4]
+//   (decode's attention over an f16 KV cache as a 2B model reads it: 6 attention layers × 2 key/
+//   value heads, a GQA group of 4 query rows each, head 256, 2 threads, at 512..16384 keys; the
+//   12 caches are distinct so that, as in decode, they come from memory, not the caches)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/attention.h"
 #include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/gemv_int8.h"
 #include "kernels/cpu/matmul.h"
@@ -134,7 +139,44 @@ int Q4DirectBench(double budget) {
   return 0;
 }
 
+int AttentionBench(double budget) {
+  constexpr int64_t kHeads = 12, kRows = 4, kDim = 256;
+  const float scale = 0.0625f;  // 1/sqrt(256)
+  std::mt19937 rng(1);
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  ThreadPool pool(2);
+  std::printf("decode attention, f16 cache, %ld heads x %ld rows x %ld, 2 threads\n", static_cast<long>(kHeads),
+              static_cast<long>(kRows), static_cast<long>(kDim));
+  std::printf("%8s %12s %12s\n", "keys", "ms/token", "cache GB/s");
+  for (const int64_t n : {512, 2048, 8192, 16384}) {
+    std::vector<std::vector<uint16_t>> k(kHeads), v(kHeads);
+    std::vector<float> row(static_cast<size_t>(n * kDim));
+    for (int64_t h = 0; h < kHeads; ++h) {
+      for (float& x : row) x = nd(rng);
+      k[h].resize(row.size());
+      RoundToF16(row.data(), n * kDim, k[h].data());
+      for (float& x : row) x = nd(rng);
+      v[h].resize(row.size());
+      RoundToF16(row.data(), n * kDim, v[h].data());
+    }
+    std::vector<float> q(static_cast<size_t>(kHeads * kRows * kDim)), out(q.size());
+    for (float& x : q) x = nd(rng);
+    const std::vector<int64_t> n_keys(kRows, n);
+    const double s = Time([&] {
+      ParallelFor(&pool, kHeads, [&](size_t b, size_t e) {
+        for (size_t h = b; h < e; ++h)
+          AttentionRowsF16(q.data() + h * kRows * kDim, kDim, n_keys.data(), kRows, k[h].data(), v[h].data(), kDim,
+                           kDim, scale, out.data() + h * kRows * kDim, kDim);
+      });
+    }, budget);
+    const double bytes = 2.0 * kHeads * static_cast<double>(n) * kDim * sizeof(uint16_t);
+    std::printf("%8ld %12.3f %12.1f\n", static_cast<long>(n), s * 1e3, bytes / s / 1e9);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "attention") return AttentionBench(argc > 2 ? std::atof(argv[2]) : 0.4);
   if (argc > 1 && std::string(argv[1]) == "q4direct") {
     if (argc > 3 && !SelectInt8KernelIsa(argv[3])) {
       std::fprintf(stderr, "bench_kernels: integer kernels '%s' not available on this CPU\n", argv[3]);
