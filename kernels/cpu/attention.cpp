@@ -77,9 +77,6 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
   using V = hn::Vec<decltype(d)>;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const float kNegInf = -std::numeric_limits<float>::infinity();
-  // Keys scored, and head vectors summed, per pass: enough independent FMA chains (R·kPair ≥ 8,
-  // two FMA pipes × a 4-cycle latency) without spilling AVX2's 16 registers.
-  constexpr int64_t kPair = R <= 2 ? 4 : (R <= 4 ? 2 : 1);
   float m[kRowTile], l[kRowTile];
   HWY_ALIGN float s[kRowTile][kKeyBlock];
   int64_t n_max = 0;
@@ -97,44 +94,8 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
     // streamed through, the memory then arrives while the tile computes.
     constexpr int64_t kLine = 64 / sizeof(typename Format::Stored), kAhead = 64;
     if (kb == 0) PrefetchRows(keys, values, kv_stride, dim, kLine, 0, std::min(kAhead, n_max));
-    // Scores: q_r · key_j, one accumulator per row and key. A small tile (decode's GQA group
-    // of 4) takes kPair keys at once so that 8 FMA chains are in flight, not R: with R of them
-    // the loop waited on the FMA latency. Each (row, key) dot is still one chain over the head
-    // in the same order, so a row's scores do not depend on its tile or on kPair.
-    int64_t jp = 0;
-    for (; jp + kPair <= jn; jp += kPair) {
-      const int64_t j = jp;
-      for (int64_t p = 0; p < kPair; ++p)
-        if (kb + j + p + kAhead < n_max)
-          PrefetchRows(keys, values, kv_stride, dim, kLine, kb + j + p + kAhead, kb + j + p + kAhead + 1);
-      const auto* key = keys + (kb + j) * kv_stride;
-      V a[kPair][kRowTile];
-      GLANCE_UNROLL_ROWS
-      for (int64_t p = 0; p < kPair; ++p)
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) a[p][r] = hn::Zero(d);
-      int64_t i = 0;
-      for (; i + N <= dim; i += N) {
-        V k[kPair];
-        GLANCE_UNROLL_ROWS
-        for (int64_t p = 0; p < kPair; ++p) k[p] = Format::Load(d, key + p * kv_stride + i);
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) {
-          const V qv = hn::LoadU(d, q + r * q_stride + i);
-          GLANCE_UNROLL_ROWS
-          for (int64_t p = 0; p < kPair; ++p) a[p][r] = hn::MulAdd(qv, k[p], a[p][r]);
-        }
-      }
-      GLANCE_UNROLL_ROWS
-      for (int64_t p = 0; p < kPair; ++p)
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) {
-          float dot = hn::GetLane(hn::SumOfLanes(d, a[p][r]));
-          for (int64_t t = i; t < dim; ++t) dot += q[r * q_stride + t] * Format::ToF32(key[p * kv_stride + t]);
-          s[r][j + p] = kb + j + p < n_keys[r] ? dot * scale : kNegInf;
-        }
-    }
-    for (int64_t j = jp; j < jn; ++j) {
+    // Scores: q_r · key_j, one accumulator per row (R independent FMA chains).
+    for (int64_t j = 0; j < jn; ++j) {
       if (kb + j + kAhead < n_max) PrefetchRows(keys, values, kv_stride, dim, kLine, kb + j + kAhead, kb + j + kAhead + 1);
       const auto* key = keys + (kb + j) * kv_stride;
       V a[kRowTile];
@@ -190,32 +151,8 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
         for (; i < dim; ++i) ar[i] *= c;
       }
     }
-    // acc_r += Σ_j p_rj · value_j, kPair vectors of the head at a time for the whole tile (a
-    // small tile's R chains alone waited on the FMA latency; each element still sums over j in
-    // order, so kPair changes no rounding).
+    // acc_r += Σ_j p_rj · value_j, a vector of the head at a time for the whole tile.
     int64_t i = 0;
-    for (; i + kPair * N <= dim; i += kPair * N) {
-      V o[kPair][kRowTile];
-      GLANCE_UNROLL_ROWS
-      for (int64_t c = 0; c < kPair; ++c)
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) o[c][r] = hn::LoadU(d, acc + r * dim + i + c * N);
-      for (int64_t j = 0; j < jn; ++j) {
-        V v[kPair];
-        GLANCE_UNROLL_ROWS
-        for (int64_t c = 0; c < kPair; ++c) v[c] = Format::Load(d, values + (kb + j) * kv_stride + i + c * N);
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) {
-          const V p = hn::Set(d, s[r][j]);
-          GLANCE_UNROLL_ROWS
-          for (int64_t c = 0; c < kPair; ++c) o[c][r] = hn::MulAdd(p, v[c], o[c][r]);
-        }
-      }
-      GLANCE_UNROLL_ROWS
-      for (int64_t c = 0; c < kPair; ++c)
-        GLANCE_UNROLL_ROWS
-        for (int64_t r = 0; r < R; ++r) hn::StoreU(o[c][r], d, acc + r * dim + i + c * N);
-    }
     for (; i + N <= dim; i += N) {
       V o[kRowTile];
       GLANCE_UNROLL_ROWS

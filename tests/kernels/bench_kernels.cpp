@@ -172,6 +172,41 @@ int AttentionBench(double budget) {
     const double bytes = 2.0 * kHeads * static_cast<double>(n) * kDim * sizeof(uint16_t);
     std::printf("%8ld %12.3f %12.1f\n", static_cast<long>(n), s * 1e3, bytes / s / 1e9);
   }
+  // Prefill: one layer's 64-row chunk (the app's PrefillChunkRows) after n keys, as
+  // core/lm/gated_attention.cpp tiles it: 2 positions × the group of 4 heads a tile, 2 KV heads.
+  constexpr int64_t kChunk = 64, kKvHeads = 2, kGroup = 4, kTilePositions = 2;
+  std::printf("prefill attention, one layer's %ld-row chunk after n keys, f16 cache, 2 threads\n",
+              static_cast<long>(kChunk));
+  std::printf("%8s %12s\n", "keys", "ms/chunk");
+  for (const int64_t n : {2048, 8192}) {
+    const int64_t total = n + kChunk;
+    std::vector<std::vector<uint16_t>> k(kKvHeads), v(kKvHeads);
+    std::vector<float> row(static_cast<size_t>(total * kDim));
+    for (int64_t h = 0; h < kKvHeads; ++h) {
+      for (float& x : row) x = nd(rng);
+      k[h].resize(row.size());
+      RoundToF16(row.data(), total * kDim, k[h].data());
+      for (float& x : row) x = nd(rng);
+      v[h].resize(row.size());
+      RoundToF16(row.data(), total * kDim, v[h].data());
+    }
+    constexpr int64_t kTileRows = kTilePositions * kGroup, kTiles = kChunk / kTilePositions;
+    std::vector<float> q(static_cast<size_t>(kKvHeads * kChunk * kGroup * kDim)), out(q.size());
+    for (float& x : q) x = nd(rng);
+    const double s = Time([&] {
+      ParallelFor(&pool, kKvHeads * kTiles, [&](size_t b, size_t e) {
+        int64_t n_keys[kTileRows];
+        for (size_t task = b; task < e; ++task) {
+          const int64_t h = static_cast<int64_t>(task) / kTiles, tile = static_cast<int64_t>(task) % kTiles;
+          for (int64_t r = 0; r < kTileRows; ++r) n_keys[r] = n + tile * kTilePositions + r / kGroup + 1;
+          const size_t at = static_cast<size_t>((h * kTiles + tile) * kTileRows * kDim);
+          AttentionRowsF16(q.data() + at, kDim, n_keys, kTileRows, k[h].data(), v[h].data(), kDim, kDim, scale,
+                           out.data() + at, kDim);
+        }
+      });
+    }, budget);
+    std::printf("%8ld %12.3f\n", static_cast<long>(n), s * 1e3);
+  }
   return 0;
 }
 
