@@ -64,6 +64,16 @@ QStringList WithRecentModel(QStringList recent, const QString& dir) {
   return recent;
 }
 
+QString ModelFolderDialogStart(const QStringList& recent, const QStringList& modelsRoots) {
+  for (const QString& dir : recent) {
+    QDir d(dir);
+    if (d.exists() && d.cdUp()) return d.absolutePath();
+  }
+  for (const QString& root : modelsRoots)
+    if (QDir(root).exists()) return QDir(root).absolutePath();
+  return QDir::homePath();
+}
+
 std::vector<KnownModel> ListKnownModels(const QString& demoDir, const QStringList& modelsRoots, const QStringList& recent,
                                         const QString& cacheDir) {
   std::vector<KnownModel> models;

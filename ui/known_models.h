@@ -36,6 +36,11 @@ struct KnownModel {
 constexpr int kMaxRecentModels = 10;
 QStringList WithRecentModel(QStringList recent, const QString& dir);
 
+// Where File ▸ Open model folder… starts: the folder holding the newest recent model that still
+// exists (so it shows among its siblings), else the first of `modelsRoots` that exists, else the
+// home folder. It started in the working directory whenever the demo model was loaded (issue 34).
+QString ModelFolderDialogStart(const QStringList& recent, const QStringList& modelsRoots);
+
 // The demo first, then the downloaded ones (folders in any of `modelsRoots` — the folders
 // downloads went to — holding a config.json, also one level down: <root>/<owner>/<name>), then
 // the opened ones not already listed and still there. `cacheDir`: the weight cache's folder

@@ -25,8 +25,10 @@ namespace glance::ui {
 
 void MainWindow::buildModelMenu(QMenu* file) {
   file->addAction(tr("Open &model folder\u2026"), this, [this] {
-    const QString dir = QFileDialog::getExistingDirectory(
-        this, tr("Open a Qwen3.5 model folder"), settings_->value(QStringLiteral("model_dir")));
+    const QStringList recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(
+        QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Qwen3.5 model folder"),
+                                                          ModelFolderDialogStart(recent, downloadFolders()));
     if (!dir.isEmpty()) loadModel(dir);
   });
   file->addAction(tr("Do&wnload model\u2026"), this, &MainWindow::openDownloads);

@@ -234,6 +234,22 @@ class TestModelManager : public QObject {
     QVERIFY(QFileInfo::exists(older + QStringLiteral("/config.json")));
   }
 
+  // File ▸ Open model folder… starts beside the last model opened, else in the models folder,
+  // else at home: never in the working directory (issue 34: it did whenever the demo was loaded).
+  void openModelFolderStartsBesideTheLastModel() {
+    QTemporaryDir tmp;
+    const QString parent = tmp.filePath(QStringLiteral("models"));
+    const QString mine = parent + QStringLiteral("/MyModel");
+    QVERIFY(QDir().mkpath(mine));
+    const QString gone = tmp.filePath(QStringLiteral("elsewhere/Gone"));
+    const QString root = tmp.filePath(QStringLiteral("downloads"));
+    QVERIFY(QDir().mkpath(root));
+    using glance::ui::ModelFolderDialogStart;
+    QCOMPARE(ModelFolderDialogStart({gone, mine}, {root}), QDir(parent).absolutePath());
+    QCOMPARE(ModelFolderDialogStart({gone}, {tmp.filePath(QStringLiteral("none")), root}), QDir(root).absolutePath());
+    QCOMPARE(ModelFolderDialogStart({}, {tmp.filePath(QStringLiteral("none"))}), QDir::homePath());
+  }
+
   // The window: File ▸ Manage models…, and a folder it loaded is in the list afterwards.
   void windowRemembersOpenedFolders() {
     QTemporaryDir tmp;
