@@ -760,7 +760,13 @@ void AttentionPanel::refreshChart() {
     shares = LayerHeadShares(maps_, words_[static_cast<size_t>(selected_)].first_step,
                              words_[static_cast<size_t>(std::max(spanLast_, selected_))].last_step);
   chart_->setVisible(!maps_.empty());
-  chart_->setShares(std::move(shares));
+  // A saved chat keeps each map's all-layer mean, not its per-layer, per-head shares.
+  const bool saved = !maps_.empty() && std::all_of(maps_.begin(), maps_.end(), [](const AttentionMap& m) {
+    return m.shares.empty() && m.linear_shares.empty();
+  });
+  chart_->setShares(std::move(shares), saved ? tr("Layer \u00D7 head shares are not kept in a saved chat: "
+                                                  "regenerate the answer to see them.")
+                                             : QString());
   const MapAggregate a = currentAggregate();
   chart_->setSelected(a.kind, a.first_layer, a.head);
 }

@@ -19,12 +19,17 @@ LayerHeadChart::LayerHeadChart(QWidget* parent) : QWidget(parent) {
   setToolTip(QString());  // per cell, from event()
 }
 
-void LayerHeadChart::setShares(std::vector<HeadShare> shares) {
+void LayerHeadChart::setShares(std::vector<HeadShare> shares, const QString& why) {
   shares_ = std::move(shares);
+  why_ = why;
   top_ = 0.01f;
   for (const HeadShare& s : shares_) top_ = std::max(top_, s.image);
   updateGeometry();
   update();
+}
+
+QString LayerHeadChart::emptyText() const {
+  return why_.isEmpty() ? tr("Layer \u00D7 head shares: not captured") : why_;
 }
 
 void LayerHeadChart::setSelected(MapKind kind, int layer, int head) {
@@ -162,7 +167,7 @@ void LayerHeadChart::paintEvent(QPaintEvent*) {
   QFont small = font();
   p.setPen(pal.color(QPalette::WindowText));
   if (g.layers.empty()) {
-    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Layer \u00D7 head shares: not captured"));
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, emptyText());
     return;
   }
   const auto& lut = ColormapLut(Colormap::kCividis);

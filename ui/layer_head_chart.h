@@ -17,8 +17,11 @@ class LayerHeadChart : public QWidget {
  public:
   explicit LayerHeadChart(QWidget* parent = nullptr);
 
-  // The cells (core LayerHeadShares); empty shows a line saying there is nothing to show.
-  void setShares(std::vector<HeadShare> shares);
+  // The cells (core LayerHeadShares); empty shows a line saying there is nothing to show:
+  // `why` when given (a reopened chat: the shares are not saved), else "not captured".
+  void setShares(std::vector<HeadShare> shares, const QString& why = {});
+  // The line shown in place of an empty chart. For tests.
+  QString emptyText() const;
   const std::vector<HeadShare>& shares() const { return shares_; }
   // Outlines the cell of this layer and head (head -1: the layer's whole column); layer -1: none.
   void setSelected(MapKind kind, int layer, int head);
@@ -60,6 +63,7 @@ class LayerHeadChart : public QWidget {
   Geometry geometry() const;
 
   std::vector<HeadShare> shares_;
+  QString why_;
   float top_ = 1.0f;  // the colour scale's top: the largest image share (at least 0.01)
   MapKind selectedKind_ = MapKind::kSoftmax;
   int selectedLayer_ = -1, selectedHead_ = -1;

@@ -966,6 +966,10 @@
         <source>JSON files (*.json);;CSV files, one row per cell (*.csv)</source>
         <translation>JSON-Dateien (*.json);;CSV-Dateien, eine Zeile je Zelle (*.csv)</translation>
     </message>
+    <message>
+        <source>Layer × head shares are not kept in a saved chat: regenerate the answer to see them.</source>
+        <translation>Anteile je Schicht × Kopf werden in einem gespeicherten Chat nicht aufbewahrt: Antwort neu erzeugen, um sie zu sehen.</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::CaptionFolderDialog</name>

@@ -230,9 +230,11 @@ class TestAttentionPanel : public QObject {
     QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(1, 1));
     QCOMPARE(panel.currentAggregate().first_layer, 1);
     // Maps without shares (a reopened chat): the chart says so instead of drawing cells.
+    QVERIFY(chart->emptyText().contains(QStringLiteral("not captured")));  // while it had cells
     panel.setAttention(maps_, words_);
     QVERIFY(chart->shares().empty());
     QVERIFY(chart->cellRect(7, 1).isEmpty());
+    QVERIFY2(chart->emptyText().contains(QStringLiteral("saved chat")), qPrintable(chart->emptyText()));
   }
 
   // Rollout (issue 36 item 2): choosing it asks for the maps once; they replace the map until
