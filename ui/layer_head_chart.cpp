@@ -19,9 +19,9 @@ LayerHeadChart::LayerHeadChart(QWidget* parent) : QWidget(parent) {
   setToolTip(QString());  // per cell, from event()
 }
 
-void LayerHeadChart::setShares(std::vector<HeadShare> shares, const QString& why) {
+void LayerHeadChart::setShares(std::vector<HeadShare> shares, const QString& whyNotSaved) {
   shares_ = std::move(shares);
-  why_ = why;
+  why_ = whyNotSaved;
   top_ = 0.01f;
   for (const HeadShare& s : shares_) top_ = std::max(top_, s.image);
   updateGeometry();
@@ -29,7 +29,7 @@ void LayerHeadChart::setShares(std::vector<HeadShare> shares, const QString& why
 }
 
 QString LayerHeadChart::emptyText() const {
-  return why_.isEmpty() ? tr("Layer \u00D7 head shares: not captured") : why_;
+  return why_.isEmpty() ? tr("Layer \u00D7 head shares: not captured") : tr("Layer \u00D7 head: not saved");
 }
 
 void LayerHeadChart::setSelected(MapKind kind, int layer, int head) {
@@ -208,7 +208,9 @@ bool LayerHeadChart::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
     const QString text = cellText(cellAt(help->pos()));
-    if (text.isEmpty()) {
+    if (shares_.empty() && !why_.isEmpty()) {
+      QToolTip::showText(help->globalPos(), why_, this);
+    } else if (text.isEmpty()) {
       QToolTip::showText(help->globalPos(),
                          tr("Layer \u00D7 head: each cell is one head of one layer (columns: layers, the "
                             "full-attention ones in bold; rows: heads), its colour the share of the word's "

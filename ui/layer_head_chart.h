@@ -17,9 +17,10 @@ class LayerHeadChart : public QWidget {
  public:
   explicit LayerHeadChart(QWidget* parent = nullptr);
 
-  // The cells (core LayerHeadShares); empty shows a line saying there is nothing to show:
-  // `why` when given (a reopened chat: the shares are not saved), else "not captured".
-  void setShares(std::vector<HeadShare> shares, const QString& why = {});
+  // The cells (core LayerHeadShares); empty shows a short line saying there is nothing to show:
+  // "not captured", or with `whyNotSaved` (a reopened chat: the shares are not saved) "not
+  // saved", that sentence its tooltip (the chart is a few lines tall beside the multiples).
+  void setShares(std::vector<HeadShare> shares, const QString& whyNotSaved = {});
   // The line shown in place of an empty chart. For tests.
   QString emptyText() const;
   const std::vector<HeadShare>& shares() const { return shares_; }

@@ -2576,6 +2576,10 @@ Klicken, um diese Schicht und diesen Kopf zu zeigen.</translation>
         <source>Layer × head: each cell is one head of one layer (columns: layers, the full-attention ones in bold; rows: heads), its colour the share of the word&apos;s attention on the image, from 0 (dark) to %1 % (bright).</source>
         <translation>Schicht × Kopf: Jede Zelle ist ein Kopf einer Schicht (Spalten: Schichten, die mit Full Attention fett; Zeilen: Köpfe), ihre Farbe der Anteil der Aufmerksamkeit des Worts auf dem Bild, von 0 (dunkel) bis %1 % (hell).</translation>
     </message>
+    <message>
+        <source>Layer × head: not saved</source>
+        <translation>Schicht × Kopf: nicht gespeichert</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::MainWindow</name>

@@ -234,7 +234,7 @@ class TestAttentionPanel : public QObject {
     panel.setAttention(maps_, words_);
     QVERIFY(chart->shares().empty());
     QVERIFY(chart->cellRect(7, 1).isEmpty());
-    QVERIFY2(chart->emptyText().contains(QStringLiteral("saved chat")), qPrintable(chart->emptyText()));
+    QVERIFY2(chart->emptyText().contains(QStringLiteral("not saved")), qPrintable(chart->emptyText()));
   }
 
   // Rollout (issue 36 item 2): choosing it asks for the maps once; they replace the map until
