@@ -316,6 +316,9 @@ def main():
     ap.add_argument("--favour-three-objects", action="store_true",
                     help="joint steps take the three-object scenes of twice the batch first (see joint_indices)")
     ap.add_argument("--init-from", help="a fresh run starts from this exported model folder's weights (the probes start fresh)")
+    ap.add_argument("--init-vision-from",
+                    help="a fresh run takes its vision tower and probes from this vision_curriculum.py state.pt "
+                         "(after --init-from's weights, which it replaces for the tower)")
     ap.add_argument("--varied", type=float, default=0.0,
                     help="fraction of the training scenes drawn from the varied world (varied_world.py); the probes "
                          "then ask each object's labels on its own token")
@@ -365,10 +368,19 @@ def main():
         opt.load_state_dict(saved)
         c.update({k: st[k] for k in c if k in st})
         print(f"resumed at step {c['step']}, vision step {c['vision_step']} ({c['elapsed'] / 60:.1f} min trained)", flush=True)
-    elif a.init_from:
-        start, _ = load_model(a.init_from)
-        grow_from(model, start.state_dict())
-        print(f"starting from {a.init_from}", flush=True)
+    else:
+        if a.init_from:
+            start, _ = load_model(a.init_from)
+            grow_from(model, start.state_dict())
+            print(f"starting from {a.init_from}", flush=True)
+        if a.init_vision_from:
+            # The curriculum's tower (issue 32): same vision config, so its whole state loads;
+            # the probes' heads are the same Linear layers whatever own_token says.
+            src = torch.load(a.init_vision_from)
+            model.model.visual.load_state_dict(src["visual"])
+            probe.load_state_dict(src["probe"], strict=False)
+            print(f"vision tower and probes from {a.init_vision_from} (curriculum step {src.get('total_steps')})",
+                  flush=True)
     if a.export:
         export(model, a.export, c, a)
         return
