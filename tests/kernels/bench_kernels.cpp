@@ -139,6 +139,19 @@ int Q4DirectBench(double budget) {
   return 0;
 }
 
+// `heads` caches of `elements` standard-normal values, each rounded to f16 as a KV cache holds them.
+std::vector<std::vector<uint16_t>> RandomF16Caches(int64_t heads, int64_t elements, std::mt19937& rng) {
+  std::normal_distribution<float> nd(0.0f, 1.0f);
+  std::vector<float> row(static_cast<size_t>(elements));
+  std::vector<std::vector<uint16_t>> caches(static_cast<size_t>(heads));
+  for (std::vector<uint16_t>& c : caches) {
+    for (float& x : row) x = nd(rng);
+    c.resize(row.size());
+    RoundToF16(row.data(), elements, c.data());
+  }
+  return caches;
+}
+
 int AttentionBench(double budget) {
   constexpr int64_t kHeads = 12, kRows = 4, kDim = 256;
   const float scale = 0.0625f;  // 1/sqrt(256)
@@ -149,16 +162,7 @@ int AttentionBench(double budget) {
               static_cast<long>(kRows), static_cast<long>(kDim));
   std::printf("%8s %12s %12s\n", "keys", "ms/token", "cache GB/s");
   for (const int64_t n : {512, 2048, 8192, 16384}) {
-    std::vector<std::vector<uint16_t>> k(kHeads), v(kHeads);
-    std::vector<float> row(static_cast<size_t>(n * kDim));
-    for (int64_t h = 0; h < kHeads; ++h) {
-      for (float& x : row) x = nd(rng);
-      k[h].resize(row.size());
-      RoundToF16(row.data(), n * kDim, k[h].data());
-      for (float& x : row) x = nd(rng);
-      v[h].resize(row.size());
-      RoundToF16(row.data(), n * kDim, v[h].data());
-    }
+    const auto k = RandomF16Caches(kHeads, n * kDim, rng), v = RandomF16Caches(kHeads, n * kDim, rng);
     std::vector<float> q(static_cast<size_t>(kHeads * kRows * kDim)), out(q.size());
     for (float& x : q) x = nd(rng);
     const std::vector<int64_t> n_keys(kRows, n);
@@ -180,16 +184,7 @@ int AttentionBench(double budget) {
   std::printf("%8s %12s\n", "keys", "ms/chunk");
   for (const int64_t n : {2048, 8192}) {
     const int64_t total = n + kChunk;
-    std::vector<std::vector<uint16_t>> k(kKvHeads), v(kKvHeads);
-    std::vector<float> row(static_cast<size_t>(total * kDim));
-    for (int64_t h = 0; h < kKvHeads; ++h) {
-      for (float& x : row) x = nd(rng);
-      k[h].resize(row.size());
-      RoundToF16(row.data(), total * kDim, k[h].data());
-      for (float& x : row) x = nd(rng);
-      v[h].resize(row.size());
-      RoundToF16(row.data(), total * kDim, v[h].data());
-    }
+    const auto k = RandomF16Caches(kKvHeads, total * kDim, rng), v = RandomF16Caches(kKvHeads, total * kDim, rng);
     constexpr int64_t kTileRows = kTilePositions * kGroup, kTiles = kChunk / kTilePositions;
     std::vector<float> q(static_cast<size_t>(kKvHeads * kChunk * kGroup * kDim)), out(q.size());
     for (float& x : q) x = nd(rng);
