@@ -167,6 +167,7 @@ class MainWindow : public QMainWindow {
   // Where downloads go and went: the download dialog's Folder… choices, newest first, then the
   // default models folder. Models in any of them are "downloaded" in the manager (deletable).
   QStringList downloadFolders() const;
+  QStringList recentModelFolders() const;  // kRecentModelsKey, newest first
   // The download dialog's folder after it closes: kept for the next download and start.
   void rememberDownloadFolder(const QString& dir);
   static constexpr const char* kDownloadFoldersKey = "models/download_folders";  // newline-separated

@@ -25,10 +25,8 @@ namespace glance::ui {
 
 void MainWindow::buildModelMenu(QMenu* file) {
   file->addAction(tr("Open &model folder\u2026"), this, [this] {
-    const QStringList recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(
-        QLatin1Char('\n'), Qt::SkipEmptyParts);
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Qwen3.5 model folder"),
-                                                          ModelFolderDialogStart(recent, downloadFolders()));
+                                                          ModelFolderDialogStart(recentModelFolders(), downloadFolders()));
     if (!dir.isEmpty()) loadModel(dir);
   });
   file->addAction(tr("Do&wnload model\u2026"), this, &MainWindow::openDownloads);
@@ -40,7 +38,7 @@ ModelManagerDialog::Sources MainWindow::modelSources() const {
   ModelManagerDialog::Sources s;
   s.demoDir = Q(DefaultDemoModelDir());
   s.modelsRoots = downloadFolders();
-  s.recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  s.recent = recentModelFolders();
   s.cacheDir = Q(WeightCache::DefaultDir());
   if (modelLoaded_) s.loadedDir = Q(model_.dir);
   return s;
@@ -60,8 +58,13 @@ void MainWindow::openModelManager() {
 }
 
 void MainWindow::rememberModelFolder(const QString& dir) {
-  QStringList recent = settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-  settings_->backend().setValue(QString::fromLatin1(kRecentModelsKey), WithRecentModel(recent, dir).join(QLatin1Char('\n')));
+  settings_->backend().setValue(QString::fromLatin1(kRecentModelsKey),
+                                WithRecentModel(recentModelFolders(), dir).join(QLatin1Char('\n')));
+}
+
+QStringList MainWindow::recentModelFolders() const {
+  return settings_->backend().value(QString::fromLatin1(kRecentModelsKey)).toString().split(QLatin1Char('\n'),
+                                                                                            Qt::SkipEmptyParts);
 }
 
 void MainWindow::applySettings() {
