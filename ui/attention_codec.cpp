@@ -6,7 +6,9 @@
 #include <QtEndian>
 #include <cstring>
 #include <string>
+#include <utility>
 
+#include "core/engine/attention_aggregate.h"
 #include "core/util/error.h"
 
 namespace glance::ui {
@@ -110,6 +112,125 @@ size_t LinearFloats(const AttentionMap& m, Detail d) {
   return m.linear_weights.empty() ? 0 : m.linear_layers.size() * per_layer;
 }
 
+
+// The layer × head shares saved with a turn (AttentionMap::shares / linear_shares): one entry
+// per stored step, the mean of the maps' shares over [first, last] (core LayerHeadShares).
+struct ShareEntry {
+  int step = 0;
+  std::vector<HeadShare> cells;
+};
+
+enum class ShareForm { kTokens, kWords, kWordsSoftmax };
+
+const char* ShareFormName(ShareForm f) {
+  return f == ShareForm::kTokens ? "tokens" : f == ShareForm::kWords ? "words" : "words-softmax";
+}
+
+std::vector<ShareEntry> ShareEntries(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
+                                     ShareForm form) {
+  std::vector<ShareEntry> out;
+  auto add = [&](int step, int first, int last) {
+    std::vector<HeadShare> cells = LayerHeadShares(maps, first, last);
+    if (form == ShareForm::kWordsSoftmax)
+      cells.erase(std::remove_if(cells.begin(), cells.end(), [](const HeadShare& c) { return c.kind != MapKind::kSoftmax; }),
+                  cells.end());
+    if (!cells.empty()) out.push_back({step, std::move(cells)});
+  };
+  if (form == ShareForm::kTokens) {
+    for (const AttentionMap& m : maps)
+      if (!m.shares.empty() || !m.linear_shares.empty()) add(m.step, m.step, m.step);
+  } else {
+    for (const AttentionWord& w : words) add(w.first_step, w.first_step, w.last_step);
+  }
+  return out;
+}
+
+size_t ShareBytes(const std::vector<ShareEntry>& entries) {
+  size_t bytes = 0;
+  for (const ShareEntry& e : entries) bytes += 2 * 3 * e.cells.size();
+  return bytes;
+}
+
+// One kind's cells of an entry as (layer indices in order, heads per layer); LayerHeadShares
+// lists each layer's heads together, in order.
+std::pair<std::vector<int>, int> ShareLayout(const std::vector<HeadShare>& cells, MapKind kind) {
+  std::vector<int> layers;
+  size_t count = 0;
+  for (const HeadShare& c : cells) {
+    if (c.kind != kind) continue;
+    if (layers.empty() || layers.back() != c.layer) layers.push_back(c.layer);
+    ++count;
+  }
+  return {layers, layers.empty() ? 0 : static_cast<int>(count / layers.size())};
+}
+
+// Adds "share_form", "share_maps" and "share_data" to `out` when `maps` have shares: every
+// token's when they fit in budget_bytes, else each word's mean, else the words' softmax layers
+// alone, else nothing.
+void EncodeShares(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words, bool per_word,
+                  size_t budget_bytes, json& out) {
+  const bool any = std::any_of(maps.begin(), maps.end(),
+                               [](const AttentionMap& m) { return !m.shares.empty() || !m.linear_shares.empty(); });
+  if (!any) return;
+  std::vector<ShareEntry> entries;
+  ShareForm form = ShareForm::kTokens;
+  for (const ShareForm f : {ShareForm::kTokens, ShareForm::kWords, ShareForm::kWordsSoftmax}) {
+    if ((f == ShareForm::kTokens && per_word) || (f != ShareForm::kTokens && words.empty())) continue;
+    entries = ShareEntries(maps, words, f);
+    form = f;
+    if (ShareBytes(entries) <= budget_bytes) break;
+    entries.clear();
+  }
+  if (entries.empty()) return;
+  QByteArray data;
+  json items = json::array();
+  for (const ShareEntry& e : entries) {
+    const auto [layers, heads] = ShareLayout(e.cells, MapKind::kSoftmax);
+    const auto [linear_layers, linear_heads] = ShareLayout(e.cells, MapKind::kHidden);
+    for (const MapKind kind : {MapKind::kSoftmax, MapKind::kHidden})
+      for (const HeadShare& c : e.cells)
+        if (c.kind == kind)
+          for (float v : {c.image, c.text, c.sink}) AppendHalf(data, v);
+    items.push_back({{"step", e.step}, {"layers", layers}, {"heads", heads}, {"linear_layers", linear_layers},
+                     {"linear_heads", linear_heads}});
+  }
+  out["share_form"] = ShareFormName(form);
+  out["share_maps"] = std::move(items);
+  out["share_data"] = data.toBase64().toStdString();
+}
+
+// Reads what EncodeShares wrote onto the maps of the same steps.
+void DecodeShares(const json& j, std::vector<AttentionMap>& maps) {
+  const QByteArray data = QByteArray::fromBase64(QByteArray::fromStdString(j.at("share_data").get<std::string>()));
+  const json& items = j.at("share_maps");
+  if (!items.is_array()) throw Error("attention: 'share_maps' is not a list");
+  size_t at = 0;
+  auto take = [&](size_t n, std::vector<float>& out) {
+    if (at + 2 * n > static_cast<size_t>(data.size()))
+      throw Error("attention: the layer x head shares are shorter than their entries need");
+    out.resize(n);
+    for (size_t k = 0; k < n; ++k) out[k] = ReadHalf(data.constData() + at + 2 * k);
+    at += 2 * n;
+  };
+  for (const json& item : items) {
+    const int step = item.at("step").get<int>();
+    const auto map = std::find_if(maps.begin(), maps.end(), [&](const AttentionMap& m) { return m.step == step; });
+    if (map == maps.end()) throw Error("attention: layer x head shares for step " + std::to_string(step) + ", which has no map");
+    std::vector<int> layers = item.at("layers").get<std::vector<int>>();
+    std::vector<int> linear_layers = item.at("linear_layers").get<std::vector<int>>();
+    const int heads = item.at("heads").get<int>(), linear_heads = item.at("linear_heads").get<int>();
+    if (heads < 0 || linear_heads < 0) throw Error("attention: negative head count in the layer x head shares");
+    take(3 * layers.size() * static_cast<size_t>(heads), map->shares);
+    take(3 * linear_layers.size() * static_cast<size_t>(linear_heads), map->linear_shares);
+    map->share_layers = std::move(layers);
+    map->share_heads = heads;
+    map->linear_share_layers = std::move(linear_layers);
+    map->linear_share_heads = linear_heads;
+  }
+  if (at != static_cast<size_t>(data.size()))
+    throw Error("attention: the layer x head shares are longer than their entries need");
+}
+
 }  // namespace
 
 json EncodeAttention(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
@@ -163,6 +284,9 @@ json EncodeAttention(const std::vector<AttentionMap>& maps, const std::vector<At
               {"pool", pool},
               {"maps", std::move(items)},
               {"data", data.toBase64().toStdString()}};
+  // The layer × head shares, in a budget of their own (half the maps'): small next to the maps
+  // (3 numbers a layer and head, not a grid's), but kept whatever detail the maps fit at.
+  EncodeShares(maps, words, per_word, budget_bytes / 2, out);
   // The DeltaNet layers' hidden attention, in what the budget leaves: every head, else each
   // layer's head mean, else none. Apart from "data" (its own field), so readers that predate it
   // read the softmax maps as before.
@@ -272,6 +396,7 @@ std::vector<AttentionMap> DecodeAttention(const json& j) {
       if (at != static_cast<size_t>(linear.size()))
         throw Error("attention: the DeltaNet data is longer than its maps need");
     }
+    if (j.contains("share_data")) DecodeShares(j, maps);
     return maps;
   } catch (const json::exception& e) {
     throw Error(std::string("attention: missing or mistyped field: ") + e.what());

@@ -23,6 +23,12 @@
 // ignore: "linear_detail" ("heads": every value head; "layers": each layer's head mean, stored
 // as one head), "linear_maps": [{"linear_layers", "linear_heads"}] one per map, "linear_data":
 // base64 float16 [linear_layers][linear_heads][cells] per map.
+// The layer × head shares (AttentionMap::shares / linear_shares), when captured, in a budget of
+// their own (half the maps'): "share_form" "tokens" (every token's), "words" (each word's mean
+// over its tokens, on the map of the word's first step: a span of words then shows the mean of
+// its words' means) or "words-softmax" (the same, the softmax layers only); "share_maps":
+// [{"step","layers","heads","linear_layers","linear_heads"}], "share_data": base64 float16
+// [layers][heads][3] then [linear_layers][linear_heads][3] per entry (image, text, sink).
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <vector>

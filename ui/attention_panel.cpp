@@ -760,11 +760,13 @@ void AttentionPanel::refreshChart() {
     shares = LayerHeadShares(maps_, words_[static_cast<size_t>(selected_)].first_step,
                              words_[static_cast<size_t>(std::max(spanLast_, selected_))].last_step);
   chart_->setVisible(!maps_.empty());
-  // A saved chat keeps each map's all-layer mean, not its per-layer, per-head shares.
+  // A chat saved by an earlier version, or an answer whose shares did not fit the saved
+  // chat's budget (ui/attention_codec.h), reopens without them.
   const bool saved = !maps_.empty() && std::all_of(maps_.begin(), maps_.end(), [](const AttentionMap& m) {
     return m.shares.empty() && m.linear_shares.empty();
   });
-  chart_->setShares(std::move(shares), saved ? tr("Layer \u00D7 head shares are not kept in a saved chat: "
+  chart_->setShares(std::move(shares), saved ? tr("This answer's layer \u00D7 head shares were not saved with the chat "
+                                                  "(saved by an earlier version, or too long to keep them): "
                                                   "regenerate the answer to see them.")
                                              : QString());
   const MapAggregate a = currentAggregate();

@@ -122,6 +122,19 @@ LookupChoice DefaultLookup(const std::vector<AttentionMap>& maps) {
   return choice;
 }
 
+namespace {
+// The layout of a map's shares of one kind (AttentionMap::share_layers: a reopened map's own,
+// else its weights').
+const std::vector<int>& ShareLayers(const AttentionMap& m, MapKind kind) {
+  if (kind == MapKind::kHidden) return m.linear_share_layers.empty() ? m.linear_layers : m.linear_share_layers;
+  return m.share_layers.empty() ? m.layers : m.share_layers;
+}
+int ShareHeads(const AttentionMap& m, MapKind kind) {
+  if (kind == MapKind::kHidden) return m.linear_share_layers.empty() ? m.linear_heads : m.linear_share_heads;
+  return m.share_layers.empty() ? m.n_heads : m.share_heads;
+}
+}  // namespace
+
 std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, int first_step, int last_step) {
   std::vector<HeadShare> out;
   for (const MapKind kind : {MapKind::kSoftmax, MapKind::kHidden}) {
@@ -132,21 +145,21 @@ std::vector<HeadShare> LayerHeadShares(const std::vector<AttentionMap>& maps, in
     for (const AttentionMap& m : maps) {
       if (m.step < first_step || m.step > last_step) continue;
       const std::vector<float>& s = hidden ? m.linear_shares : m.shares;
-      const std::vector<int>& layers = hidden ? m.linear_layers : m.layers;
-      const int heads = hidden ? m.linear_heads : m.n_heads;
+      const std::vector<int>& layers = ShareLayers(m, kind);
+      const int heads = ShareHeads(m, kind);
       if (s.empty() || s.size() != 3 * layers.size() * static_cast<size_t>(std::max(heads, 0))) continue;
       if (!layout) {
         layout = &m;
         sum.assign(s.size(), 0.0);
-      } else if (layers != (hidden ? layout->linear_layers : layout->layers) || s.size() != sum.size()) {
+      } else if (layers != ShareLayers(*layout, kind) || s.size() != sum.size()) {
         continue;
       }
       for (size_t i = 0; i < s.size(); ++i) sum[i] += static_cast<double>(s[i]);
       ++count;
     }
     if (!layout) continue;
-    const std::vector<int>& layers = hidden ? layout->linear_layers : layout->layers;
-    const int heads = hidden ? layout->linear_heads : layout->n_heads;
+    const std::vector<int>& layers = ShareLayers(*layout, kind);
+    const int heads = ShareHeads(*layout, kind);
     for (size_t slot = 0; slot < layers.size(); ++slot)
       for (int h = 0; h < heads; ++h) {
         const size_t at = 3 * (slot * static_cast<size_t>(heads) + static_cast<size_t>(h));

@@ -73,7 +73,8 @@ LookupChoice DefaultLookup(const std::vector<AttentionMap>& maps);
 // The layer × head map (issue 36 item 5): one cell per (kind, layer, head) with the mean of
 // AttentionMap::shares / linear_shares over the maps whose step lies in [first_step, last_step].
 // Softmax layers first, then the DeltaNet layers, each in layer order and head order. Maps
-// without shares (reopened chats) or of another layout than the first are left out.
+// without shares (a chat saved without them) or of another layout than the first are left out;
+// a saved chat may keep them per word (ui/attention_codec.h), on the word's first map.
 struct HeadShare {
   MapKind kind = MapKind::kSoftmax;
   int layer = 0, head = 0;

@@ -51,13 +51,19 @@ struct AttentionMap {
   // (cache position 0, always <|im_start|>; Xiao et al. 2023, "Efficient Streaming Language
   // Models with Attention Sinks", arXiv:2309.17453). [layers.size()][n_heads][3] in the order
   // image, text, sink: sums over the softmax row, so they add up to 1. Empty when not captured
-  // (maps reopened from a saved chat).
+  // (or not saved with a reopened chat: ui/attention_codec.h).
   std::vector<float> shares;
   // [linear_layers.size()][linear_heads][3]: the same for the DeltaNet layers' hidden attention,
   // as fractions of the signed total Σ_j a_{t,j} over every earlier token (docs/qwen35.md §2.9):
   // they add up to 1 but a share can leave [0, 1]. Empty when the total is unknown (capture
   // began after the sequence's first token).
   std::vector<float> linear_shares;
+  // The layouts of `shares` and `linear_shares` where they differ from the weights' (a map
+  // reopened from a saved chat keeps every head's shares though its weights may have been saved
+  // as layer means or the mean alone): the layer indices and heads per layer. Empty: `layers` ×
+  // `n_heads` and `linear_layers` × `linear_heads`, as captured.
+  std::vector<int> share_layers, linear_share_layers;
+  int share_heads = 0, linear_share_heads = 0;
 
   // One layer (index into `layers`, or -1 = mean of all) and one head (-1 = mean of all).
   std::vector<float> Select(int layer_slot, int head) const;

@@ -967,8 +967,8 @@
         <translation>JSON-Dateien (*.json);;CSV-Dateien, eine Zeile je Zelle (*.csv)</translation>
     </message>
     <message>
-        <source>Layer × head shares are not kept in a saved chat: regenerate the answer to see them.</source>
-        <translation>Anteile je Schicht × Kopf werden in einem gespeicherten Chat nicht aufbewahrt: Antwort neu erzeugen, um sie zu sehen.</translation>
+        <source>This answer&apos;s layer × head shares were not saved with the chat (saved by an earlier version, or too long to keep them): regenerate the answer to see them.</source>
+        <translation>Die Anteile je Schicht × Kopf dieser Antwort wurden nicht mit dem Chat gespeichert (von einer früheren Version gespeichert oder zu lang, um sie aufzubewahren): Antwort neu erzeugen, um sie zu sehen.</translation>
     </message>
 </context>
 <context>

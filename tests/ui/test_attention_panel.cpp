@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/attention_codec.h"
 #include "ui/attention_data.h"
 #include "ui/attention_panel.h"
 #include "ui/heatmap.h"
@@ -235,6 +236,12 @@ class TestAttentionPanel : public QObject {
     QVERIFY(chart->shares().empty());
     QVERIFY(chart->cellRect(7, 1).isEmpty());
     QVERIFY2(chart->emptyText().contains(QStringLiteral("not saved")), qPrintable(chart->emptyText()));
+    // A chat saved with its shares (ui/attention_codec.h) reopens with the chart as captured.
+    panel.setAttention(glance::ui::DecodeAttention(glance::ui::EncodeAttention(maps, words_, 3000)), words_);
+    panel.selectWord(1);
+    QCOMPARE(static_cast<int>(chart->shares().size()), kLayers * kHeads + 3 * 3);
+    QVERIFY(std::fabs(chart->shares()[3].image - (0.3f + 0.015f)) < 1e-3f);
+    QVERIFY(!chart->cellRect(7, 1).isEmpty());
   }
 
   // Rollout (issue 36 item 2): choosing it asks for the maps once; they replace the map until

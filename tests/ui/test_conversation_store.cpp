@@ -9,8 +9,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
+#include "core/engine/attention_aggregate.h"
 #include "core/engine/events_json.h"
 #include "core/util/error.h"
 #include "ui/attention_codec.h"
@@ -193,6 +195,93 @@ class ConversationStoreTest : public QObject {
     c.turns[0].attention = maps;
     QVERIFY(store.save(c));
     QVERIFY(store.load(c.id)->turns[0].attention[1].linear_weights == maps[1].linear_weights);
+  }
+
+  void layerHeadSharesAreSavedPerTokenElsePerWord() {
+    // Four tokens in two words over an 8x8 grid, with their layer x head shares: softmax layers
+    // {3, 7} x 2 heads, DeltaNet layers {0, 1, 2} x 4 heads (signed), 48 numbers = 96 bytes a
+    // token as float16. The maps take 640 bytes each with every head, 384 as layer means.
+    std::vector<AttentionMap> maps(4);
+    for (int k = 0; k < 4; ++k) {
+      AttentionMap& m = maps[static_cast<size_t>(k)];
+      m.step = k;
+      m.grid_h = m.grid_w = 8;
+      m.layers = {3, 7};
+      m.n_heads = 2;
+      for (int i = 0; i < 2 * 2 * 64; ++i) m.weights.push_back(static_cast<float>((i + k) % 16) / 64.0f);
+      m.mean = m.Select(-1, -1);
+      m.linear_layers = {0, 1, 2};
+      m.linear_heads = 4;
+      for (int i = 0; i < 2 * 2 * 3; ++i) m.shares.push_back(static_cast<float>((i * 5 + k) % 17) / 32.0f);
+      for (int i = 0; i < 3 * 4 * 3; ++i) m.linear_shares.push_back(static_cast<float>((i * 3 + k) % 23) / 16.0f - 0.5f);
+    }
+    const std::vector<glance::AttentionWord> words = {{"a", 0, 1}, {"b", 2, 3}};
+    auto same = [](const std::vector<glance::HeadShare>& a, const std::vector<glance::HeadShare>& b, float tol) {
+      if (a.size() != b.size() || a.empty()) return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].kind != b[i].kind || a[i].layer != b[i].layer || a[i].head != b[i].head ||
+            std::fabs(a[i].image - b[i].image) > tol || std::fabs(a[i].text - b[i].text) > tol ||
+            std::fabs(a[i].sink - b[i].sink) > tol)
+          return false;
+      return true;
+    };
+    using glance::LayerHeadShares;
+    // Room for every token's: each step's chart as captured (exact: the values fit float16),
+    // though the maps' weights were saved as layer means.
+    nlohmann::json doc = glance::ui::EncodeAttention(maps, words, 2000);
+    QCOMPARE(doc["share_form"].get<std::string>(), std::string("tokens"));
+    QCOMPARE(doc["detail"].get<std::string>(), std::string("layers"));
+    auto tokens = glance::ui::DecodeAttention(doc);
+    for (int k = 0; k < 4; ++k) QVERIFY(same(LayerHeadShares(tokens, k, k), LayerHeadShares(maps, k, k), 0.0f));
+    QCOMPARE(LayerHeadShares(tokens, 0, 3).size(), size_t{2 * 2 + 3 * 4});
+    // Room for two entries, not four (the maps kept per word too): each word's mean, which is
+    // what the chart shows for the word.
+    doc = glance::ui::EncodeAttention(maps, words, 2 * 200);
+    QCOMPARE(doc["detail"].get<std::string>(), std::string("words"));
+    QCOMPARE(doc["share_form"].get<std::string>(), std::string("words"));
+    auto perWord = glance::ui::DecodeAttention(doc);
+    QVERIFY(same(LayerHeadShares(perWord, 0, 1), LayerHeadShares(maps, 0, 1), 1e-3f));
+    QVERIFY(same(LayerHeadShares(perWord, 2, 3), LayerHeadShares(maps, 2, 3), 1e-3f));
+    QVERIFY(!same(LayerHeadShares(perWord, 2, 3), LayerHeadShares(maps, 0, 1), 1e-3f));  // control
+    // Less room: the words' softmax layers alone.
+    doc = glance::ui::EncodeAttention(maps, words, 2 * 60);
+    QCOMPARE(doc["share_form"].get<std::string>(), std::string("words-softmax"));
+    auto softmax = LayerHeadShares(glance::ui::DecodeAttention(doc), 0, 1);
+    QCOMPARE(softmax.size(), size_t{4});
+    QVERIFY(std::all_of(softmax.begin(), softmax.end(), [](const glance::HeadShare& c) { return c.kind == glance::MapKind::kSoftmax; }));
+    // None fits: none saved, the maps read as before.
+    doc = glance::ui::EncodeAttention(maps, words, 2 * 40);
+    QVERIFY(!doc.contains("share_data"));
+    QVERIFY(LayerHeadShares(glance::ui::DecodeAttention(doc), 0, 3).empty());
+    // Maps captured without shares write no share fields.
+    std::vector<AttentionMap> bare = maps;
+    for (AttentionMap& m : bare) m.shares.clear(), m.linear_shares.clear();
+    QVERIFY(!glance::ui::EncodeAttention(bare, words).contains("share_form"));
+    // Cut-off shares, or shares for a step without a map, are refused, not read short.
+    for (int bad = 0; bad < 2; ++bad) {
+      nlohmann::json broken = glance::ui::EncodeAttention(maps, words);
+      if (bad == 0) {
+        const std::string data = broken["share_data"].get<std::string>();
+        broken["share_data"] = QByteArray::fromBase64(QByteArray::fromStdString(data)).left(50).toBase64().toStdString();
+      } else {
+        broken["share_maps"][1]["step"] = 9;
+      }
+      bool refused = false;
+      try {
+        glance::ui::DecodeAttention(broken);
+      } catch (const glance::Error& e) {
+        refused = std::string(e.what()).find("shares") != std::string::npos;
+      }
+      QVERIFY2(refused, bad == 0 ? "cut" : "step");
+    }
+    // Through a saved conversation: the reopened answer's chart is the captured one.
+    ConversationStore store(Folder());
+    Conversation c = Sample();
+    c.turns[0].attention = maps;
+    c.turns[0].words = words;
+    QVERIFY(store.save(c));
+    const auto reopened = store.load(c.id)->turns[0].attention;
+    QVERIFY(same(LayerHeadShares(reopened, 2, 2), LayerHeadShares(maps, 2, 2), 0.0f));
   }
 
   void alternativesAreSavedAndOldFilesStillOpen() {
