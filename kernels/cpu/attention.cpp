@@ -153,6 +153,36 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
     }
     // acc_r += Σ_j p_rj · value_j, a vector of the head at a time for the whole tile.
     int64_t i = 0;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    // With 32 vector registers, two vectors of the head a pass: each p_rj is broadcast once for
+    // both, and a pass reads whole 64-byte lines of an f16 value row (a vector of 16 halves is
+    // half a line, which the one-vector loop fetched twice, from L2 once the block's keys and
+    // values fill L1). Every acc element still sums its keys in order j = 0, 1, ...: the same
+    // result bit for bit.
+    for (; i + 2 * N <= dim; i += 2 * N) {
+      V o0[kRowTile], o1[kRowTile];
+      GLANCE_UNROLL_ROWS
+      for (int64_t r = 0; r < R; ++r) {
+        o0[r] = hn::LoadU(d, acc + r * dim + i);
+        o1[r] = hn::LoadU(d, acc + r * dim + i + N);
+      }
+      for (int64_t j = 0; j < jn; ++j) {
+        const auto* row = values + (kb + j) * kv_stride + i;
+        const V v0 = Format::Load(d, row), v1 = Format::Load(d, row + N);
+        GLANCE_UNROLL_ROWS
+        for (int64_t r = 0; r < R; ++r) {
+          const V p = hn::Set(d, s[r][j]);
+          o0[r] = hn::MulAdd(p, v0, o0[r]);
+          o1[r] = hn::MulAdd(p, v1, o1[r]);
+        }
+      }
+      GLANCE_UNROLL_ROWS
+      for (int64_t r = 0; r < R; ++r) {
+        hn::StoreU(o0[r], d, acc + r * dim + i);
+        hn::StoreU(o1[r], d, acc + r * dim + i + N);
+      }
+    }
+#endif
     for (; i + N <= dim; i += N) {
       V o[kRowTile];
       GLANCE_UNROLL_ROWS
