@@ -65,6 +65,42 @@ HWY_INLINE void PrefetchRows(const T* keys, const T* values, int64_t kv_stride, 
     }
 }
 
+// Score folding: a row's dot product with a key is a vector of partial sums over the head; the
+// vector is first halved down to one 128-bit block (4 partials: lanes l, l+4, l+8, ... added,
+// upper half onto lower), stored, and after the block's keys four keys' blocks at a time are
+// transposed and added into one vector of four sums (lanes 0+2 and 1+3, then those two). One
+// fixed order per key whatever the tile, so a row's scores do not depend on the rows beside it;
+// 2-3 instructions a key and row where a whole horizontal sum took ~10.
+#undef GLANCE_FOLD_SCORES  // this file is compiled once per target
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+#define GLANCE_FOLD_SCORES 1
+template <class D>
+HWY_INLINE hn::Vec<hn::Full128<float>> HalveToBlock(D d, hn::Vec<D> v) {
+  if constexpr (hn::MaxLanes(D()) * sizeof(float) > 16) {
+    const hn::Half<D> dh;
+    return HalveToBlock(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  } else {
+    (void)d;
+    return v;
+  }
+}
+
+// out[k] = the sum of the 4 floats at part + 4·k, k = 0..3.
+HWY_INLINE hn::Vec<hn::Full128<float>> FoldFour(const float* part) {
+  const hn::Full128<float> d4;
+  const hn::Full128<double> d2;
+  const auto p0 = hn::Load(d4, part), p1 = hn::Load(d4, part + 4), p2 = hn::Load(d4, part + 8),
+             p3 = hn::Load(d4, part + 12);
+  // [p0_0+p0_2, p1_0+p1_2, p0_1+p0_3, p1_1+p1_3], the same for p2, p3.
+  const auto u01 = hn::Add(hn::InterleaveLower(d4, p0, p1), hn::InterleaveUpper(d4, p0, p1));
+  const auto u23 = hn::Add(hn::InterleaveLower(d4, p2, p3), hn::InterleaveUpper(d4, p2, p3));
+  const auto a = hn::BitCast(d2, u01), b = hn::BitCast(d2, u23);
+  return hn::Add(hn::BitCast(d4, hn::InterleaveLower(d2, a, b)), hn::BitCast(d4, hn::InterleaveUpper(d2, a, b)));
+}
+#else
+#define GLANCE_FOLD_SCORES 0
+#endif
+
 // R is a template argument and the loops over the tile's rows are unrolled, so the per-row
 // vectors (a[R], o[R]) stay in registers (a runtime R, or GCC leaving the loops rolled, kept
 // them on the stack: a store per FMA in the score loop).
@@ -79,6 +115,10 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
   const float kNegInf = -std::numeric_limits<float>::infinity();
   float m[kRowTile], l[kRowTile];
   HWY_ALIGN float s[kRowTile][kKeyBlock];
+#if GLANCE_FOLD_SCORES
+  HWY_ALIGN float part[kRowTile][kKeyBlock][4];  // each (row, key)'s dot product halved to 4 partials
+  float tail[kRowTile][kKeyBlock];               // ... and the head's last dim % N products
+#endif
   int64_t n_max = 0;
   for (int64_t r = 0; r < R; ++r) {
     m[r] = kNegInf;
@@ -107,13 +147,40 @@ void RowTileOf(const float* q, int64_t q_stride, const int64_t* n_keys,
         GLANCE_UNROLL_ROWS
         for (int64_t r = 0; r < R; ++r) a[r] = hn::MulAdd(hn::LoadU(d, q + r * q_stride + i), k, a[r]);
       }
+#if GLANCE_FOLD_SCORES
+      GLANCE_UNROLL_ROWS
+      for (int64_t r = 0; r < R; ++r) {
+        hn::Store(HalveToBlock(d, a[r]), hn::Full128<float>(), part[r][j]);
+        float rest = 0.0f;
+        for (int64_t t = i; t < dim; ++t) rest += q[r * q_stride + t] * Format::ToF32(key[t]);
+        tail[r][j] = rest;
+      }
+#else
       GLANCE_UNROLL_ROWS
       for (int64_t r = 0; r < R; ++r) {
         float dot = hn::GetLane(hn::SumOfLanes(d, a[r]));
         for (int64_t t = i; t < dim; ++t) dot += q[r * q_stride + t] * Format::ToF32(key[t]);
         s[r][j] = kb + j < n_keys[r] ? dot * scale : kNegInf;
       }
+#endif
     }
+#if GLANCE_FOLD_SCORES
+    {
+      // The block's scores, four keys a pass; the keys past jn (up to a multiple of 4) are
+      // zeros, and the softmax below masks every key past a row's own length.
+      const hn::Full128<float> d4;
+      const int64_t jn4 = (jn + 3) / 4 * 4;
+      for (int64_t r = 0; r < R; ++r) {
+        for (int64_t j = jn; j < jn4; ++j) {
+          std::fill(part[r][j], part[r][j] + 4, 0.0f);
+          tail[r][j] = 0.0f;
+        }
+        for (int64_t j = 0; j < jn4; j += 4)
+          hn::Store(hn::Mul(hn::Add(FoldFour(part[r][j]), hn::LoadU(d4, tail[r] + j)), hn::Set(d4, scale)), d4,
+                    s[r] + j);
+      }
+    }
+#endif
     // Online softmax: s becomes exp(s - m_new); the running sum and output are rescaled by
     // exp(m_old - m_new). Each row works on its own keys of the block (jr), padded to whole
     // vectors with masked entries, so its arithmetic is the same in any tile (a verify
