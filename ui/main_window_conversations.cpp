@@ -74,7 +74,7 @@ void MainWindow::newChat() {
   attention_->clear();
   dropArea_->clearImage();
   attention_->setImage(QImage());
-  timing_->clear();
+  timing_->setTurns({}, true);
   pendingImages_.clear();
   pendingPreviews_.clear();
   sentThumbs_.clear();
@@ -154,10 +154,17 @@ void MainWindow::showTranscript(const Conversation& conversation) {
                        static_cast<int>(turn.alternatives.size()));
 }
 
+void MainWindow::showTiming() {
+  std::vector<TurnStats> stats;
+  for (const ConversationTurn& turn : current_.turns) stats.push_back(turn.stats);
+  timing_->setTurns(std::move(stats), false);
+}
+
 void MainWindow::showConversation(const Conversation& conversation) {
   showTranscript(conversation);
-  timing_->clear();
-  for (const ConversationTurn& turn : conversation.turns) timing_->addTurn(turn.stats);
+  std::vector<TurnStats> stats;
+  for (const ConversationTurn& turn : conversation.turns) stats.push_back(turn.stats);
+  timing_->setTurns(std::move(stats), true);
   attention_->clear();
   dropArea_->clearImage();
   attention_->setImage(QImage());
@@ -272,6 +279,7 @@ bool MainWindow::chooseAnswer(int index) {
   if (!ChooseAlternative(turn, index)) return false;
   const int count = static_cast<int>(turn.alternatives.size());
   chat_->showLastAnswer(turn.answer, turn.stats, turn.stop_reason, turn.chosen, count);
+  showTiming();  // the chosen answer's bar and latencies
   // The engine's session continues from it (a saved chat not yet re-read takes it from current_).
   if (!needsContinue_) Q_EMIT requestChooseAnswer(turn.answer);
   // Its maps, when this session made them (a reopened chat keeps the shown answer's only).

@@ -192,7 +192,15 @@ void TimingPanel::addTurn(const TurnStats& stats) {
   rebuildCharts();
 }
 
+void TimingPanel::setTurns(std::vector<TurnStats> turns, bool fresh) {
+  const int count = static_cast<int>(turns.size());
+  first_ = fresh ? 0 : std::clamp(first_, 0, std::max(count - 1, 0));
+  turns_.assign(turns.begin() + std::min(first_, count), turns.end());
+  rebuildCharts();
+}
+
 void TimingPanel::clear() {
+  first_ += turnCount();
   turns_.clear();
   rebuildCharts();
 }
@@ -209,7 +217,7 @@ void TimingPanel::rebuildCharts() {
   QStringList categories;
   // Plain numbers (the chart's title says "per turn"): "Turn 1".."Turn 4" were elided to "…"
   // at the default dock size, and an axis title took the height the labels need.
-  for (int i = 0; i < turnCount(); ++i) categories << QString::number(i + 1);
+  for (int i = 0; i < turnCount(); ++i) categories << QString::number(first_ + i + 1);
   double tallest = 0.0;
   for (const std::string& stage : stages) {
     auto* set = new QBarSet(StageLabel(stage));
@@ -287,7 +295,7 @@ QString TimingPanel::summaryText() const {
   // One form for each kind of number (ui/stats_format.h), replaced in one pass.
   return tr("Turn %1: TTFT %2 \u00B7 total %3 \u00B7 prompt %4 tok (%5 image) at %6 "
             "\u00B7 %7 tok generated at %8%9 \u00B7 %10")
-      .arg(FormatCount(turnCount()), ttft, FormatDuration(s.total_s + image), FormatCount(s.prompt_tokens),
+      .arg(FormatCount(first_ + turnCount()), ttft, FormatDuration(s.total_s + image), FormatCount(s.prompt_tokens),
            FormatCount(s.image_tokens), FormatRate(s.prefill_tokens_per_s, tr("tok/s")), FormatCount(s.generated_tokens),
            FormatRate(s.decode_tokens_per_s, tr("tok/s")), extras, ThreadCount(s.threads));
 }
@@ -336,7 +344,7 @@ QByteArray TimingPanel::toCsv() const {
   out << "turn,kind,name,value,calls\n";
   for (size_t t = 0; t < turns_.size(); ++t) {
     const TurnStats& s = turns_[t];
-    const qsizetype turn = static_cast<qsizetype>(t) + 1;
+    const qsizetype turn = first_ + static_cast<qsizetype>(t) + 1;  // as the chat numbers it
     auto metric = [&](const char* name, double value) {
       out << turn << ",summary," << name << ',' << QString::number(value, 'g', 9) << ",\n";
     };

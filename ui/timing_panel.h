@@ -28,6 +28,11 @@ class TimingPanel : public QWidget {
   explicit TimingPanel(QWidget* parent = nullptr);
 
   void addTurn(const TurnStats& stats);
+  // The conversation's turns, each its shown answer's, as bars numbered as in the chat (a
+  // regenerated or edited answer replaces its turn's bar). Turns before the last Clear stay
+  // hidden unless `fresh` (another conversation) or the last of them has a new answer.
+  void setTurns(std::vector<TurnStats> turns, bool fresh);
+  // The Clear button: hides the turns shown so far; later turns appear as they come.
   void clear();
   // Written whole (ui/atomic_save.h); false with *error (one line naming the file) on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
@@ -63,6 +68,7 @@ class TimingPanel : public QWidget {
   void onExportCsv();
 
   std::vector<TurnStats> turns_;
+  int first_ = 0;  // the conversation's index of turns_[0] (turns before it were cleared)
   QChart* stageChart_ = nullptr;
   QChartView* stageView_ = nullptr;
   QStackedBarSeries* stageSeries_ = nullptr;

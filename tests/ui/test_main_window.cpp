@@ -17,6 +17,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 
+#include "tests/ui/empty_test_profile.h"
 #include "core/engine/engine.h"
 #include "core/engine/session.h"
 #include "core/settings/registry.h"
@@ -39,6 +40,11 @@ namespace {
 
 const QString kDemoImage = QStringLiteral(GLANCE_SOURCE_RESOURCES "/demo-image.png");
 constexpr int kTimeoutMs = 120000;
+// An answer long enough to stop, meter or watch while it streams, whatever the demo model would
+// say (its own answers end within ~20 tokens, often before the test could act): 4,000 forced
+// tokens (GenerateOptions::forced_tokens) of one id that is no stop token (byte-level "a").
+constexpr int32_t kLongAnswerToken = 64;
+void ForceALongAnswer(glance::GenerateOptions& o) { o.forced_tokens.assign(4000, kLongAnswerToken); }
 
 void DropFile(QWidget* target, const QString& path) {
   QMimeData mime;
@@ -121,7 +127,7 @@ glance::GenerateOptions GreedyOptions() {
 class TestMainWindow : public QObject {
   Q_OBJECT
  private Q_SLOTS:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() { StartWithAnEmptyTestProfile(); }
 
   void dropStreamsACaption() {
     MainWindow window;
@@ -157,18 +163,14 @@ class TestMainWindow : public QObject {
     QSignalSpy done(&window, &MainWindow::turnCompleted);
     window.setCaptionOnDrop(false);
     window.generateOptions().max_new_tokens = 4000;  // far more than the test waits for
-    glance::SamplingParams sampled;
-    sampled.greedy = false;  // sampled: unlikely to stop on EOS early
-    window.generateOptions().sampling = sampled;
-    window.generateOptions().seed = 7;
+    ForceALongAnswer(window.generateOptions());
     window.loadDefaultModel();
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
 
     QSignalSpy pieces(window.worker(), &glance::ui::EngineWorker::textPiece);
     window.chat()->submit(QStringLiteral("Tell me a long story."));
-    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 2 || done.count() > 0, kTimeoutMs);
-    if (done.count() > 0 && LastResult(done).stop_reason == "eos")
-      QSKIP("the random demo model ended its answer before Stop could be tested");
+    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 2, kTimeoutMs);
+    QCOMPARE(done.count(), 0);
     QTest::keyClick(&window, Qt::Key_Escape);  // the Stop shortcut
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
     const TurnResult result = LastResult(done);
@@ -185,10 +187,7 @@ class TestMainWindow : public QObject {
     QSignalSpy ready(&window, &MainWindow::modelReady);
     QSignalSpy done(&window, &MainWindow::turnCompleted);
     window.generateOptions().max_new_tokens = 4000;
-    glance::SamplingParams sampled;
-    sampled.greedy = false;
-    window.generateOptions().sampling = sampled;
-    window.generateOptions().seed = 7;
+    ForceALongAnswer(window.generateOptions());
     window.loadDefaultModel();
     QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
     window.newChat();
@@ -197,10 +196,12 @@ class TestMainWindow : public QObject {
     QSignalSpy pieces(window.worker(), &glance::ui::EngineWorker::textPiece);
     const QString question = QStringLiteral("Tell me a long story about a small blue star.");
     window.chat()->submit(question);
-    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 5 || done.count() > 0, kTimeoutMs);
-    if (done.count() > 0) QSKIP("the random demo model ended its answer before the meter could be read");
     glance::ui::ContextUsage sent;
     sent.text_bytes = static_cast<int>(question.toUtf8().size());
+    // The spy counts pieces as the worker emits them; the meter takes them from the main
+    // thread's queue, so wait for the meter itself (reading it at once failed under load).
+    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 5 && meter->usage().used >= sent.next_message_tokens() + 5, kTimeoutMs);
+    QCOMPARE(done.count(), 0);
     const glance::ui::ContextUsage during = meter->usage();
     QVERIFY(during.estimated);
     QCOMPARE(during.text_bytes, 0);  // the input is empty: nothing is still to come
@@ -359,6 +360,7 @@ class TestMainWindow : public QObject {
     for (const TurnResult& r : answers) QVERIFY(!r.tokens.empty());
     if (answers[0].tokens == answers[2].tokens) QSKIP("the sampled demo model gave the same answer twice");
     QCOMPARE(window.currentConversation().turns.size(), size_t{1});
+    QCOMPARE(window.timing()->turnCount(), 1);  // one turn, its newest answer's bar (not three turns)
     const auto& turn = window.currentConversation().turns[0];
     QCOMPARE(turn.alternatives.size(), size_t{3});
     QCOMPARE(turn.chosen, 2);
@@ -373,6 +375,9 @@ class TestMainWindow : public QObject {
     QCOMPARE(chat->lastAnswerAlternative(), 1);
     QCOMPARE(chat->lastAnswer(), QString::fromStdString(answers[1].text));
     QCOMPARE(window.currentConversation().turns[0].stats.generated_tokens, answers[1].stats.generated_tokens);
+    QVERIFY2(window.timing()->summaryText().contains(
+                 QStringLiteral("%1 tok generated").arg(answers[1].stats.generated_tokens)),
+             qPrintable(window.timing()->summaryText()));  // the Timing panel shows the chosen answer's
     // The ◀ link (as a click or Enter on it): answer 1.
     QUrl previous;
     previous.setScheme(QStringLiteral("glance"));

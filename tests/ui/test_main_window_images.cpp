@@ -20,6 +20,7 @@
 #include <QTextDocument>
 #include <QToolButton>
 
+#include "tests/ui/empty_test_profile.h"
 #include "core/util/sha256.h"
 #include "ui/attachment_strip.h"
 #include "ui/attention_panel.h"
@@ -79,7 +80,7 @@ double Slope(const std::vector<std::pair<double, double>>& points) {
 class TestMainWindowImages : public QObject {
   Q_OBJECT
  private Q_SLOTS:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() { StartWithAnEmptyTestProfile(); }
 
   void stripShowsRemovesAndSendsImagesInOrder() {
     QTemporaryDir dir;

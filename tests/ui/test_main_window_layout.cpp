@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/ui/empty_test_profile.h"
 #include "ui/attention_panel.h"
 #include "ui/chat_view.h"
 #include "ui/context_meter.h"
@@ -91,7 +92,7 @@ class TestMainWindowLayout : public QObject {
 
  private Q_SLOTS:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
+    StartWithAnEmptyTestProfile();
     glance::ui::SettingsFile::App()->clear();  // no remembered geometry from another test
   }
 

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/ui/empty_test_profile.h"
 #include "core/text/json_automaton.h"
 #include "core/text/json_grammar.h"
 #include "ui/caption_folder_dialog.h"
@@ -80,7 +81,7 @@ QNetworkReply* PostChat(QNetworkAccessManager& net, const QString& url) {
 class TestMainWindowTools : public QObject {
   Q_OBJECT
  private Q_SLOTS:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() { StartWithAnEmptyTestProfile(); }
 
   void captionFolderWritesResumesAndSkipsBadFiles() {
     QTemporaryDir dir;

@@ -91,6 +91,32 @@ class TestTimingPanel : public QObject {
     QCOMPARE(panel.latencyPointCount(), 0);
   }
 
+  // The bars follow the conversation (issue 34: a regenerated answer was drawn as a new turn,
+  // "Turn 3" under a chat of two): setTurns replaces them, numbered as in the chat; Clear hides
+  // the turns so far until another conversation, or a new answer to the last of them.
+  void barsFollowTheConversationAndClearHidesTheTurnsSoFar() {
+    TimingPanel panel;
+    panel.setTurns({MakeStats(1.0, false), MakeStats(2.0, false)}, true);
+    QCOMPARE(panel.turnCount(), 2);
+    panel.setTurns({MakeStats(1.0, false), MakeStats(3.0, false)}, false);  // turn 2 regenerated
+    QCOMPARE(panel.turnCount(), 2);
+    QCOMPARE(panel.chartValue(1, QStringLiteral("prefill")), 0.3 * 3.0);
+    QVERIFY2(panel.summaryText().startsWith(QStringLiteral("Turn 2:")), qPrintable(panel.summaryText()));
+    panel.clear();
+    QCOMPARE(panel.turnCount(), 0);
+    panel.setTurns({MakeStats(1.0, false), MakeStats(3.0, false), MakeStats(4.0, false)}, false);  // a third turn
+    QCOMPARE(panel.turnAxisCategories(), QStringList{QStringLiteral("3")});
+    QVERIFY2(panel.summaryText().startsWith(QStringLiteral("Turn 3:")), qPrintable(panel.summaryText()));
+    QVERIFY(panel.toCsv().contains("\n3,summary,prompt_tokens,"));
+    QVERIFY(!panel.toCsv().contains("\n1,summary,"));
+    panel.clear();
+    panel.setTurns({MakeStats(1.0, false), MakeStats(3.0, false), MakeStats(5.0, false)}, false);  // turn 3 again
+    QCOMPARE(panel.turnAxisCategories(), QStringList{QStringLiteral("3")});
+    QCOMPARE(panel.chartValue(0, QStringLiteral("prefill")), 0.3 * 5.0);
+    panel.setTurns({MakeStats(1.0, false)}, true);  // another conversation: all of it
+    QCOMPARE(panel.turnAxisCategories(), QStringList{QStringLiteral("1")});
+  }
+
   // Issue 34: the stage chart's ticks read 0.00 / 26.53 / 53.07 s (and 0.00 / 0.01 / 0.03 for a
   // short turn): its axes now end on a round number with round steps.
   void valueAxesHaveRoundTicks() {
