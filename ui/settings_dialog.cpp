@@ -48,6 +48,8 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
                      static_cast<int>(std::min<int64_t>(k.int_max, INT_MAX)));
       if (k.name == "threads") spin->setSpecialValueText(SettingsDialog::tr("auto"));
       if (k.name == "top_k") spin->setSpecialValueText(SettingsDialog::tr("off"));
+      // -1 (kFreshSeed, the minimum): said in words, not shown as a number to type over.
+      if (k.name == "seed") spin->setSpecialValueText(SettingsDialog::tr("new each turn"));
       w = spin;
       break;
     }

@@ -3699,6 +3699,10 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
         <source>Now: %1 — %2</source>
         <translation>Jetzt: %1 — %2</translation>
     </message>
+    <message>
+        <source>new each turn</source>
+        <translation>bei jeder Antwort neu</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::SettingsFile</name>

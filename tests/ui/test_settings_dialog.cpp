@@ -3,6 +3,7 @@
 // An NPU that is there but fails a check keeps "[FAIL]" and the summary names the check.
 // The sampling fields are off unless they are used.
 #include <QLabel>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -78,6 +79,13 @@ class TestSettingsDialog : public QObject {
     QVERIFY(!dialog.editorFor(QStringLiteral("top_p"))->isEnabled());
     QVERIFY(dialog.editorFor(QStringLiteral("temperature"))->toolTip().contains(QStringLiteral("custom")));
     QVERIFY(dialog.editorFor(QStringLiteral("seed"))->isEnabled());
+    // The default seed (-1) reads as what it does, a set one as its number.
+    auto* seed = qobject_cast<QSpinBox*>(dialog.editorFor(QStringLiteral("seed")));
+    QVERIFY(seed);
+    QCOMPARE(seed->text(), QStringLiteral("new each turn"));
+    seed->setValue(42);
+    QCOMPARE(seed->text(), QStringLiteral("42"));
+    seed->setValue(-1);
     dialog.setEditorValue(QStringLiteral("sampling"), QStringLiteral("custom"));
     QVERIFY(dialog.editorFor(QStringLiteral("temperature"))->isEnabled());
     QVERIFY(dialog.editorFor(QStringLiteral("presence_penalty"))->isEnabled());
