@@ -53,6 +53,30 @@ float ReadHalf(const char* p) {
   return static_cast<float>(h);
 }
 
+// The float16 values of one base64 field, read in order; a field shorter or longer than its
+// entries need is refused, naming `what`.
+class HalfReader {
+ public:
+  HalfReader(const json& j, const char* field, std::string what)
+      : data_(QByteArray::fromBase64(QByteArray::fromStdString(j.at(field).get<std::string>()))),
+        what_(std::move(what)) {}
+  void Take(size_t n, std::vector<float>& out) {
+    if (at_ + 2 * n > static_cast<size_t>(data_.size()))
+      throw Error("attention: " + what_ + " ends before its entries do");
+    out.resize(n);
+    for (size_t k = 0; k < n; ++k) out[k] = ReadHalf(data_.constData() + at_ + 2 * k);
+    at_ += 2 * n;
+  }
+  void ExpectEnd() const {
+    if (at_ != static_cast<size_t>(data_.size())) throw Error("attention: " + what_ + " goes on past its entries");
+  }
+
+ private:
+  QByteArray data_;
+  std::string what_;
+  size_t at_ = 0;  // bytes
+};
+
 // The mean of each word's token maps (those over the same grid as its first), one map per
 // word whose step is the word's first step, so WordMap finds exactly it.
 std::vector<AttentionMap> WordMeans(const std::vector<AttentionMap>& maps,
@@ -201,17 +225,9 @@ void EncodeShares(const std::vector<AttentionMap>& maps, const std::vector<Atten
 
 // Reads what EncodeShares wrote onto the maps of the same steps.
 void DecodeShares(const json& j, std::vector<AttentionMap>& maps) {
-  const QByteArray data = QByteArray::fromBase64(QByteArray::fromStdString(j.at("share_data").get<std::string>()));
+  HalfReader data(j, "share_data", "the layer x head shares");
   const json& items = j.at("share_maps");
   if (!items.is_array()) throw Error("attention: 'share_maps' is not a list");
-  size_t at = 0;
-  auto take = [&](size_t n, std::vector<float>& out) {
-    if (at + 2 * n > static_cast<size_t>(data.size()))
-      throw Error("attention: the layer x head shares are shorter than their entries need");
-    out.resize(n);
-    for (size_t k = 0; k < n; ++k) out[k] = ReadHalf(data.constData() + at + 2 * k);
-    at += 2 * n;
-  };
   for (const json& item : items) {
     const int step = item.at("step").get<int>();
     const auto map = std::find_if(maps.begin(), maps.end(), [&](const AttentionMap& m) { return m.step == step; });
@@ -220,15 +236,14 @@ void DecodeShares(const json& j, std::vector<AttentionMap>& maps) {
     std::vector<int> linear_layers = item.at("linear_layers").get<std::vector<int>>();
     const int heads = item.at("heads").get<int>(), linear_heads = item.at("linear_heads").get<int>();
     if (heads < 0 || linear_heads < 0) throw Error("attention: negative head count in the layer x head shares");
-    take(3 * layers.size() * static_cast<size_t>(heads), map->shares);
-    take(3 * linear_layers.size() * static_cast<size_t>(linear_heads), map->linear_shares);
+    data.Take(3 * layers.size() * static_cast<size_t>(heads), map->shares);
+    data.Take(3 * linear_layers.size() * static_cast<size_t>(linear_heads), map->linear_shares);
     map->share_layers = std::move(layers);
     map->share_heads = heads;
     map->linear_share_layers = std::move(linear_layers);
     map->linear_share_heads = linear_heads;
   }
-  if (at != static_cast<size_t>(data.size()))
-    throw Error("attention: the layer x head shares are longer than their entries need");
+  data.ExpectEnd();
 }
 
 }  // namespace
@@ -332,17 +347,8 @@ std::vector<AttentionMap> DecodeAttention(const json& j) {
                           : name == "layers" ? Detail::kLayers
                           : name == "mean" || name == "words" ? Detail::kMean
                                            : throw Error("attention: unknown detail '" + name + "'");
-    const QByteArray data =
-        QByteArray::fromBase64(QByteArray::fromStdString(j.at("data").get<std::string>()));
+    HalfReader data(j, "data", "the data");
     std::vector<AttentionMap> maps;
-    size_t offset = 0;  // in bytes
-    auto take = [&](size_t n, std::vector<float>& out) {
-      if (offset + 2 * n > static_cast<size_t>(data.size()))
-        throw Error("attention: the data is shorter than its maps need");
-      out.resize(n);
-      for (size_t i = 0; i < n; ++i) out[i] = ReadHalf(data.constData() + offset + 2 * i);
-      offset += 2 * n;
-    };
     for (const json& item : j.at("maps")) {
       AttentionMap m;
       m.step = item.at("step").get<int>();
@@ -356,11 +362,11 @@ std::vector<AttentionMap> DecodeAttention(const json& j) {
       if (m.grid_h < 0 || m.grid_w < 0 || m.n_heads < 0)
         throw Error("attention: negative grid or head count");
       const size_t cells = Cells(m);
-      take(cells, m.mean);
+      data.Take(cells, m.mean);
       if (detail == Detail::kHeads) {
-        take(cells * m.layers.size() * static_cast<size_t>(m.n_heads), m.weights);
+        data.Take(cells * m.layers.size() * static_cast<size_t>(m.n_heads), m.weights);
       } else if (detail == Detail::kLayers) {
-        take(cells * m.layers.size(), m.weights);
+        data.Take(cells * m.layers.size(), m.weights);
         m.n_heads = m.layers.empty() ? 0 : 1;
       } else {
         m.layers.clear();
@@ -368,33 +374,25 @@ std::vector<AttentionMap> DecodeAttention(const json& j) {
       }
       maps.push_back(std::move(m));
     }
-    if (offset != static_cast<size_t>(data.size()))
-      throw Error("attention: the data is longer than its maps need");
+    data.ExpectEnd();
     if (j.contains("linear_data")) {  // the DeltaNet layers' hidden attention (heads or layer means)
-      const QByteArray linear =
-          QByteArray::fromBase64(QByteArray::fromStdString(j.at("linear_data").get<std::string>()));
+      HalfReader linear(j, "linear_data", "the DeltaNet data");
       const json& items = j.at("linear_maps");
       if (!items.is_array() || items.size() != maps.size())
         throw Error("attention: 'linear_maps' does not have one entry per map");
-      size_t at = 0;
       for (size_t i = 0; i < maps.size(); ++i) {
         AttentionMap& m = maps[i];
         m.linear_layers = items[i].at("linear_layers").get<std::vector<int>>();
         m.linear_heads = items[i].at("linear_heads").get<int>();
         if (m.linear_heads < 0) throw Error("attention: negative DeltaNet head count");
         const size_t n = m.linear_layers.size() * static_cast<size_t>(m.linear_heads) * Cells(m);
-        if (at + 2 * n > static_cast<size_t>(linear.size()))
-          throw Error("attention: the DeltaNet data is shorter than its maps need");
-        m.linear_weights.resize(n);
-        for (size_t k = 0; k < n; ++k) m.linear_weights[k] = ReadHalf(linear.constData() + at + 2 * k);
-        at += 2 * n;
+        linear.Take(n, m.linear_weights);
         if (n == 0) {
           m.linear_layers.clear();
           m.linear_heads = 0;
         }
       }
-      if (at != static_cast<size_t>(linear.size()))
-        throw Error("attention: the DeltaNet data is longer than its maps need");
+      linear.ExpectEnd();
     }
     if (j.contains("share_data")) DecodeShares(j, maps);
     return maps;
