@@ -137,6 +137,9 @@ const KnownModel* ModelManagerDialog::selected() const {
 void ModelManagerDialog::updateButtons() {
   const KnownModel* m = selected();
   load_->setEnabled(m && m->exists);
+  // The loaded model loads again (settings that take effect at the next load): said so.
+  const bool loaded = m && !sources_.loadedDir.isEmpty() && m->dir == QFileInfo(sources_.loadedDir).canonicalFilePath();
+  load_->setText(loaded ? tr("Re&load") : tr("&Load"));
   reveal_->setEnabled(m && m->exists);
   delete_->setEnabled(m && m->deletable());
   delete_->setToolTip(m && !m->deletable() ? tr("Only models Glance downloaded are deleted here") : QString());

@@ -31,6 +31,7 @@ class ModelManagerDialog : public QDialog {
 
   const std::vector<KnownModel>& models() const { return models_; }
   QTableWidget* table() const { return table_; }
+  QPushButton* loadButton() const { return load_; }
   // Reads the disk again (after a download or a delete).
   void refresh();
   // The commands on the selected row, callable directly (tests).

@@ -3298,6 +3298,10 @@ The model stays; its next load at those precisions prepares the weights again, w
 
 Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Gewichte erneut vor, was länger dauert.</translation>
     </message>
+    <message>
+        <source>Re&amp;load</source>
+        <translation>Neu &amp;laden</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::ModelSwitchButton</name>

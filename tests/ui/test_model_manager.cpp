@@ -93,9 +93,12 @@ class TestModelManager : public QObject {
     QVERIFY(dialog.table()->item(o, 0)->text().endsWith(QStringLiteral("(loaded)")));
     QVERIFY(dialog.table()->item(o, 3)->text().contains(QStringLiteral("opened")));
 
-    // Load.
+    // Load; on the loaded model the button says it loads it again.
+    dialog.selectRow(o);
+    QCOMPARE(dialog.loadButton()->text(), QStringLiteral("Re&load"));
     QSignalSpy load(&dialog, &ModelManagerDialog::loadRequested);
     dialog.selectRow(0);
+    QCOMPARE(dialog.loadButton()->text(), QStringLiteral("&Load"));
     dialog.loadSelected();
     QCOMPARE(load.count(), 1);
     QCOMPARE(load.last().at(1).toBool(), true);  // the demo
