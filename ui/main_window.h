@@ -258,8 +258,9 @@ class MainWindow : public QMainWindow {
   // Timing and attention panels).
   void showTranscript(const Conversation& conversation);
   void showConversation(const Conversation& conversation);
-  // The Timing panel: one bar per turn of current_, each its shown answer's.
-  void showTiming();
+  // The Timing panel: one bar per turn of `conversation`, each its shown answer's; `fresh` for a
+  // conversation newly shown (TimingPanel::setTurns).
+  void showTiming(const Conversation& conversation, bool fresh);
   // The context meter by the message box: what the session holds (or, for a saved chat not yet
   // re-read, what its last turn left) plus the message being written.
   void updateContextMeter();

@@ -154,17 +154,15 @@ void MainWindow::showTranscript(const Conversation& conversation) {
                        static_cast<int>(turn.alternatives.size()));
 }
 
-void MainWindow::showTiming() {
+void MainWindow::showTiming(const Conversation& conversation, bool fresh) {
   std::vector<TurnStats> stats;
-  for (const ConversationTurn& turn : current_.turns) stats.push_back(turn.stats);
-  timing_->setTurns(std::move(stats), false);
+  for (const ConversationTurn& turn : conversation.turns) stats.push_back(turn.stats);
+  timing_->setTurns(std::move(stats), fresh);
 }
 
 void MainWindow::showConversation(const Conversation& conversation) {
   showTranscript(conversation);
-  std::vector<TurnStats> stats;
-  for (const ConversationTurn& turn : conversation.turns) stats.push_back(turn.stats);
-  timing_->setTurns(std::move(stats), true);
+  showTiming(conversation, true);
   attention_->clear();
   dropArea_->clearImage();
   attention_->setImage(QImage());
@@ -279,7 +277,7 @@ bool MainWindow::chooseAnswer(int index) {
   if (!ChooseAlternative(turn, index)) return false;
   const int count = static_cast<int>(turn.alternatives.size());
   chat_->showLastAnswer(turn.answer, turn.stats, turn.stop_reason, turn.chosen, count);
-  showTiming();  // the chosen answer's bar and latencies
+  showTiming(current_, false);  // the chosen answer's bar and latencies
   // The engine's session continues from it (a saved chat not yet re-read takes it from current_).
   if (!needsContinue_) Q_EMIT requestChooseAnswer(turn.answer);
   // Its maps, when this session made them (a reopened chat keeps the shown answer's only).

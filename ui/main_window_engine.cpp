@@ -463,7 +463,7 @@ void MainWindow::onTurnFinished(const TurnResult& result) {
   recordTurn(result, stats);
   chat_->setBusy(false);
   afterAnswer();
-  showTiming();  // recordTurn put the answer in current_: a new turn, or its turn's new answer
+  showTiming(current_, false);  // recordTurn put the answer in current_: a new turn, or its turn's new answer
   // The panel draws one image: keep the maps over the newest one.
   std::vector<AttentionMap> maps;
   for (const AttentionMap& m : result.attention)

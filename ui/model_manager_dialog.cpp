@@ -98,14 +98,13 @@ ModelManagerDialog::ModelManagerDialog(Sources sources, QWidget* parent) : QDial
 void ModelManagerDialog::refresh() {
   models_ = ListKnownModels(sources_.demoDir, sources_.modelsRoots, sources_.recent, sources_.cacheDir);
   table_->setRowCount(static_cast<int>(models_.size()));
-  const QString loaded = QFileInfo(sources_.loadedDir).canonicalFilePath();
   for (int r = 0; r < table_->rowCount(); ++r) {
     const KnownModel& m = models_[static_cast<size_t>(r)];
     QString name = m.name;
-    if (!loaded.isEmpty() && m.dir == loaded) name += tr(" (loaded)");
+    if (isLoaded(m)) name += tr(" (loaded)");
     auto* nameItem = new QTableWidgetItem(name);
     QFont f = nameItem->font();
-    f.setBold(!loaded.isEmpty() && m.dir == loaded);
+    f.setBold(isLoaded(m));
     nameItem->setFont(f);
     table_->setItem(r, kName, nameItem);
     auto* size = new QTableWidgetItem(m.exists ? ByteSize(m.bytes) : tr("gone"));
@@ -134,12 +133,16 @@ const KnownModel* ModelManagerDialog::selected() const {
   return &models_[static_cast<size_t>(row)];
 }
 
+bool ModelManagerDialog::isLoaded(const KnownModel& m) const {
+  const QString loaded = QFileInfo(sources_.loadedDir).canonicalFilePath();
+  return !loaded.isEmpty() && m.dir == loaded;
+}
+
 void ModelManagerDialog::updateButtons() {
   const KnownModel* m = selected();
   load_->setEnabled(m && m->exists);
   // The loaded model loads again (settings that take effect at the next load): said so.
-  const bool loaded = m && !sources_.loadedDir.isEmpty() && m->dir == QFileInfo(sources_.loadedDir).canonicalFilePath();
-  load_->setText(loaded ? tr("Re&load") : tr("&Load"));
+  load_->setText(m && isLoaded(*m) ? tr("Re&load") : tr("&Load"));
   reveal_->setEnabled(m && m->exists);
   delete_->setEnabled(m && m->deletable());
   delete_->setToolTip(m && !m->deletable() ? tr("Only models Glance downloaded are deleted here") : QString());
@@ -159,7 +162,7 @@ bool ModelManagerDialog::deleteSelected() {
   const KnownModel* m = selected();
   if (!m || !m->deletable()) return false;
   const KnownModel model = *m;
-  if (model.dir == QFileInfo(sources_.loadedDir).canonicalFilePath()) {
+  if (isLoaded(model)) {
     problem_->setText(tr("%1 is loaded; load another model before deleting it.").arg(model.name));
     problem_->setVisible(true);
     return false;

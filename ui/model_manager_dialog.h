@@ -51,6 +51,7 @@ class ModelManagerDialog : public QDialog {
 
  private:
   const KnownModel* selected() const;
+  bool isLoaded(const KnownModel& m) const;  // the model loaded now (Sources::loadedDir)
   void updateButtons();
 
   Sources sources_;
