@@ -144,10 +144,10 @@ struct ShareEntry {
   std::vector<HeadShare> cells;
 };
 
-enum class ShareForm { kTokens, kWords, kWordsSoftmax };
+enum class ShareForm { kTokens, kWords, kWordsSoftmax, kTokensSoftmax };
 
 const char* ShareFormName(ShareForm f) {
-  return f == ShareForm::kTokens ? "tokens" : f == ShareForm::kWords ? "words" : "words-softmax";
+  return f == ShareForm::kTokens ? "tokens" : f == ShareForm::kWords ? "words" : f == ShareForm::kWordsSoftmax ? "words-softmax" : "tokens-softmax";
 }
 
 std::vector<ShareEntry> ShareEntries(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words,
@@ -155,12 +155,12 @@ std::vector<ShareEntry> ShareEntries(const std::vector<AttentionMap>& maps, cons
   std::vector<ShareEntry> out;
   auto add = [&](int step, int first, int last) {
     std::vector<HeadShare> cells = LayerHeadShares(maps, first, last);
-    if (form == ShareForm::kWordsSoftmax)
+    if (form == ShareForm::kWordsSoftmax || form == ShareForm::kTokensSoftmax)
       cells.erase(std::remove_if(cells.begin(), cells.end(), [](const HeadShare& c) { return c.kind != MapKind::kSoftmax; }),
                   cells.end());
     if (!cells.empty()) out.push_back({step, std::move(cells)});
   };
-  if (form == ShareForm::kTokens) {
+  if (form == ShareForm::kTokens || form == ShareForm::kTokensSoftmax) {
     for (const AttentionMap& m : maps)
       if (!m.shares.empty() || !m.linear_shares.empty()) add(m.step, m.step, m.step);
   } else {
@@ -190,7 +190,7 @@ std::pair<std::vector<int>, int> ShareLayout(const std::vector<HeadShare>& cells
 
 // Adds "share_form", "share_maps" and "share_data" to `out` when `maps` have shares: every
 // token's when they fit in budget_bytes, else each word's mean, else the words' softmax layers
-// alone, else nothing.
+// alone, else the tokens' softmax layers alone (an answer without words), else nothing.
 void EncodeShares(const std::vector<AttentionMap>& maps, const std::vector<AttentionWord>& words, bool per_word,
                   size_t budget_bytes, json& out) {
   const bool any = std::any_of(maps.begin(), maps.end(),
@@ -198,8 +198,9 @@ void EncodeShares(const std::vector<AttentionMap>& maps, const std::vector<Atten
   if (!any) return;
   std::vector<ShareEntry> entries;
   ShareForm form = ShareForm::kTokens;
-  for (const ShareForm f : {ShareForm::kTokens, ShareForm::kWords, ShareForm::kWordsSoftmax}) {
-    if ((f == ShareForm::kTokens && per_word) || (f != ShareForm::kTokens && words.empty())) continue;
+  for (const ShareForm f : {ShareForm::kTokens, ShareForm::kWords, ShareForm::kWordsSoftmax, ShareForm::kTokensSoftmax}) {
+    const bool tokens = f == ShareForm::kTokens || f == ShareForm::kTokensSoftmax;
+    if ((tokens && per_word) || (!tokens && words.empty())) continue;
     entries = ShareEntries(maps, words, f);
     form = f;
     if (ShareBytes(entries) <= budget_bytes) break;

@@ -26,7 +26,8 @@
 // The layer × head shares (AttentionMap::shares / linear_shares), when captured, in a budget of
 // their own (half the maps'): "share_form" "tokens" (every token's), "words" (each word's mean
 // over its tokens, on the map of the word's first step: a span of words then shows the mean of
-// its words' means) or "words-softmax" (the same, the softmax layers only); "share_maps":
+// its words' means), "words-softmax" (the same, the softmax layers only) or "tokens-softmax"
+// (every token's, the softmax layers only: an answer without words); "share_maps":
 // [{"step","layers","heads","linear_layers","linear_heads"}], "share_data": base64 float16
 // [layers][heads][3] then [linear_layers][linear_heads][3] per entry (image, text, sink).
 #include <cstddef>

@@ -249,6 +249,12 @@ class ConversationStoreTest : public QObject {
     auto softmax = LayerHeadShares(glance::ui::DecodeAttention(doc), 0, 1);
     QCOMPARE(softmax.size(), size_t{4});
     QVERIFY(std::all_of(softmax.begin(), softmax.end(), [](const glance::HeadShare& c) { return c.kind == glance::MapKind::kSoftmax; }));
+    // An answer without words (only spaces): the tokens' softmax layers when all of them do not fit.
+    doc = glance::ui::EncodeAttention(maps, {}, 2 * 100);
+    QCOMPARE(doc["share_form"].get<std::string>(), std::string("tokens-softmax"));
+    auto firstFour = LayerHeadShares(maps, 3, 3);
+    firstFour.resize(4);  // the softmax layers come first
+    QVERIFY(same(LayerHeadShares(glance::ui::DecodeAttention(doc), 3, 3), firstFour, 0.0f));
     // None fits: none saved, the maps read as before.
     doc = glance::ui::EncodeAttention(maps, words, 2 * 40);
     QVERIFY(!doc.contains("share_data"));
