@@ -62,7 +62,7 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
 
   auto* form = new QFormLayout;
   form->addRow(tr("&Folder:"), WithChooser(folder_, chooseFolder));
-  form->addRow(tr("&Save to:"), WithChooser(output_, chooseOutput));
+  form->addRow(tr("Sa&ve to:"), WithChooser(output_, chooseOutput));
   form->addRow(tr("&Question:"), prompt_);
   form->addRow(tr("JSON s&chema:"), WithChooser(schema_, chooseSchema));
 

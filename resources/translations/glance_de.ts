@@ -1006,10 +1006,6 @@
         <translation>&amp;Ordner:</translation>
     </message>
     <message>
-        <source>&amp;Save to:</source>
-        <translation>&amp;Speichern in:</translation>
-    </message>
-    <message>
         <source>&amp;Question:</source>
         <translation>&amp;Frage:</translation>
     </message>
@@ -1109,6 +1105,10 @@
         <source> %1 skipped (see the list).</source>
         <translation> %1 übersprungen (siehe Liste).</translation>
     </message>
+    <message>
+        <source>Sa&amp;ve to:</source>
+        <translation>Speichern &amp;in:</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::CaptionPresetDialog</name>
@@ -1194,7 +1194,7 @@
     </message>
     <message>
         <source>Sa&amp;ve</source>
-        <translation>Spei&amp;chern</translation>
+        <translation>Speic&amp;hern</translation>
     </message>
     <message>
         <source>Seed: &apos;%1&apos; is not a whole number ≥ 0</source>
@@ -1878,7 +1878,7 @@
     </message>
     <message>
         <source>E&amp;dit…</source>
-        <translation>&amp;Bearbeiten…</translation>
+        <translation>Bea&amp;rbeiten…</translation>
     </message>
     <message>
         <source>De&amp;lete</source>
@@ -2128,7 +2128,7 @@
     </message>
     <message>
         <source>&amp;Undo the last replace</source>
-        <translation>Letztes Ersetzen &amp;rückgängig machen</translation>
+        <translation>Letztes Ersetzen rückgängig &amp;machen</translation>
     </message>
     <message>
         <source>Close</source>
@@ -3232,7 +3232,7 @@ Stattdessen wird das Demomodell verwendet.</translation>
     </message>
     <message>
         <source>&amp;Delete…</source>
-        <translation>&amp;Löschen…</translation>
+        <translation>Lö&amp;schen…</translation>
     </message>
     <message>
         <source>Clear &amp;caches…</source>
@@ -3472,7 +3472,7 @@ Das Modell bleibt; sein nächstes Laden mit diesen Genauigkeiten bereitet die Ge
     </message>
     <message>
         <source>API &amp;key:</source>
-        <translation>API-&amp;Schlüssel:</translation>
+        <translation>API-Sc&amp;hlüssel:</translation>
     </message>
     <message>
         <source>https://app.example, … or * (pages from this computer always may)</source>
