@@ -29,6 +29,10 @@ QWidget* WithChooser(QLineEdit* edit, QPushButton* button) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(edit, 1);
   layout->addWidget(button);
+  // The row label's access key (its buddy is the row) reaches the field: QLabel gives its buddy
+  // the focus only if the buddy itself takes focus, and the proxy passes it on to the field.
+  row->setFocusPolicy(edit->focusPolicy());
+  row->setFocusProxy(edit);
   return row;
 }
 
@@ -45,8 +49,10 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Caption a folder"));
   setObjectName(QStringLiteral("captionFolderDialog"));
   folder_ = new QLineEdit(this);
+  folder_->setObjectName(QStringLiteral("captionFolder"));
   folder_->setPlaceholderText(tr("A folder of images"));
   output_ = new QLineEdit(this);
+  output_->setObjectName(QStringLiteral("captionOutput"));
   output_->setPlaceholderText(tr("captions.jsonl or captions.csv"));
   prompt_ = new QLineEdit(tr("Describe this image."), this);
   auto* chooseFolder = new QPushButton(tr("Choose\u2026"), this);
@@ -93,6 +99,15 @@ CaptionFolderDialog::CaptionFolderDialog(QWidget* parent) : QDialog(parent) {
   const int em = fontMetrics().height();
   resize(em * 36, em * 24);
   setRunning(false);
+  // Top to bottom. The rows moved the fields into row widgets, which put them after the question
+  // in the focus chain, so the dialog opened with the question focused instead of the folder.
+  setTabOrder(folder_, chooseFolder);
+  setTabOrder(chooseFolder, output_);
+  setTabOrder(output_, chooseOutput);
+  setTabOrder(chooseOutput, prompt_);
+  setTabOrder(prompt_, schema_);
+  setTabOrder(schema_, chooseSchema);
+  folder_->setFocus();
 }
 
 void CaptionFolderDialog::setFolder(const QString& dir) {

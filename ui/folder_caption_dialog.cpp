@@ -73,6 +73,7 @@ FolderCaptionDialog::FolderCaptionDialog(const FolderCaptionChoice& initial, int
 
   ownPrompt_ = initial.prompt.isEmpty() ? tr("Describe this image.") : initial.prompt;
   auto* question = new QWidget(this);
+  question->setFocusPolicy(Qt::StrongFocus);  // QLabel focuses a buddy only if it takes focus
   auto* questionLayout = new QVBoxLayout(question);
   questionLayout->setContentsMargins(0, 0, 0, 0);
   prompt_ = new QLineEdit(ownPrompt_, question);
@@ -159,6 +160,8 @@ void FolderCaptionDialog::presetChanged() {
   export_->setEnabled(presets_ && !presets_->saved().empty());
   prompt_->setVisible(p == nullptr);
   asked_->setVisible(p != nullptr);
+  // The Question label's access key goes to whichever of the two is shown.
+  prompt_->parentWidget()->setFocusProxy(p == nullptr ? static_cast<QWidget*>(prompt_) : asked_);
   asked_->setToolTip(p ? tr("Asked by the preset (at most %1 tokens, %2); Edit\u2026 changes it")
                               .arg(p->max_tokens)
                               .arg(p->temperature > 0 ? tr("temperature %1").arg(p->temperature) : tr("greedy"))

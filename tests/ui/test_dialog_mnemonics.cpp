@@ -75,9 +75,26 @@ QStringList Clashes(QWidget* root) {
   return clashes;
 }
 
+// Labels whose access key leads nowhere. QLabel focuses its buddy only if the buddy itself takes
+// focus (QLabel::event), and the focus then goes to the end of the buddy's focus proxies: a row
+// widget holding a field and its "Choose…" button needs both a focus policy and the field as proxy.
+QStringList DeadEnds(QWidget* root) {
+  QStringList dead;
+  for (QLabel* label : root->findChildren<QLabel*>()) {
+    if (!label->isVisibleTo(root) || !label->buddy() || AccessKey(label->text()).isEmpty()) continue;
+    QWidget* target = label->buddy();
+    while (target->focusProxy()) target = target->focusProxy();
+    if (label->buddy()->focusPolicy() == Qt::NoFocus || target->focusPolicy() == Qt::NoFocus)
+      dead << label->text();
+  }
+  return dead;
+}
+
 // Shows the dialog and checks it as it opens, then with each page of each of its tab widgets.
 void CheckDialog(QWidget* dialog, const char* name) {
   dialog->show();
+  QVERIFY2(DeadEnds(dialog).isEmpty(), qPrintable(QString::fromLatin1(name) + QStringLiteral(": ") +
+                                                   DeadEnds(dialog).join(QStringLiteral("; "))));
   QVERIFY2(Clashes(dialog).isEmpty(), qPrintable(QString::fromLatin1(name) + QStringLiteral(": ") +
                                                  Clashes(dialog).join(QStringLiteral("; "))));
   for (QTabWidget* tabs : dialog->findChildren<QTabWidget*>()) {
@@ -107,7 +124,17 @@ class TestDialogMnemonics : public QObject {
     layout->addWidget(edit);
     layout->addWidget(new QPushButton(QStringLiteral("&Start"), &dialog));
     layout->addWidget(new QPushButton(QStringLiteral("Fish && &Chips"), &dialog));
+    auto* row = new QWidget(&dialog);  // a field with a button beside it, labelled as a whole
+    auto* rowLabel = new QLabel(QStringLiteral("&Folder:"), &dialog);
+    rowLabel->setBuddy(row);
+    layout->addWidget(rowLabel);
+    layout->addWidget(row);
     dialog.show();
+    QCOMPARE(DeadEnds(&dialog), QStringList{QStringLiteral("&Folder:")});
+    row->setFocusProxy(edit);
+    QCOMPARE(DeadEnds(&dialog), QStringList{QStringLiteral("&Folder:")});  // the row takes no focus
+    row->setFocusPolicy(Qt::StrongFocus);
+    QVERIFY(DeadEnds(&dialog).isEmpty());
     QCOMPARE(Clashes(&dialog), QStringList{QStringLiteral("s: &Save to:, &Start")});
     QCOMPARE(AccessKey(QStringLiteral("Fish && &Chips")), QStringLiteral("c"));
   }
@@ -135,6 +162,13 @@ class TestDialogMnemonics : public QObject {
 
     glance::ui::CaptionFolderDialog captionFolder;
     CheckDialog(&captionFolder, "Caption a folder");
+    captionFolder.show();  // it opens on its first field, the folder (it opened on the question)
+    QVERIFY(QTest::qWaitForWindowActive(&captionFolder));
+    QCOMPARE(captionFolder.focusWidget()->objectName(), QStringLiteral("captionFolder"));
+    // Its access key reaches the field beside "Choose…": Sa&ve to, Speichern &in.
+    QTest::keyClick(captionFolder.focusWidget(), language.isEmpty() ? Qt::Key_V : Qt::Key_I, Qt::AltModifier);
+    QCOMPARE(captionFolder.focusWidget()->objectName(), QStringLiteral("captionOutput"));
+    captionFolder.hide();
 
     glance::ui::FolderCaptionDialog sidecars(glance::ui::FolderCaptionChoice{}, 2);
     CheckDialog(&sidecars, "Caption into sidecar files");
