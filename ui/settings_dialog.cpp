@@ -50,6 +50,9 @@ QWidget* MakeEditor(const settings::Key& k, QWidget* parent) {
       if (k.name == "top_k") spin->setSpecialValueText(SettingsDialog::tr("off"));
       // -1 (kFreshSeed, the minimum): said in words, not shown as a number to type over.
       if (k.name == "seed") spin->setSpecialValueText(SettingsDialog::tr("new each turn"));
+      // Counts in the user's number format, as the context meter and the stats show them
+      // ("65,536", not "65536"); a seed is a name, not a count.
+      if (k.name != "seed" && k.int_max >= 10000) spin->setGroupSeparatorShown(true);
       w = spin;
       break;
     }

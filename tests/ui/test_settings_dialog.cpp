@@ -83,6 +83,14 @@ class TestSettingsDialog : public QObject {
     auto* seed = qobject_cast<QSpinBox*>(dialog.editorFor(QStringLiteral("seed")));
     QVERIFY(seed);
     QCOMPARE(seed->text(), QStringLiteral("new each turn"));
+    seed->setValue(123456);
+    QCOMPARE(seed->text(), QStringLiteral("123456"));  // a seed is a name: no separators
+    // A count in the user's number format, as the context meter shows it ("65,536 tokens").
+    auto* context = qobject_cast<QSpinBox*>(dialog.editorFor(QStringLiteral("context_length")));
+    QVERIFY(context);
+    context->setValue(65536);
+    QCOMPARE(context->text(), QLocale().toString(65536));
+    QCOMPARE(dialog.editorValue(QStringLiteral("context_length")), QStringLiteral("65536"));
     seed->setValue(42);
     QCOMPARE(seed->text(), QStringLiteral("42"));
     seed->setValue(-1);
