@@ -134,7 +134,9 @@ bool SessionImpl::PrefillUser(const PromptStream& stream, Timing& timing, Prompt
   if (keep_hidden) engine->lm().EnableHiddenAttention(state);
   else state.hidden = lm::HiddenAttentionState{};
   const size_t begin = from ? from->ids.size() : 0;
-  if (!progress.total_known) progress.total = static_cast<int64_t>(stream.user_end - begin);
+  // Every row this turn reads, the generation prompt too (Generate reads it and reports the
+  // last step), so the bar ends on the count the stats give ("prompt 71 tok"), not 62 of 62.
+  if (!progress.total_known) progress.total = static_cast<int64_t>(stream.size() - begin);
   const std::vector<const float*> features = FeaturePointers();
   progress.chunk = PrefillChunkRows(*engine);
   lm::ForwardOutput out;

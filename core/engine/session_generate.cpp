@@ -91,6 +91,7 @@ TurnResult SessionImpl::Generate(const PromptStream& stream, const GenerateOptio
                 observer);
   }
   prompt_tokens += static_cast<int>(stream.size() - after_user.ids.size());
+  if (cb.on_progress) cb.on_progress({Progress::Stage::kPrompt, prompt_tokens, prompt_tokens, 0, 1});
 
   // The decode loop: one token per iteration, its logits from a plain one-row forward or from
   // the next unused row of a speculative verify (core/engine/speculative.h).

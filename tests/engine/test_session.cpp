@@ -250,7 +250,13 @@ TEST(Session, StopDuringPromptProcessingRestoresTheSession) {
   EXPECT_EQ(got.tokens, want.tokens);
   ASSERT_GT(all.size(), 1u);  // chunked
   EXPECT_EQ(all.back().done, all.back().total);
-  for (size_t i = 1; i < all.size(); ++i) EXPECT_GE(all[i].done, all[i - 1].done);
+  for (size_t i = 1; i < all.size(); ++i) {
+    EXPECT_GE(all[i].done, all[i - 1].done);
+    EXPECT_EQ(all[i].total, all[0].total);  // one total for the turn, not one per prefill
+  }
+  // The total is the turn's prompt as the stats count it, the generation prompt included
+  // (the bar read "62 of 62" beside "prompt 71 tok").
+  EXPECT_EQ(all.back().total, got.stats.prompt_tokens);
 }
 
 TEST(Session, ImageEncodingReportsEveryBlockAndStops) {
