@@ -67,6 +67,16 @@ ChatPresetDialog::ChatPresetDialog(const ChatPreset& initial, const QString& tit
   thinking_->setCurrentIndex(!initial.thinking ? 0 : (*initial.thinking ? 1 : 2));
   thinking_->setToolTip(tr("For models that can think before answering; others ignore it."));
   form->addRow(tr("T&hinking:"), thinking_);
+  imageMode_ = new QComboBox(this);
+  imageMode_->setObjectName(QStringLiteral("presetImageMode"));
+  imageMode_->addItem(tr("As in File \u25b8 Settings"), QString());
+  imageMode_->addItem(tr("Fast (224\u00D7" "224, 49 tokens)"), QString::fromLatin1(Name(ImageMode::kFast).data()));
+  imageMode_->addItem(tr("Detail (the image's own size)"), QString::fromLatin1(Name(ImageMode::kDetail).data()));
+  imageMode_->setCurrentIndex(
+      initial.image_mode ? std::max(0, imageMode_->findData(QString::fromLatin1(Name(*initial.image_mode).data()))) : 0);
+  imageMode_->setToolTip(tr("How the images attached while this preset is chosen are read: fast is quick, detail "
+                            "sees small things and text but takes longer."));
+  form->addRow(tr("&Image mode:"), imageMode_);
   stop_ = new QPlainTextEdit(QString::fromStdString(StopLines(initial.stop)), this);
   stop_->setObjectName(QStringLiteral("presetStop"));
   stop_->setPlaceholderText(tr("empty: the ones in File \u25b8 Settings"));
@@ -108,6 +118,7 @@ ChatPreset ChatPresetDialog::preset() const {
   if (ok) p.seed = seed;
   p.max_tokens = maxTokens_->value();
   if (thinking_->currentIndex() > 0) p.thinking = thinking_->currentIndex() == 1;
+  p.image_mode = ParseImageMode(imageMode_->currentData().toString().toStdString());  // "": unset
   try {
     p.stop = ParseStopLines(stop_->toPlainText().toStdString());
   } catch (const std::exception&) {  // accept() says why

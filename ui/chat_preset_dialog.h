@@ -1,8 +1,8 @@
 #pragma once
 // New… / Edit… of a chat preset (issue 34; core/engine/chat_preset.h): name, system prompt,
 // temperature (0 = greedy), top-p, top-k, seed (empty: a new one each answer), the answer's
-// length, thinking (the model's default, on, off) and stop sequences (one a line; empty: the
-// Settings' ones). OK checks every field and is refused with
+// length, thinking (the model's default, on, off), stop sequences (one a line; empty: the
+// Settings' ones) and the image mode (the Settings', fast, detail). OK checks every field and is refused with
 // one line naming the field; saving is the caller's (ui/chat_preset_store.h).
 // GUI thread only.
 #include <QDialog>
@@ -38,6 +38,7 @@ class ChatPresetDialog : public QDialog {
   QLineEdit* seed_ = nullptr;
   QSpinBox* maxTokens_ = nullptr;
   QComboBox* thinking_ = nullptr;
+  QComboBox* imageMode_ = nullptr;  // "" (Settings'), "fast", "detail"
   QPlainTextEdit* stop_ = nullptr;  // one a line (ParseStopLines)
   QLabel* problem_ = nullptr;
 };

@@ -179,6 +179,8 @@ class MainWindow : public QMainWindow {
   void chooseChatPreset(const QString& name);
   // What the next message is sent with: the Settings' options, the chat's preset applied.
   GenerateOptions turnOptions() const;
+  // How the next image is read: the chat's preset's image mode, else the Settings' one.
+  ImageMode imageMode() const;
   ChatPresetBar* presetBar() const { return presetBar_; }
   ChatPresetStore* chatPresets() const { return presetStore_; }
 

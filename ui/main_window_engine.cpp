@@ -210,15 +210,18 @@ void MainWindow::attachImageFile(const QString& path, bool caption, const QStrin
   chat_->attachments()->addImage(Thumbnail(incoming.preview), incoming.name);
   chat_->attachments()->setRemovable(false);  // not while the engine is encoding
   incoming_.push_back(std::move(incoming));
-  if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kFast);
+  // The chat preset's image mode, else the Settings' one (the worker's own, which folder
+  // captioning uses too, so it is put back after this image).
+  const ImageMode settingsMode = settings::ToImageMode(settings_->values());
+  const ImageMode mode = oneOffFast ? ImageMode::kFast : imageMode();
+  if (mode != settingsMode) Q_EMIT requestImageMode(mode);
   Q_EMIT requestAttachImage(kept);
-  if (oneOffFast) Q_EMIT requestImageMode(ImageMode::kDetail);  // queued: after this image
+  if (mode != settingsMode) Q_EMIT requestImageMode(settingsMode);  // queued: after this image
 }
 
 bool MainWindow::confirmDetail(const QString& path, bool* useFast) {
   *useFast = false;
-  if (!confirmDetail_ || !modelLoaded_ ||
-      settings::ToImageMode(settings_->values()) != ImageMode::kDetail)
+  if (!confirmDetail_ || !modelLoaded_ || imageMode() != ImageMode::kDetail)
     return true;
   const DetailEstimate e = EstimateDetail(Q(model_.dir), QImageReader(path).size(),
                                           visionSecondsPerToken_, prefillTokensPerSecond_);

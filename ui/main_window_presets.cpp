@@ -1,10 +1,12 @@
 // MainWindow: chat presets (issue 34) — the preset box under the chat, Chat ▸ Presets, and the
-// preset's sampling, length, thinking and system prompt applied to the next message.
+// preset's sampling, length, thinking and system prompt applied to the next message, its image
+// mode to the next image.
 #include <QBoxLayout>
 #include <QMenu>
 #include <QMenuBar>
 
 #include "core/engine/chat_preset.h"
+#include "core/settings/registry.h"
 #include "ui/chat_preset_bar.h"
 #include "ui/chat_preset_store.h"
 #include "ui/chat_view.h"
@@ -60,6 +62,11 @@ void MainWindow::chooseChatPreset(const QString& name) {
                     tr("The preset's system prompt applies from your next message (the chat is read again with it)."),
                     static_cast<int>(NoticeBar::Kind::kInfo), QString(), nullptr, 8000);
   }
+}
+
+ImageMode MainWindow::imageMode() const {
+  const ChatPreset* p = presetStore_ ? presetStore_->find(current_.preset) : nullptr;
+  return p && p->image_mode ? *p->image_mode : settings::ToImageMode(settings_->values());
 }
 
 GenerateOptions MainWindow::turnOptions() const {

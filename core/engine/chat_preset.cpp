@@ -33,7 +33,8 @@ int WholeField(const Json& p, const char* key, int fallback, int lo, int hi, con
 ChatPreset PresetFromJson(const Json& p, const std::string& where) {
   if (!p.is_object()) throw Error(where + ": is not a JSON object (found " + Shown(p) + ")");
   preset_json::RefuseUnknownFields(
-      p, {"name", "system_prompt", "temperature", "top_p", "top_k", "seed", "max_tokens", "thinking", "stop"},
+      p, {"name", "system_prompt", "temperature", "top_p", "top_k", "seed", "max_tokens", "thinking", "stop",
+          "image_mode"},
       where);
   ChatPreset preset;
   preset.name = StringField(p, "name", where, true);
@@ -58,6 +59,12 @@ ChatPreset PresetFromJson(const Json& p, const std::string& where) {
       preset.stop.push_back(s.get<std::string>());
     }
   }
+  if (p.contains("image_mode") && !p["image_mode"].is_null()) {
+    const Json& mode = p["image_mode"];
+    const std::optional<ImageMode> parsed = mode.is_string() ? ParseImageMode(mode.get<std::string>()) : std::nullopt;
+    if (!parsed) FieldError(where, "image_mode", "must be one of " + ImageModeNames() + " (found " + Shown(mode) + ")");
+    preset.image_mode = parsed;
+  }
   ValidateChatPreset(preset, where);
   return preset;
 }
@@ -73,6 +80,7 @@ Json PresetToJson(const ChatPreset& preset) {
   p["max_tokens"] = preset.max_tokens;
   if (preset.thinking) p["thinking"] = *preset.thinking;
   if (!preset.stop.empty()) p["stop"] = preset.stop;
+  if (preset.image_mode) p["image_mode"] = std::string(Name(*preset.image_mode));
   return p;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Chat presets (issue 34): a named recipe for the desktop app's chat — the system prompt, the
 // sampling (temperature, top-p, top-k, a fixed seed or a fresh one each answer), the answer's
-// length, and thinking on or off where the model has it. The app applies the chosen preset to
+// length, thinking on or off where the model has it, and the image mode (fast or detail) for the
+// images attached while it is chosen. The app applies the chosen preset to
 // the next message and keeps its name with the conversation. Not a caption preset
 // (caption_preset.h: a question and a style for captioning folders); the two share their file
 // frame and field readers (preset_json.h).
@@ -10,10 +11,12 @@
 //   {"glance_chat_presets": 1,
 //    "presets": [{"name": "Creative", "system_prompt": "You are a storyteller.",
 //                 "temperature": 1.0, "top_p": 0.95, "top_k": 40, "seed": 7,
-//                 "max_tokens": 1024, "thinking": false, "stop": ["\n\nUser:"]}]}
+//                 "max_tokens": 1024, "thinking": false, "stop": ["\n\nUser:"],
+//                 "image_mode": "detail"}]}
 // temperature 0 is greedy decoding (top_p, top_k and seed then unused); top_k 0 is off; no
 // "seed": a fresh one each answer; no "thinking": the model's default; no "stop" (or []): the
-// app's own (Settings) stop sequences, else these replace them (core/engine/stop_scanner.h
+// app's own (Settings) stop sequences, else these replace them; no "image_mode": the app's own
+// (Settings) image mode (core/engine/stop_scanner.h
 // limits: 16, each 1..256 bytes). Every reading error is one line naming the file, the preset
 // and the field.
 //
@@ -23,7 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine/session.h"  // GenerateOptions
+#include "core/engine/engine_options.h"  // ImageMode
+#include "core/engine/session.h"         // GenerateOptions
 
 namespace glance {
 
@@ -37,6 +41,7 @@ struct ChatPreset {
   int max_tokens = 512;          // 1..kMaxChatPresetTokens
   std::optional<bool> thinking;  // unset: the model's default
   std::vector<std::string> stop;  // empty: the app's own (Settings) stop sequences
+  std::optional<ImageMode> image_mode;  // unset: the app's own (Settings) image mode
 
   bool operator==(const ChatPreset&) const = default;
 };

@@ -127,6 +127,7 @@ class TestChatPresets : public QObject {
     thinking.top_k = 20;
     thinking.thinking = true;
     thinking.stop = {"\n\nUser:", "END"};  // stop sequences travel with the preset
+    thinking.image_mode = glance::ImageMode::kDetail;  // and the image mode
     QVERIFY(a.put(thinking, QString(), &error));
     QVERIFY(a.put(Preset("Greedy", 0.0f, 64), QString(), &error));
     const QString out = dir.filePath(QStringLiteral("export.json"));
@@ -140,6 +141,8 @@ class TestChatPresets : public QObject {
     QCOMPARE(b.saved(), a.saved());
     QVERIFY(b.find(QStringLiteral("Thinker")));
     QCOMPARE(b.find(QStringLiteral("Thinker"))->stop, thinking.stop);
+    QVERIFY(b.find(QStringLiteral("Thinker"))->image_mode == glance::ImageMode::kDetail);
+    QVERIFY(!b.find(QStringLiteral("Greedy"))->image_mode);  // none: the Settings' mode
     QCOMPARE(bar.box()->count(), 1 + static_cast<int>(glance::BuiltInChatPresets().size()) + 2);  // none, built-ins, 2
 
     const QString bad = dir.filePath(QStringLiteral("bad.json"));
@@ -157,6 +160,14 @@ class TestChatPresets : public QObject {
       QVERIFY(!bar.importFrom(bad));
       const QString why = problems.last().at(0).toString();
       QVERIFY2(why.contains(QStringLiteral("field 'stop'")) && !why.contains(QLatin1Char('\n')), qPrintable(why));
+    }
+    for (const QByteArray& mode : {QByteArray(R"("image_mode": "huge")"), QByteArray(R"("image_mode": 1)")}) {
+      Write(bad, R"({"glance_chat_presets": 1, "presets": [{"name": "m", )" + mode + "}]}");
+      QVERIFY(!bar.importFrom(bad));
+      const QString why = problems.last().at(0).toString();
+      QVERIFY2(why.contains(QStringLiteral("field 'image_mode'")) && why.contains(QStringLiteral("fast, detail")) &&
+                   !why.contains(QLatin1Char('\n')),
+               qPrintable(why));
     }
     Write(bad, "{not json");
     QVERIFY(!bar.importFrom(bad));
@@ -228,6 +239,22 @@ class TestChatPresets : public QObject {
     QCOMPARE(options.stop, dialog.preset().stop);
   }
 
+  void dialogSetsTheImageMode() {
+    ChatPreset initial = Preset("I", 0.7f, 100);
+    initial.image_mode = glance::ImageMode::kDetail;
+    glance::ui::ChatPresetDialog dialog(initial, QStringLiteral("Edit"));
+    auto* mode = dialog.findChild<QComboBox*>(QStringLiteral("presetImageMode"));
+    QVERIFY(mode);
+    QCOMPARE(mode->currentIndex(), 2);
+    QVERIFY(dialog.preset().image_mode == glance::ImageMode::kDetail);
+    mode->setCurrentIndex(1);
+    QVERIFY(dialog.preset().image_mode == glance::ImageMode::kFast);
+    mode->setCurrentIndex(0);
+    QVERIFY(!dialog.preset().image_mode);
+    glance::ui::ChatPresetDialog none(Preset("J", 0.7f, 100), QStringLiteral("New"));
+    QCOMPARE(none.findChild<QComboBox*>(QStringLiteral("presetImageMode"))->currentIndex(), 0);
+  }
+
   void dialogRefusesABadSeedInOneLine() {
     glance::ui::ChatPresetDialog dialog(Preset("A", 0.7f, 100), QStringLiteral("Edit"));
     dialog.findChild<QLineEdit*>(QStringLiteral("presetSeed"))->setText(QStringLiteral("-3"));
@@ -238,6 +265,33 @@ class TestChatPresets : public QObject {
     dialog.accept();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.preset().seed, std::optional<uint64_t>(12));
+  }
+
+  // A preset's image mode reads the next image so (the Settings' mode, fast, otherwise).
+  void presetImageModeReadsTheNextImage() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore conversations(dir.filePath(QStringLiteral("chats")));
+    MainWindow window(nullptr, nullptr, &conversations);
+    window.setConfirmDetail(false);
+    QString error;
+    ChatPreset sharp = Preset("Sharp", 0.0f, 4);
+    sharp.image_mode = glance::ImageMode::kDetail;
+    QVERIFY(window.chatPresets()->put(sharp, QString(), &error));
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    window.newChat();
+    window.chooseChatPreset(QString());
+    QVERIFY(window.imageMode() == glance::ImageMode::kFast);  // Settings' default
+    Answer(window, [&] { QVERIFY(!window.tryDemoScene().isEmpty()); });
+    QVERIFY(window.currentConversation().turns.at(0).images.at(0).mode == glance::ImageMode::kFast);
+    window.newChat();
+    window.chooseChatPreset(QStringLiteral("Sharp"));
+    QVERIFY(window.imageMode() == glance::ImageMode::kDetail);
+    Answer(window, [&] { QVERIFY(!window.tryDemoScene().isEmpty()); });
+    QVERIFY(window.currentConversation().turns.at(0).images.at(0).mode == glance::ImageMode::kDetail);
+    window.chooseChatPreset(QString());
+    QVERIFY(window.imageMode() == glance::ImageMode::kFast);
   }
 
   // The window: the chosen preset's seed and length are what the next answer used, its system
@@ -266,6 +320,8 @@ class TestChatPresets : public QObject {
       const TurnResult first = Answer(window, [&] { QVERIFY(!window.tryDemoScene().isEmpty()); });
       QCOMPARE(first.stats.seed, std::optional<uint64_t>(4242));
       QVERIFY2(first.stats.generated_tokens <= 3, qPrintable(QString::number(first.stats.generated_tokens)));
+      QVERIFY(window.currentConversation().turns[0].images[0].mode == glance::ImageMode::kFast);  // Settings'
+      QVERIFY(window.imageMode() == glance::ImageMode::kFast);
       id = window.currentConversation().id;
       QVERIFY(!id.isEmpty());
       // None: the Settings' sampling again (greedy here), from the next message.
