@@ -153,6 +153,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   opacity_->setRange(0, 100);
   opacity_->setValue(55);
   opacity_->setAccessibleName(tr("Heatmap opacity"));
+  opacity_->setToolTip(tr("Left: the picture only; right: the heat only (also in View)"));
   hideSinks_ = new QCheckBox(tr("Hide sinks"), this);
   hideSinks_->setToolTip(tr("Grey out cells with more than 5\u00D7 the median weight "
                             "(attention sinks) and spread the colours over the rest."));
@@ -163,6 +164,18 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   view->setPopupMode(QToolButton::InstantPopup);
   view->setAccessibleName(tr("What the map shows"));
   auto* viewMenu = new QMenu(view);
+  // The opacity slider's two ends and its default, by name: the picture's own colours mix into
+  // the overlay in between, so "which cells" and "what is there" each get a clean view.
+  const std::pair<const char*, QString> looks[] = {{"heatOnly", tr("Heat only (opacity 100 %)")},
+                                                   {"pictureOnly", tr("Picture only (opacity 0 %)")},
+                                                   {"blend", tr("Heat over the picture (opacity 55 %)")}};
+  for (const auto& [name, label] : looks) {
+    QAction* a = viewMenu->addAction(label);
+    a->setObjectName(QString::fromLatin1(name));
+    const int value = QByteArray(name) == "heatOnly" ? 100 : QByteArray(name) == "pictureOnly" ? 0 : 55;
+    connect(a, &QAction::triggered, this, [this, value] { opacity_->setValue(value); });
+  }
+  viewMenu->addSeparator();
   gridLines_ = viewMenu->addAction(tr("Token grid"));
   gridLines_->setCheckable(true);
   gridLines_->setChecked(true);
@@ -604,6 +617,7 @@ void AttentionPanel::buildSmallMultiples() {
     auto* w = new HeatmapWidget(multiples_);
     w->setImage(image_);
     w->setCaption(ChipText(words_[static_cast<size_t>(i)].text));
+    w->setAccessibleName(tr("Attention of \u201C%1\u201D").arg(ChipText(words_[static_cast<size_t>(i)].text)));
     w->setMinimumSize(fontMetrics().height() * 2, fontMetrics().height() * 2);
     connect(w, &HeatmapWidget::clicked, this, [this, i] { selectWord(i); });
     multiplesLayout_->addWidget(w, i / columns, i % columns);

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace glance::ui {
 namespace {
@@ -183,9 +184,13 @@ void ConversationSidebar::renameCurrent() {
   QInputDialog dialog(this);
   dialog.setWindowTitle(tr("Rename conversation"));
   dialog.setLabelText(tr("Title:"));
-  dialog.setTextValue(item->data(Qt::AccessibleTextRole).toString());
-  // Wide enough for the window title and a typical title, which the default size cuts off.
-  dialog.setMinimumWidth(fontMetrics().averageCharWidth() * 50);
+  const QString title = item->data(Qt::AccessibleTextRole).toString();
+  dialog.setTextValue(title);
+  // Wide enough for the window title and the whole title as it is (an automatic one is a
+  // caption's first sentence, ~80 characters), which the default size cut off; at most ~90
+  // characters wide, past which the field scrolls.
+  const int ch = fontMetrics().averageCharWidth();
+  dialog.setMinimumWidth(std::clamp(fontMetrics().horizontalAdvance(title) + ch * 8, ch * 50, ch * 90));
   if (dialog.exec() == QDialog::Accepted && !dialog.textValue().trimmed().isEmpty())
     rename(item->data(kIdRole).toString(), dialog.textValue());
 }

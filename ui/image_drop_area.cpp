@@ -53,6 +53,7 @@ ImageDropArea::ImageDropArea(QWidget* parent) : QFrame(parent) {
   auto* layout = new QHBoxLayout;
   outer->addLayout(layout);
   preview_ = new HeatmapWidget(this);
+  preview_->setAccessibleName(tr("The image's thumbnail"));
   const int em = fontMetrics().height();
   preview_->setFixedSize(em * 7 / 2, em * 7 / 2);  // small: the heatmap below shows the image large
   layout->addWidget(preview_);

@@ -8,6 +8,8 @@
 #include <QTextTable>
 #include <algorithm>
 
+#include "ui/code_highlight.h"
+
 namespace glance::ui {
 namespace {
 
@@ -70,9 +72,27 @@ void StyleTables(QTextFrame* frame, const QPalette& palette) {
   }
 }
 
-// Shades each code block and puts a "Copy code" link under it; returns the blocks' text.
+// Colours a code block's comments, strings, numbers and keywords (code_highlight.h); its lines
+// are consecutive blocks, so offsets in their joined text are offsets from its first position.
+void ColourCode(QTextDocument& doc, int first, const QString& code, const QString& language,
+                const QPalette& palette) {
+  for (const CodeToken& token : HighlightCode(code, language)) {
+    QTextCharFormat format;
+    format.setForeground(CodeTokenColor(token.kind, palette));
+    if (token.kind == CodeTokenKind::kComment) format.setFontItalic(true);
+    QTextCursor c(&doc);
+    c.setPosition(first + token.start);
+    c.setPosition(first + token.start + token.length, QTextCursor::KeepAnchor);
+    c.mergeCharFormat(format);
+  }
+}
+
+// Shades and colours each code block and puts a "Copy code" link under it; returns the blocks'
+// text.
 CodeBlocks MarkCodeBlocks(QTextDocument& doc, int message, const QPalette& palette) {
   CodeBlocks code;
+  std::vector<int> firstPositions;  // where each code block's first line starts
+  QStringList languages;            // each code block's fence language ("" none)
   std::vector<int> lastBlockEnds;  // where each code block's last line ends
   const QColor shade = MixColors(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.08f);
   bool inCode = false;
@@ -90,9 +110,13 @@ CodeBlocks MarkCodeBlocks(QTextDocument& doc, int message, const QPalette& palet
     } else {
       code.push_back(block.text());
       lastBlockEnds.push_back(block.position() + block.length() - 1);
+      firstPositions.push_back(block.position());
+      languages << format.stringProperty(QTextFormat::BlockCodeLanguage);
     }
     inCode = true;
   }
+  for (qsizetype k = 0; k < code.size(); ++k)
+    ColourCode(doc, firstPositions[static_cast<size_t>(k)], code[k], languages[k], palette);
   QTextCharFormat link;
   link.setAnchor(true);
   link.setForeground(palette.color(QPalette::Link));

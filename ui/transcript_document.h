@@ -6,7 +6,8 @@
 //  * an answer is Markdown (GitHub dialect: tables, strike-through, task lists) with raw HTML
 //    switched off, so "<img src=…>" or "<b>" show as text; a Markdown image becomes its alt
 //    text in brackets (a document image makes the view load a local file); each code block is
-//    monospace on a shaded background and followed by a "Copy code" link.
+//    monospace on a shaded background, its comments, strings, numbers and keywords coloured
+//    (code_highlight.h), and followed by a "Copy code" link.
 // The app's own actions travel as links with the scheme "glance" (TranscriptLink); the view
 // (SafeTextBrowser) never follows a link or loads a resource by itself.
 #include <QColor>

@@ -970,6 +970,26 @@
         <source>This answer&apos;s layer × head shares were not saved with the chat (saved by an earlier version, or too long to keep them): regenerate the answer to see them.</source>
         <translation>Die Anteile je Schicht × Kopf dieser Antwort wurden nicht mit dem Chat gespeichert (von einer früheren Version gespeichert oder zu lang, um sie aufzubewahren): Antwort neu erzeugen, um sie zu sehen.</translation>
     </message>
+    <message>
+        <source>Left: the picture only; right: the heat only (also in View)</source>
+        <translation>Links: nur das Bild; rechts: nur die Heatmap (auch unter Ansicht)</translation>
+    </message>
+    <message>
+        <source>Heat only (opacity 100 %)</source>
+        <translation>Nur die Heatmap (Deckkraft 100 %)</translation>
+    </message>
+    <message>
+        <source>Picture only (opacity 0 %)</source>
+        <translation>Nur das Bild (Deckkraft 0 %)</translation>
+    </message>
+    <message>
+        <source>Heat over the picture (opacity 55 %)</source>
+        <translation>Heatmap über dem Bild (Deckkraft 55 %)</translation>
+    </message>
+    <message>
+        <source>Attention of “%1”</source>
+        <translation>Aufmerksamkeit von „%1“</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::CaptionFolderDialog</name>
@@ -1411,6 +1431,26 @@
     <message>
         <source>Name: &apos;%1&apos; is a built-in preset&apos;s name; choose another</source>
         <translation>Name: &apos;%1&apos; ist der Name einer eingebauten Vorlage; wählen Sie einen anderen</translation>
+    </message>
+    <message>
+        <source>As in File ▸ Settings</source>
+        <translation>Wie in Datei ▸ Einstellungen</translation>
+    </message>
+    <message>
+        <source>Detail (the image&apos;s own size)</source>
+        <translation>Detail (die eigene Größe des Bildes)</translation>
+    </message>
+    <message>
+        <source>How the images attached while this preset is chosen are read: fast is quick, detail sees small things and text but takes longer.</source>
+        <translation>Wie die Bilder gelesen werden, die angehängt werden, solange diese Vorlage gewählt ist: schnell geht rasch, Detail sieht kleine Dinge und Text, dauert aber länger.</translation>
+    </message>
+    <message>
+        <source>&amp;Image mode:</source>
+        <translation>&amp;Bildmodus:</translation>
+    </message>
+    <message>
+        <source>Fast (224×224, 49 tokens)</source>
+        <translation>Schnell (224×224, 49 Tokens)</translation>
     </message>
 </context>
 <context>
@@ -2534,6 +2574,10 @@
     <message>
         <source>Encoding… (Esc stops)</source>
         <translation>Wird kodiert… (Esc stoppt)</translation>
+    </message>
+    <message>
+        <source>The image&apos;s thumbnail</source>
+        <translation>Vorschaubild des Bildes</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // rendered images), layer/head and DeltaNet choices, rollout, comparison, reverse lookup, sink
 // hiding and arrow keys. Rendering, hover, view settings and exports: test_attention_heatmap_view.
 #include <QAbstractButton>
+#include <QAction>
 #include <QStandardPaths>
 #include <QComboBox>
 #include <QEnterEvent>
@@ -9,6 +10,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ui/attention_codec.h"
 #include "ui/attention_data.h"
@@ -377,6 +379,15 @@ class TestAttentionPanel : public QObject {
     QVERIFY(panel.heatmap()->render(QSize(250, 150)) != tokens);
     panel.patchLinesAction()->setChecked(false);
     QCOMPARE(panel.heatmap()->render(QSize(250, 150)), tokens);
+    // Heat only and picture only, by name in View: the slider's ends; both again at the default.
+    for (const auto& [name, opacity] : {std::pair{"heatOnly", 1.0}, std::pair{"pictureOnly", 0.0},
+                                        std::pair{"blend", 0.55}}) {
+      auto* look = panel.findChild<QAction*>(QString::fromLatin1(name));
+      QVERIFY2(look, name);
+      look->trigger();
+      QCOMPARE(panel.heatmap()->overlayStyle().opacity, opacity);
+    }
+    QCOMPARE(panel.heatmap()->render(QSize(250, 150)), tokens);  // control: the default look again
   }
 
   void spansAndTheWholeAnswerAverageTheirTokens() {

@@ -174,6 +174,15 @@ class TestChatView : public QObject {
     QVERIFY(code.isValid());
     QCOMPARE(code.charFormat().font().family(),
              QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
+    // Coloured: the keyword "int" and the number "1" apart from the plain name "x".
+    auto colourAt = [&](int offset) {  // of the character at `offset` in the block
+      QTextCursor c(code);
+      c.setPosition(code.position() + offset + 1);
+      return c.charFormat().foreground().color();
+    };
+    QVERIFY(colourAt(0) != colourAt(4));                                      // "i"nt, "x"
+    QVERIFY(colourAt(8) != colourAt(4) && colourAt(8) != colourAt(0));        // "1"
+    QCOMPARE(colourAt(1), colourAt(0));                                       // the whole keyword
     const QStringList links = Anchors(doc);
     QStringList copyCode, copyAnswer;
     for (const QString& href : links) {
