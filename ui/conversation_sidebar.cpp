@@ -186,11 +186,13 @@ void ConversationSidebar::renameCurrent() {
   dialog.setLabelText(tr("Title:"));
   const QString title = item->data(Qt::AccessibleTextRole).toString();
   dialog.setTextValue(title);
-  // Wide enough for the window title and the whole title as it is (an automatic one is a
-  // caption's first sentence, ~80 characters), which the default size cut off; at most ~90
-  // characters wide, past which the field scrolls.
+  // The field as wide as the whole title (an automatic one is a caption's first sentence, ~80
+  // characters), at least 50 characters and at most ~90, past which it scrolls. The field, not
+  // the dialog: QInputDialog's layout sets the dialog's size from its contents, so a minimum
+  // width on the dialog itself was overridden (it opened ~200 px wide, seen under Xvfb).
   const int ch = fontMetrics().averageCharWidth();
-  dialog.setMinimumWidth(std::clamp(fontMetrics().horizontalAdvance(title) + ch * 8, ch * 50, ch * 90));
+  if (auto* field = dialog.findChild<QLineEdit*>())
+    field->setMinimumWidth(std::clamp(field->fontMetrics().horizontalAdvance(title) + ch * 4, ch * 50, ch * 90));
   if (dialog.exec() == QDialog::Accepted && !dialog.textValue().trimmed().isEmpty())
     rename(item->data(kIdRole).toString(), dialog.textValue());
 }

@@ -11,6 +11,10 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QInputDialog>
+#include <QTimer>
+#include <QApplication>
+#include <QToolButton>
 #include <QtTest>
 
 #include "ui/attention_panel.h"
@@ -195,6 +199,28 @@ class TestConversationSidebar : public QObject {
     before.close();
     const QStringList order = sidebar.visibleTitles();
     QCOMPARE(order.last(), QStringLiteral("Cats on a mat"));
+    // Rename… opens a dialog wide enough for the whole title (it opened ~200 px wide).
+    const QString longTitle = QStringLiteral("A large blue star in the bottom left corner on a green and yellow background.");
+    QVERIFY(sidebar.rename(a.id, longTitle));
+    sidebar.show();
+    int fieldWidth = 0, needed = 0;
+    QTimer::singleShot(0, &sidebar, [&] {
+      auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+      auto* field = dialog ? dialog->findChild<QLineEdit*>() : nullptr;
+      if (field) {
+        fieldWidth = field->width();
+        needed = field->fontMetrics().horizontalAdvance(longTitle);
+        QCOMPARE(field->text(), longTitle);
+      }
+      if (dialog) dialog->reject();
+    });
+    sidebar.setCurrentId(a.id);
+    QToolButton* renameButton = nullptr;
+    for (QToolButton* button : sidebar.findChildren<QToolButton*>())
+      if (QString(button->text()).remove(QLatin1Char('&')) == QStringLiteral("Rename")) renameButton = button;
+    QVERIFY(renameButton);
+    renameButton->click();
+    QVERIFY2(needed > 0 && fieldWidth >= needed, qPrintable(QStringLiteral("%1 < %2").arg(fieldWidth).arg(needed)));
     QVERIFY(sidebar.rename(a.id, QStringLiteral("  Cats, renamed ")));
     QCOMPARE(sidebar.visibleTitles(), QStringList({order.first(), QStringLiteral("Cats, renamed")}));
     QCOMPARE(store.load(a.id)->updated, a.updated);
