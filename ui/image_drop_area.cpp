@@ -119,17 +119,19 @@ bool ImageDropArea::pasteFromClipboard() {
   return handleMime(QApplication::clipboard()->mimeData());
 }
 
+QString ImageOpenFolder(const QString& remembered, const QString& pictures) {
+  for (const QString& folder : {remembered, pictures})
+    if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
+  return QDir::homePath();
+}
+
 void ImageDropArea::openDialog() {
   QStringList patterns;
   for (const QByteArray& format : QImageReader::supportedImageFormats())
     patterns << QStringLiteral("*.") + QString::fromLatin1(format);
-  // The folder of the last image opened, else Pictures, else home: always one that exists (a
-  // missing Pictures folder was taken as a file name and pre-filled "Pictures").
   const auto settings = SettingsFile::App();
-  QString folder = settings->value(QStringLiteral("dialogs/image_folder")).toString();
-  if (folder.isEmpty() || !QFileInfo(folder).isDir())
-    folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  const QString folder = ImageOpenFolder(settings->value(QStringLiteral("dialogs/image_folder")).toString(),
+                                         QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Attach an image"), folder,
       tr("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));

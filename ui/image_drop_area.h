@@ -22,6 +22,11 @@ class HeatmapWidget;
 // why (missing file, unreadable format, too large).
 QImage LoadImagePreview(const QString& path, QString* error = nullptr, int max_side = 4096);
 
+// Where File ▸ Open image starts: the folder of the last image opened, else Pictures, else home;
+// always a folder that exists (a missing Pictures folder was taken as a file name and the dialog
+// opened with "Pictures" typed in its name field).
+QString ImageOpenFolder(const QString& remembered, const QString& pictures);
+
 class ImageDropArea : public QFrame {
   Q_OBJECT
  public:

@@ -49,6 +49,32 @@ class TestAttentionHeatmapView : public QObject {
     QCOMPARE(cellCentre(1, 4), lut[0] & 0xFFFFFF);
   }
 
+  // A keyboard user sees where the focus is: the focused heatmap draws a frame around itself.
+  void focusedHeatmapIsFramed() {
+    AttentionPanel panel;
+    panel.setImage(TestImage());
+    panel.setAttention(maps_, words_);
+    panel.resize(400, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    HeatmapWidget* map = panel.heatmap();
+    panel.setFocus();
+    QVERIFY(!map->hasFocus());
+    const QImage unfocused = map->grab().toImage();
+    map->setFocus(Qt::TabFocusReason);
+    QVERIFY(map->hasFocus());
+    const QImage focused = map->grab().toImage();
+    QVERIFY(focused != unfocused);
+    // The frame is at the edge, in the highlight colour: the picture inside is untouched.
+    const QRgb highlight = map->palette().color(QPalette::Highlight).rgb() & 0xFFFFFF;
+    bool framed = false;
+    for (int x = 0; x < focused.width() && !framed; ++x)
+      framed = (focused.pixel(x, 1) & 0xFFFFFF) == highlight;
+    QVERIFY(framed);
+    panel.setFocus();
+    QCOMPARE(map->grab().toImage(), unfocused);  // control: gone with the focus
+  }
+
   // A screen reader hears the strongest cells of the map shown (it cannot see the colours):
   // the hot cell first, with its share; hidden sinks are left out as they are greyed.
   void heatmapAnnouncesItsStrongestCells() {

@@ -1,6 +1,7 @@
 // The image drop area: synthetic drops of a file URL, image data and a non-image file, and
 // the processed-size line. No engine needed.
 #include <QApplication>
+#include <QDir>
 #include <QDropEvent>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -117,6 +118,18 @@ class TestImageDropArea : public QObject {
     area.setImageInfo(info, QImage(kDemoImage));
     QVERIFY2(!area.infoText().contains(QStringLiteral("c7cb4c3d398ee96ec99a8d754b420cdf0354046f0aa1")), qPrintable(area.infoText()));
     QVERIFY(area.infoText().contains(QStringLiteral("\u2026")));  // elided in the middle
+  }
+
+  // Open image starts in a folder that exists: a missing Pictures folder was taken as a file
+  // name ("Pictures" typed in the dialog's name field).
+  void openDialogStartsInAFolderThatExists() {
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("Pictures"));
+    QCOMPARE(glance::ui::ImageOpenFolder(QString(), missing), QDir::homePath());
+    QCOMPARE(glance::ui::ImageOpenFolder(dir.filePath(QStringLiteral("gone")), missing), QDir::homePath());
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("Pictures")));
+    QCOMPARE(glance::ui::ImageOpenFolder(QString(), missing), missing);          // control: now it is there
+    QCOMPARE(glance::ui::ImageOpenFolder(dir.path(), missing), dir.path());     // the last folder first
   }
 };
 
