@@ -432,6 +432,15 @@ class TestChatView : public QObject {
     QCOMPARE(bar->toolTip(), longText);
     view.setBusy(false);
     QVERIFY(bar->isHidden());
+    // While busy, the answer's first piece ends "Reading the prompt" (it stayed up through the
+    // whole answer, issue 34); Stop still works.
+    view.setBusy(true);
+    view.setProgress(QStringLiteral("Reading the prompt: 71 of 71 tokens"), 1.0);
+    QVERIFY(!bar->isHidden());
+    view.appendPiece(QStringLiteral("A"));
+    QVERIFY(bar->isHidden());
+    QVERIFY(view.stopAction()->isEnabled());
+    view.setBusy(false);
   }
 };
 
