@@ -10,6 +10,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QPushButton>
 #include <QTest>
 #include <QUrl>
 
@@ -30,6 +31,7 @@
 #include "ui/image_drop_area.h"
 #include "ui/event_types.h"
 #include "ui/main_window.h"
+#include "ui/notice_bar.h"
 #include "ui/timing_panel.h"
 
 using glance::TurnResult;
@@ -221,6 +223,38 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY(!meter->usage().estimated);
     QTRY_COMPARE(meter->usage().used, result.stats.context_tokens);
     QVERIFY(window.liveRateText().isEmpty());
+  }
+
+  // Opening another chat while an answer is written is refused with a notice that offers to stop
+  // and open it (issue 34: switching was blocked without a word); its action does both.
+  void switchingChatsWhileAnsweringOffersStopAndOpen() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = 6;
+    LoadDemo(window);
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    const QString first = window.currentConversation().id;
+    QVERIFY(!first.isEmpty());
+    window.newChat();
+    window.generateOptions().max_new_tokens = 4000;
+    ForceALongAnswer(window.generateOptions());
+    QSignalSpy done(&window, &MainWindow::turnCompleted);
+    QSignalSpy pieces(window.worker(), &glance::ui::EngineWorker::textPiece);
+    window.chat()->submit(QStringLiteral("Tell me a long story."));
+    QTRY_VERIFY_WITH_TIMEOUT(pieces.count() >= 2, kTimeoutMs);
+    QVERIFY(!window.openConversation(first));  // refused while busy ...
+    QVERIFY2(window.noticeText().contains(QStringLiteral("An answer is being written")), qPrintable(window.noticeText()));
+    auto* notice = window.findChild<glance::ui::NoticeBar*>();
+    QVERIFY(notice && !notice->actionButton()->isHidden());
+    QCOMPARE(notice->actionButton()->text().remove(QLatin1Char('&')), QStringLiteral("Stop and open the other"));
+    QVERIFY(window.currentConversation().id != first);
+    QTest::mouseClick(notice->actionButton(), Qt::LeftButton);  // ... and its action stops and opens
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    QCOMPARE(LastResult(done).stop_reason, std::string("cancelled"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.currentConversation().id, first, kTimeoutMs);
+    QVERIFY(!window.chat()->isBusy());
   }
 
   // A reopened chat re-reads its history before the next answer: how long that took is said
