@@ -376,6 +376,32 @@ class TestMainWindowLayout : public QObject {
                qPrintable(label->text()));
   }
 
+  // A long progress line ("Loading …", "Reading the prompt …", a server start's) does not take
+  // the Conversations dock's width, during or after it (issue 34: it narrowed the dock for good).
+  void longProgressKeepsTheDocksWidths() {
+    ConversationStore store(Folder());
+    auto settings = Settings();
+    MainWindow window(nullptr, settings.get(), &store);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resetLayout();
+    QApplication::processEvents();
+    auto* conv = window.findChild<QDockWidget*>(QStringLiteral("conversations"));
+    QVERIFY(conv);
+    const int before = conv->width();
+    window.chat()->setBusy(true);
+    window.chat()->setProgress(QStringLiteral("Loading Qwen3.5-2B: reading model.safetensors, 1,234 of 4,567 MB "
+                                              "\u00B7 about 40 s left \u00B7 Esc stops"),
+                               0.3);
+    QApplication::processEvents();
+    QCOMPARE(conv->width(), before);
+    window.chat()->setProgress(QString(), 0.0);
+    window.chat()->setBusy(false);
+    QApplication::processEvents();
+    QCOMPARE(conv->width(), before);
+  }
+
   void viewMenuShowsAmpersands() {
     ConversationStore store(Folder());
     auto settings = Settings();
