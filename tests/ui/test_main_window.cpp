@@ -257,6 +257,26 @@ class TestMainWindow : public QObject {
     QVERIFY(!window.chat()->isBusy());
   }
 
+  // A model loaded under a chat with answers says the next message re-reads the chat, and the
+  // notice goes once it has (issue 34: notices stayed after they stopped being true).
+  void modelChangedNoticeGoesOnceTheChatIsReRead() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = 4;
+    LoadDemo(window);
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    QVERIFY(!window.noticeText().contains(QStringLiteral("The model changed")));
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.loadDefaultModel();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, kTimeoutMs);
+    QVERIFY2(window.noticeText().startsWith(QStringLiteral("The model changed")), qPrintable(window.noticeText()));
+    Answer(window, [&] { window.chat()->submit(QStringLiteral("Go on.")); });
+    QVERIFY2(!window.noticeText().contains(QStringLiteral("The model changed")), qPrintable(window.noticeText()));
+    QCOMPARE(window.currentConversation().turns.size(), size_t{2});
+  }
+
   // A reopened chat re-reads its history before the next answer: how long that took is said
   // under that answer (issue 34: the timing left it out); the answer after it re-reads nothing.
   void rereadIsTimedUnderTheNextAnswer() {
