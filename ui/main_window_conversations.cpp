@@ -245,8 +245,15 @@ void MainWindow::recordTurn(const TurnResult& result, const TurnStats& stats) {
   if (replace && regenerating_) {
     // Regenerate keeps the earlier answers: ◀ 2/3 ▶ under the last one.
     ConversationTurn& last = current_.turns.back();
+    const bool same = last.answer == turn.answer;
     AddAlternative(last, CurrentAnswer(turn));
     chat_->setLastAnswerAlternatives(last.chosen, static_cast<int>(last.alternatives.size()));
+    // Greedy decoding writes the same answer again: say why, and how to get another.
+    if (same && !result.stats.seed)
+      showKeyedNotice(QStringLiteral("regenerate-same"),
+                      tr("The same answer again: greedy decoding always picks the likeliest words. For a "
+                         "different one, choose a preset that samples (e.g. Creative) or sampling in Settings."),
+                      static_cast<int>(NoticeBar::Kind::kInfo), QString(), nullptr, 10000);
   } else if (replace) {
     current_.turns.back() = std::move(turn);  // an edited message: a new exchange
   } else {

@@ -3157,6 +3157,10 @@ Stattdessen wird das Demomodell verwendet.</translation>
         <source>No demo scenes to show: %1</source>
         <translation>Keine Demoszenen zum Zeigen: %1</translation>
     </message>
+    <message>
+        <source>The same answer again: greedy decoding always picks the likeliest words. For a different one, choose a preset that samples (e.g. Creative) or sampling in Settings.</source>
+        <translation>Dieselbe Antwort noch einmal: Greedy-Dekodierung wählt immer die wahrscheinlichsten Wörter. Für eine andere wählen Sie eine Vorlage mit Sampling (z. B. Creative) oder Sampling in den Einstellungen.</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::ModelDownloader</name>

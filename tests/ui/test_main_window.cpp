@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QPushButton>
+#include <QToolButton>
 #include <QTest>
 #include <QUrl>
 
@@ -255,6 +256,27 @@ class TestMainWindow : public QObject {
     QCOMPARE(LastResult(done).stop_reason, std::string("cancelled"));
     QTRY_COMPARE_WITH_TIMEOUT(window.currentConversation().id, first, kTimeoutMs);
     QVERIFY(!window.chat()->isBusy());
+  }
+
+  // Regenerate under greedy decoding writes the same answer again: a notice says why and how to
+  // get another; a sampled one does not (whatever it drew).
+  void greedyRegenerateSaysWhyTheAnswerIsTheSame() {
+    QTemporaryDir dir;
+    glance::ui::ConversationStore store(dir.path());
+    MainWindow window(nullptr, nullptr, &store);
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = 4;
+    LoadDemo(window);
+    const TurnResult first = Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    const TurnResult again = Answer(window, [&] { window.chat()->regenerateAction()->trigger(); });
+    QCOMPARE(again.text, first.text);
+    QVERIFY2(window.noticeText().startsWith(QStringLiteral("The same answer again")), qPrintable(window.noticeText()));
+    window.findChild<glance::ui::NoticeBar*>()->closeButton()->click();
+    QVERIFY(window.noticeText().isEmpty());
+    window.generateOptions() = Sampled();
+    window.generateOptions().max_new_tokens = 4;
+    Answer(window, [&] { window.chat()->regenerateAction()->trigger(); });
+    QVERIFY2(!window.noticeText().startsWith(QStringLiteral("The same answer again")), qPrintable(window.noticeText()));
   }
 
   // A model loaded under a chat with answers says the next message re-reads the chat, and the
