@@ -125,6 +125,21 @@ glance::GenerateOptions GreedyOptions() {
   return o;
 }
 
+// A window on the demo model with its own conversations folder, greedy, and one answered chat
+// ("Hello.", at most `max_tokens` tokens).
+struct AnsweredChat {
+  QTemporaryDir dir;
+  glance::ui::ConversationStore store{dir.path()};
+  MainWindow window{nullptr, nullptr, &store};
+  TurnResult first;
+  explicit AnsweredChat(int max_tokens) {
+    window.generateOptions() = GreedyOptions();
+    window.generateOptions().max_new_tokens = max_tokens;
+    LoadDemo(window);
+    first = Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+  }
+};
+
 }  // namespace
 
 class TestMainWindow : public QObject {
@@ -229,13 +244,8 @@ class TestMainWindow : public QObject {
   // Opening another chat while an answer is written is refused with a notice that offers to stop
   // and open it (issue 34: switching was blocked without a word); its action does both.
   void switchingChatsWhileAnsweringOffersStopAndOpen() {
-    QTemporaryDir dir;
-    glance::ui::ConversationStore store(dir.path());
-    MainWindow window(nullptr, nullptr, &store);
-    window.generateOptions() = GreedyOptions();
-    window.generateOptions().max_new_tokens = 6;
-    LoadDemo(window);
-    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    AnsweredChat chat(6);
+    MainWindow& window = chat.window;
     const QString first = window.currentConversation().id;
     QVERIFY(!first.isEmpty());
     window.newChat();
@@ -261,15 +271,10 @@ class TestMainWindow : public QObject {
   // Regenerate under greedy decoding writes the same answer again: a notice says why and how to
   // get another; a sampled one does not (whatever it drew).
   void greedyRegenerateSaysWhyTheAnswerIsTheSame() {
-    QTemporaryDir dir;
-    glance::ui::ConversationStore store(dir.path());
-    MainWindow window(nullptr, nullptr, &store);
-    window.generateOptions() = GreedyOptions();
-    window.generateOptions().max_new_tokens = 4;
-    LoadDemo(window);
-    const TurnResult first = Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    AnsweredChat chat(4);
+    MainWindow& window = chat.window;
     const TurnResult again = Answer(window, [&] { window.chat()->regenerateAction()->trigger(); });
-    QCOMPARE(again.text, first.text);
+    QCOMPARE(again.text, chat.first.text);
     QVERIFY2(window.noticeText().startsWith(QStringLiteral("The same answer again")), qPrintable(window.noticeText()));
     window.findChild<glance::ui::NoticeBar*>()->closeButton()->click();
     QVERIFY(window.noticeText().isEmpty());
@@ -282,13 +287,8 @@ class TestMainWindow : public QObject {
   // A model loaded under a chat with answers says the next message re-reads the chat, and the
   // notice goes once it has (issue 34: notices stayed after they stopped being true).
   void modelChangedNoticeGoesOnceTheChatIsReRead() {
-    QTemporaryDir dir;
-    glance::ui::ConversationStore store(dir.path());
-    MainWindow window(nullptr, nullptr, &store);
-    window.generateOptions() = GreedyOptions();
-    window.generateOptions().max_new_tokens = 4;
-    LoadDemo(window);
-    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    AnsweredChat chat(4);
+    MainWindow& window = chat.window;
     QVERIFY(!window.noticeText().contains(QStringLiteral("The model changed")));
     QSignalSpy ready(&window, &MainWindow::modelReady);
     window.loadDefaultModel();
@@ -302,13 +302,8 @@ class TestMainWindow : public QObject {
   // A reopened chat re-reads its history before the next answer: how long that took is said
   // under that answer (issue 34: the timing left it out); the answer after it re-reads nothing.
   void rereadIsTimedUnderTheNextAnswer() {
-    QTemporaryDir dir;
-    glance::ui::ConversationStore store(dir.path());
-    MainWindow window(nullptr, nullptr, &store);
-    window.generateOptions() = GreedyOptions();
-    window.generateOptions().max_new_tokens = 6;
-    LoadDemo(window);
-    Answer(window, [&] { window.chat()->submit(QStringLiteral("Hello.")); });
+    AnsweredChat chat(6);
+    MainWindow& window = chat.window;
     QVERIFY(!window.chat()->lastAnswerStats().contains(QStringLiteral("re-read")));
     const QString id = window.currentConversation().id;
     window.newChat();
