@@ -10,7 +10,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QActionGroup>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPoint>
 #include <QToolButton>
@@ -157,69 +156,7 @@ AttentionPanel::AttentionPanel(QWidget* parent) : QWidget(parent) {
   hideSinks_ = new QCheckBox(tr("Hide sinks"), this);
   hideSinks_->setToolTip(tr("Grey out cells with more than 5\u00D7 the median weight "
                             "(attention sinks) and spread the colours over the rest."));
-  // What is drawn over the picture, in one small menu (the dock is narrow): the token grid, the
-  // 2×2 patches each token merges, and the original picture around the crop the model saw.
-  auto* view = new QToolButton(this);
-  view->setText(tr("View"));
-  view->setPopupMode(QToolButton::InstantPopup);
-  view->setAccessibleName(tr("What the map shows"));
-  auto* viewMenu = new QMenu(view);
-  // The opacity slider's two ends and its default, by name: the picture's own colours mix into
-  // the overlay in between, so "which cells" and "what is there" each get a clean view.
-  const std::pair<const char*, QString> looks[] = {{"heatOnly", tr("Heat only (opacity 100 %)")},
-                                                   {"pictureOnly", tr("Picture only (opacity 0 %)")},
-                                                   {"blend", tr("Heat over the picture (opacity 55 %)")}};
-  for (const auto& [name, label] : looks) {
-    QAction* a = viewMenu->addAction(label);
-    a->setObjectName(QString::fromLatin1(name));
-    const int value = QByteArray(name) == "heatOnly" ? 100 : QByteArray(name) == "pictureOnly" ? 0 : 55;
-    connect(a, &QAction::triggered, this, [this, value] { opacity_->setValue(value); });
-  }
-  viewMenu->addSeparator();
-  gridLines_ = viewMenu->addAction(tr("Token grid"));
-  gridLines_->setCheckable(true);
-  gridLines_->setChecked(true);
-  patchLines_ = viewMenu->addAction(tr("2\u00D7" "2 patches of each token"));
-  patchLines_->setCheckable(true);
-  patchLines_->setToolTip(tr("The vision tower cuts the image into 16-pixel patches and merges "
-                             "each 2\u00D7" "2 of them into one token"));
-  original_ = viewMenu->addAction(tr("Original picture"));
-  original_->setCheckable(true);
-  original_->setToolTip(tr("The whole picture as it was opened: the part the model saw (after "
-                           "resizing and cropping) carries the map, the rest is dimmed"));
-  viewMenu->addSeparator();
-  auto* scales = new QActionGroup(viewMenu);
-  const std::pair<Scaling, QString> scaleItems[] = {
-      {Scaling::kMinMax, tr("Scale: each map's lowest to highest")},
-      {Scaling::kPercentile, tr("Scale: clip to the 2nd\u2013" "98th percentile")},
-      {Scaling::kLog, tr("Scale: logarithmic (small weights visible)")}};
-  for (const auto& [scaling, label] : scaleItems) {
-    QAction* a = viewMenu->addAction(label);
-    a->setCheckable(true);
-    a->setData(static_cast<int>(scaling));
-    a->setChecked(scaling == Scaling::kMinMax);
-    scales->addAction(a);
-  }
-  scales_ = scales;
-  sameScale_ = viewMenu->addAction(tr("Same scale for every word"));
-  sameScale_->setCheckable(true);
-  sameScale_->setToolTip(tr("One colour range for the whole answer, so words compare by brightness; "
-                            "otherwise each word's map spans every colour"));
-  viewMenu->addSeparator();
-  // The reverse lookup's default (DefaultLookup): content words on the last full-attention
-  // layer, which names the object at its cell far more often than every word over all layers.
-  contentWords_ = viewMenu->addAction(tr("Reverse lookup: content words only"));
-  contentWords_->setCheckable(true);
-  contentWords_->setChecked(true);
-  contentWords_->setToolTip(tr("Leave out \u201C" "a\u201D, \u201Cthe\u201D, \u201Con\u201D and the like when ranking the "
-                               "words that looked at a clicked cell: they rest their attention on the whole image"));
-  lookupOnShown_ = viewMenu->addAction(tr("Reverse lookup: on the layers and head shown"));
-  lookupOnShown_->setCheckable(true);
-  lookupOnShown_->setToolTip(tr("Rank the words by the map chosen above; otherwise by the last full-attention "
-                                "layer, whose maps name what is at a cell most often"));
-  viewMenu->setToolTipsVisible(true);
-  view->setMenu(viewMenu);
-  viewButton_ = view;
+  QToolButton* view = buildViewButton();
   look->addWidget(opacity_, 1);
   look->addWidget(hideSinks_);
   look->addWidget(view);

@@ -26,6 +26,7 @@ class QLabel;
 class QPushButton;
 class QScrollArea;
 class QSlider;
+class QToolButton;
 
 namespace glance::ui {
 
@@ -130,6 +131,7 @@ class AttentionPanel : public QWidget {
 
  private:
   void buildChips();
+  QToolButton* buildViewButton();  // the View menu (attention_panel_view_menu.cpp)
   void buildSmallMultiples();
   void rebuildSelectors();
   void rebuildHeads();
