@@ -226,15 +226,15 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
       for (size_t a = 0, b; a < o.position.size(); a = b + 1) {
         b = o.position.find(' ', a);
         if (b == std::string::npos) b = o.position.size();
-        const std::string w = Lower(o.position.substr(a, b - a));
-        if (w.size() > 3) where.push_back(w);  // not "in", "the", "on", "at"
+        const std::string part = Lower(o.position.substr(a, b - a));
+        if (part.size() > 3) where.push_back(part);  // not "in", "the", "on", "at"
       }
       auto top = [&](int cell, size_t rank, LookupRanking ranking = LookupRanking::kRaw) -> std::string {
         const std::vector<WordAtCell> ranked = RankWordsAtCell(r.attention, r.words, cell, MapAggregate{}, ranking);
         return rank < ranked.size() ? Lower(r.words[static_cast<size_t>(ranked[rank].word)].text) : std::string();
       };
-      auto is = [](const std::string& w, const std::vector<std::string>& set) {
-        return std::find(set.begin(), set.end(), w) != set.end();
+      auto is = [](const std::string& word_text, const std::vector<std::string>& set) {
+        return std::find(set.begin(), set.end(), word_text) != set.end();
       };
       const std::vector<std::string> object = {o.shape, o.colour};
       std::vector<std::string> object_or_place = object;
