@@ -104,6 +104,7 @@ TEST(DemoModel, AnswersQuestionsOverSeveralTurns) {
   const int n = std::min<int>(kQaScenes, static_cast<int>(w.scenes.size()));
   std::map<std::string, std::pair<int, int>> by_type;  // type -> (right, asked)
   std::map<int, std::pair<int, int>> by_turn;
+  std::map<std::string, int> shown;  // wrong answers printed, per type
   GenerateOptions g;
   g.sampling = SamplingParams::Greedy();
   g.max_new_tokens = 32;
@@ -116,6 +117,9 @@ TEST(DemoModel, AnswersQuestionsOverSeveralTurns) {
     for (const auto& q : s.questions) {  // the image comes with the first question; the rest follow up
       const TurnResult r = session.Send(q.question, g);
       const bool ok = SameAnswer(r.text, q.answer);
+      if (!ok && shown[q.type]++ < 3)  // the first few wrong answers of each type, as the caption test shows
+        std::printf("  scene %d, %s: \"%s\"\n    got  \"%s\"\n    want \"%s\"\n", i, q.type.c_str(), q.question.c_str(),
+                    r.text.c_str(), q.answer.c_str());
       by_type[q.type].first += ok;
       by_type[q.type].second += 1;
       by_turn[turn].first += ok;
