@@ -89,11 +89,12 @@ def yes_no_phrases(tok):
 
 
 def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False, yes_no_weight=1.0, varied=0.0,
-               reasoned=False):
+               reasoned=False, missing_weight=1.0):
     """-> dict of tensors for the scenes `indices` of `split` (conversation rng from seed);
     `weight`: each token's loss weight (content_weight on content words, see content_weights);
     near_misses, reasoned: see shapes_world.qa_turns; yes_no_weight: the weight of "Yes," / "No,";
-    varied: see vision_batch."""
+    missing_weight: the weight of " missing" in "The star is missing, so no."; varied: see
+    vision_batch."""
     pixels, labels = vision_batch(split, indices, varied)
     seqs, masks = [], []
     for i in indices:
@@ -109,13 +110,15 @@ def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False,
     weight = torch.ones((len(seqs), T))
     phrases = content_phrases(tok) if content_weight != 1.0 else []
     yes_no = yes_no_phrases(tok) if yes_no_weight != 1.0 else []
+    missing = [tok.encode(" missing")] if missing_weight != 1.0 else []
     pos = torch.zeros((len(seqs), 3, T), dtype=torch.long)
     for b, (s, m) in enumerate(zip(seqs, masks)):
         ids[b, :len(s)] = torch.tensor(s)
         tgt[b, :len(s)] = torch.tensor(m)
-        if phrases or yes_no:
+        if phrases or yes_no or missing:
             w = content_weights(s, m, phrases, content_weight)
-            weight[b, :len(s)] = torch.tensor(content_weights(s, m, yes_no, yes_no_weight, w))
+            w = content_weights(s, m, yes_no, yes_no_weight, w)
+            weight[b, :len(s)] = torch.tensor(content_weights(s, m, missing, missing_weight, w))
         p, _ = mrope_positions(s + [pad] * (T - len(s)), tok.special["<|image_pad|>"], [GRID])
         pos[b] = p
     return dict(pixels=pixels, ids=ids, target=tgt, positions=pos, labels=labels, weight=weight)
@@ -311,6 +314,10 @@ def main():
                     help="loss weight of the answers' content words (positions, colours, shapes, sizes)")
     ap.add_argument("--yes-no-weight", type=float, default=1.0,
                     help="loss weight of the 'Yes,' / 'No,' that opens an answer to 'Is there ...?'")
+    ap.add_argument("--missing-weight", type=float, default=1.0,
+                    help="loss weight of ' missing' in a reasoned 'Is there ...?' answer ('The star is missing, so "
+                         "no.'); with --content-weight W > 1 and this at 1, the colour words that compete for that "
+                         "slot weigh W times more, and a model unsure of a shape names a colour (issue 32)")
     ap.add_argument("--near-misses", action="store_true",
                     help="absent pairs in 'Is there ...?' mostly differ from a present object in colour or shape only")
     ap.add_argument("--favour-three-objects", action="store_true",
@@ -404,7 +411,8 @@ def main():
     while step < a.steps:
         t0, p0 = time.time(), time.process_time()
         batch = make_batch(tok, "train", joint_indices(step, a.batch, a.favour_three_objects, a.varied, a.scene_offset),
-                           a.seed, a.content_weight, a.near_misses, a.yes_no_weight, a.varied, a.reasoned_exists)
+                           a.seed, a.content_weight, a.near_misses, a.yes_no_weight, a.varied, a.reasoned_exists,
+                           a.missing_weight)
         for grp in opt.param_groups:
             grp["lr"] = lr_at(step, a.steps, a.lr)
         main_loss, mtp_loss, aux_loss, acc, macc = losses(model, probe, batch)
