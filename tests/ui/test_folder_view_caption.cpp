@@ -174,7 +174,15 @@ class TestFolderViewCaption : public QObject {
     m->disconnect(&view);
     QVERIFY(view.startCaption(FolderCaptionChoice{}));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kTimeoutMs);
-    QCOMPARE(done.at(1).at(0).toInt(), kImages - first);  // only the rest
+    // Only the rest. Said in full on failure: a clean-clone CI run once saw 22 where 23 were due,
+    // and this did not reproduce here (under load either); the next one should show why.
+    const QString second = QStringLiteral("second run: captioned %1, failed %2, stopped %3; status '%4'; captioned in the view %5")
+                               .arg(done.at(1).at(0).toInt())
+                               .arg(done.at(1).at(1).toInt())
+                               .arg(done.at(1).at(2).toBool())
+                               .arg(view.statusText())
+                               .arg(m->count(FolderImageState::kCaptioned));
+    QVERIFY2(done.at(1).at(0).toInt() == kImages - first, qPrintable(second));
     QCOMPARE(m->count(FolderImageState::kCaptioned), kImages);
   }
 };
