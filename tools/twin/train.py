@@ -108,17 +108,19 @@ def make_batch(tok, split, indices, seed, content_weight=1.0, near_misses=False,
     ids = torch.full((len(seqs), T), pad, dtype=torch.long)
     tgt = torch.zeros((len(seqs), T), dtype=torch.bool)
     weight = torch.ones((len(seqs), T))
-    phrases = content_phrases(tok) if content_weight != 1.0 else []
-    yes_no = yes_no_phrases(tok) if yes_no_weight != 1.0 else []
-    missing = [tok.encode(" missing")] if missing_weight != 1.0 else []
+    # (phrases, weight) for each weighting asked for, applied in this order
+    weighted = [(p(), w) for p, w in ((lambda: content_phrases(tok), content_weight),
+                                      (lambda: yes_no_phrases(tok), yes_no_weight),
+                                      (lambda: [tok.encode(" missing")], missing_weight)) if w != 1.0]
     pos = torch.zeros((len(seqs), 3, T), dtype=torch.long)
     for b, (s, m) in enumerate(zip(seqs, masks)):
         ids[b, :len(s)] = torch.tensor(s)
         tgt[b, :len(s)] = torch.tensor(m)
-        if phrases or yes_no or missing:
-            w = content_weights(s, m, phrases, content_weight)
-            w = content_weights(s, m, yes_no, yes_no_weight, w)
-            weight[b, :len(s)] = torch.tensor(content_weights(s, m, missing, missing_weight, w))
+        if weighted:
+            w = None
+            for phrases, phrase_weight in weighted:
+                w = content_weights(s, m, phrases, phrase_weight, w)
+            weight[b, :len(s)] = torch.tensor(w)
         p, _ = mrope_positions(s + [pad] * (T - len(s)), tok.special["<|image_pad|>"], [GRID])
         pos[b] = p
     return dict(pixels=pixels, ids=ids, target=tgt, positions=pos, labels=labels, weight=weight)
