@@ -152,6 +152,7 @@ class AttentionPanel : public QWidget {
   int spanLast_ = -1;  // the selected span's last word (selected_ when one word is selected)
   int lookedCell_ = -1;
   std::vector<WordAtCell> lookup_;
+  bool lookupNoneHere_ = false;  // a cell is looked up, the words have maps, no content word looked there
   std::vector<AttentionMap> rollout_;  // per answer token, `mean` the rollout row (empty: none yet)
   bool rolloutPending_ = false;
   QString rolloutError_;

@@ -25,8 +25,14 @@ void AttentionPanel::lookUpCell(int cell) {
 }
 
 QString AttentionPanel::lookupText() const {
-  if (lookedCell_ < 0 || lookup_.empty()) return {};
+  if (lookedCell_ < 0) return {};
   const int grid_w = maps_.front().grid_w;
+  if (lookupNoneHere_)
+    return tr("Row %1, col %2 — no content word looked there more than at the rest of the image. "
+              "Click it again to clear.")
+        .arg(lookedCell_ / grid_w + 1)
+        .arg(lookedCell_ % grid_w + 1);
+  if (lookup_.empty()) return {};
   QStringList top;
   for (size_t i = 0; i < std::min<size_t>(lookup_.size(), kLookupWords); ++i)
     top << tr("\u201C%1\u201D %2")
@@ -54,7 +60,11 @@ void AttentionPanel::refreshLookup() {
   const LookupChoice choice = lookupChoice();
   lookup_ = lookedCell_ >= 0 ? RankWordsAtCell(shownMaps(), words_, lookedCell_, choice.aggregate, choice.ranking)
                              : std::vector<WordAtCell>{};
-  heatmap_->setMarkedCell(lookup_.empty() ? -1 : lookedCell_);
+  // Content words leave out those that looked elsewhere (RankWordsAtCell): with none left the
+  // cell stays marked and the line says so, unlike words without maps, which mark nothing.
+  lookupNoneHere_ = lookup_.empty() && lookedCell_ >= 0 && choice.ranking == LookupRanking::kContentWords &&
+                    !RankWordsAtCell(shownMaps(), words_, lookedCell_, choice.aggregate, LookupRanking::kRaw).empty();
+  heatmap_->setMarkedCell(lookup_.empty() && !lookupNoneHere_ ? -1 : lookedCell_);
   // The top words' chips are tinted by their weight relative to the first; the others plain.
   const QColor tint = palette().color(QPalette::Highlight);
   const float top = lookup_.empty() ? 0.f : lookup_.front().weight;

@@ -990,6 +990,10 @@
         <source>Attention of “%1”</source>
         <translation>Aufmerksamkeit von „%1“</translation>
     </message>
+    <message>
+        <source>Row %1, col %2 — no content word looked there more than at the rest of the image. Click it again to clear.</source>
+        <translation>Zeile %1, Spalte %2 — kein Inhaltswort hat dorthin mehr geschaut als auf den Rest des Bildes. Erneut klicken zum Zurücksetzen.</translation>
+    </message>
 </context>
 <context>
     <name>glance::ui::CaptionFolderDialog</name>

@@ -103,6 +103,18 @@ TEST(AttentionAggregate, ReverseLookupRankings) {
   EXPECT_EQ(order(LookupRanking::kRaw), (std::vector<int>{0, 2, 1}));       // "The" 0.6 first
   EXPECT_EQ(order(LookupRanking::kRelative), (std::vector<int>{1, 2, 0}));  // 0.5/0.2 = 2.5 > 0.55/0.333 > 1
   EXPECT_EQ(order(LookupRanking::kContentWords), (std::vector<int>{2, 1}));  // "The" left out
+  // At cell 1 "left." (0.45) is above its mean (0.333), "red" (0.1) below its (0.2): "red"
+  // looked elsewhere and is left out of the content words, kept by kRaw; at cell 2 both weigh 0,
+  // under their means, so no content word looked there.
+  const auto at = [&](int cell, LookupRanking r) {
+    std::vector<int> o;
+    for (const WordAtCell& x : RankWordsAtCell(maps, words, cell, MapAggregate{}, r)) o.push_back(x.word);
+    return o;
+  };
+  EXPECT_EQ(at(1, LookupRanking::kContentWords), (std::vector<int>{2}));
+  EXPECT_EQ(at(1, LookupRanking::kRaw), (std::vector<int>{0, 2, 1}));
+  EXPECT_TRUE(at(2, LookupRanking::kContentWords).empty());
+  EXPECT_EQ(at(2, LookupRanking::kRaw), (std::vector<int>{0, 1, 2}));
   EXPECT_TRUE(IsFunctionWord("The"));
   EXPECT_TRUE(IsFunctionWord("on"));
   EXPECT_FALSE(IsFunctionWord("triangle"));

@@ -90,12 +90,13 @@ class TestAttentionPanel : public QObject {
     QCOMPARE(map->markedCell(), 9);
     // By default the ranking is DefaultLookup's: content words on the last full-attention layer
     // (7), heads by mean, whatever the map shows. There " cats" looked at cell 9 (its second
-    // token's head 1) and " sit" at cells 10 and 12; "A" is a function word and left out.
+    // token's head 1); " sit" looked at cells 10 and 12, at 9 less than on the rest of the image,
+    // and "A" is a function word: both are left out.
     QVERIFY(panel.contentWordsAction()->isChecked());
     QVERIFY(!panel.lookupOnShownAction()->isChecked());
     QCOMPARE(panel.lookupChoice().aggregate.first_layer, 7);
     QCOMPARE(panel.lookup().front().word, 1);
-    QCOMPARE(static_cast<int>(panel.lookup().size()), 2);
+    QCOMPARE(static_cast<int>(panel.lookup().size()), 1);
     QVERIFY2(panel.lookupText().contains(QStringLiteral("content words, layer 7")), qPrintable(panel.lookupText()));
     panel.setLayerHead(1, 0);  // the map's choice does not move the default ranking
     QCOMPARE(panel.lookup().front().word, 1);
@@ -124,8 +125,19 @@ class TestAttentionPanel : public QObject {
     QVERIFY(!panel.contentWordsAction()->isChecked());
     QVERIFY(std::any_of(panel.lookup().begin(), panel.lookup().end(), [](const WordAtCell& x) { return x.word == 0; }));
     panel.contentWordsAction()->setChecked(true);
-    QVERIFY(!panel.lookup().empty());
     QVERIFY(std::none_of(panel.lookup().begin(), panel.lookup().end(), [](const WordAtCell& x) { return x.word == 0; }));
+    // Only "A" looked at cell 0: " cats" and " sit" looked elsewhere, so no content word is
+    // named; the cell stays marked and the line says why, rather than naming a word that did not
+    // look there. At cell 3, where " cats" looked, it is named.
+    QVERIFY(panel.lookup().empty());
+    QCOMPARE(map->markedCell(), 0);
+    QVERIFY2(panel.lookupText().contains(QStringLiteral("Row 1, col 1")) &&
+                 panel.lookupText().contains(QStringLiteral("no content word looked there")),
+             qPrintable(panel.lookupText()));
+    panel.lookUpCell(3);
+    QCOMPARE(panel.lookup().front().word, 1);
+    QVERIFY2(!panel.lookupText().contains(QStringLiteral("no content word")), qPrintable(panel.lookupText()));
+    panel.lookUpCell(0);
     panel.contentWordsAction()->setChecked(false);
     QCOMPARE(static_cast<int>(panel.lookup().size()), 3);
     // New maps clear it too.
