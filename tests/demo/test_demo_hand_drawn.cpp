@@ -27,12 +27,16 @@ constexpr int kScenes = 300;
 struct Gates {
   double shapes_and_colours, objects_with_colour, positions, whole_captions, background, exists, attention;
 };
-// Measured (the committed model, issue 32; in brackets the negative control, then the model
-// before issue 32): shapes+colours 1.7 % (0.0; 1.0), objects with their colour 7.7 % (1.9; 6.5),
-// positions 3.0 % (0.3; 2.0), whole captions 99.0 % (0.0; 83.7), background 99.0 % (12.3; 97.7),
-// "Is there" 48.7 % (45.3; 52.3), attention 86.7 % (4.8; 65.7). The model does not see the
-// shapes of these pictures (README "The demo model"): those figures are at chance, not gated.
-constexpr Gates kGates = {0, 0.05, 0, 0.95, 0.95, 0, 0.80};
+// Measured on the committed model (issue 32: 0.3 E + 0.7 F of tools/twin/train_demo.sh; in
+// brackets the negative control, then the model before the vision curriculum): shapes+colours
+// 56.0 % (0.3; 1.7), objects with their colour 74.4 % (3.9; 7.7), positions 57.7 % (0.0; 3.0),
+// whole captions 100 % (0.0; 99.0), background 100 % (12.3; 99.0), "Is there" 87.3 % (48.7;
+// 48.7), attention 99.0 % (3.8; 86.7). The same run's other exports, E / F / their plain mean,
+// measured 57.3 / 52.7 / 56.0 % shapes+colours, 58.3 / 54.3 / 56.7 % positions and 87.0 / 85.0 /
+// 87.3 % "Is there": the gates sit about 4 points under the lowest of the family, so that a
+// kernel's rounding on another CPU target (a caption's greedy choice flipping) does not fail them
+// while a model that stopped seeing the shapes (the control, or the model before: under 10 %) does.
+constexpr Gates kGates = {0.49, 0.68, 0.50, 0.95, 0.95, 0.81, 0.90};
 
 double Rate(int n, int d) { return d ? static_cast<double>(n) / d : 0.0; }
 

@@ -17,44 +17,56 @@
 namespace glance::demo {
 namespace {
 
-// Measured on the committed checkpoint (tools/twin/train_demo.sh: the mean of its phase-4 and
-// phase-5 exports, issue 32; README "The demo model"), gates a few points below. "Is there a
-// ...?" is answered by looking first ("The square is blue, so no.": the held-out labels too).
-constexpr double kMinShapesAndColours = 0.96;  // measured 100 %: scenes with exactly the right (shape, colour) pairs
-constexpr double kMinPositions = 0.96;         // measured 100 %: every object in its cell
-constexpr double kMinSizes = 0.96;             // measured 100 %: every object's size
-constexpr double kMinBackground = 0.97;        // measured 100 %: the background colour(s), in order
-const std::map<std::string, double> kMinAnswer = {  // per question type, measured 100 / 100 / 96.9 / 95.3 %
-    {"colour", 0.95}, {"count", 0.95}, {"exists", 0.90}, {"where", 0.88}};
-constexpr double kMinAttentionHit = 0.90;      // measured 100 % (mean over layers and heads, and best head)
+// Measured on the committed checkpoint (tools/twin/train_demo.sh: 0.3 E + 0.7 F, issue 32; README
+// "The demo model"), gates a few points below; in brackets the model before it (the mean of
+// phase 4 and 5, whose tower had not been taught shape: 1.7 % of hand-drawn pictures right, 56 %
+// now). "Is there a ...?" is answered by looking first ("The square is blue, so no.": the
+// held-out labels too).
+constexpr double kMinShapesAndColours = 0.96;  // measured 99.6 % (100): scenes with exactly the right (shape, colour) pairs
+constexpr double kMinPositions = 0.96;         // measured 99.6 % (100): every object in its cell
+constexpr double kMinSizes = 0.96;             // measured 99.6 % (100): every object's size
+constexpr double kMinBackground = 0.97;        // measured 100 % (100): the background colour(s), in order
+// Per question type, measured 100 / 100 / 92.2 / 91.4 % (100 / 100 / 96.9 / 95.3 %). "exists" is
+// lower than before: what the model now gets wrong is an absent shape given a colour ("The
+// circle is yellow, so no." for "missing"), the verdict right (README "The demo model").
+const std::map<std::string, double> kMinAnswer = {
+    {"colour", 0.95}, {"count", 0.95}, {"exists", 0.88}, {"where", 0.87}};
+constexpr double kMinAttentionHit = 0.90;      // measured 100 % (100) (mean over layers and heads, and best head)
 // The DeltaNet layers' hidden attention (docs/qwen35.md §2.9), same scenes and words: in the
 // demo model it is vanishingly small on the image by the time the caption starts (its DeltaNet
 // decays forget within the ~12 prompt tokens after the image; largest |a| on any image cell at
-// the noun, over all 107 scenes: 3.5e-8, layer 6; at the first answer token 2e-7), so its peaks
-// are noise (inside the object in 0-3.7 % of scenes per layer) and the image reaches those
-// layers only through the residual stream. Gated: that it stays tiny (a wrongly kept decay
-// would not), with the full-attention maps' image weight as the control that the measure sees
-// weight where there is some (its mean map peaks at >= 0.20 in every scene).
-constexpr double kMaxHiddenImageWeight = 1e-6;
+// the noun, over all 107 scenes: 4.1e-6, layer 6 (the model before: 3.5e-8; the same run's E
+// and F exports 6.2e-6 and 3.4e-6), so its peaks are noise (inside the object in 0-8.4 % of
+// scenes per layer) and the image reaches those layers only through the residual stream.
+// Gated: that it stays tiny, four orders of magnitude under the softmax maps' peaks (a wrongly
+// kept decay would not), with the full-attention maps' image weight as the control that the
+// measure sees weight where there is some (its mean map peaks at >= 0.2 in every scene).
+constexpr double kMaxHiddenImageWeight = 1e-4;
 constexpr double kMinSoftmaxImageWeight = 0.05;
 // Reverse lookup (issue 36 item 4), measured on the 107 single-object scenes: the object's shape
-// or colour is among the top 3 words at its middle cell in 79.4 %, but the top word in only
-// 6.5 % (the issue's 80 % target for the top word is not met: the place and function words —
-// "at", "left", "on" — weigh the object's cell most, having to locate it); at the farthest cell
-// the top word is the background's colour in 68.2 %, the object's words in 0 %.
+// or colour is among the top 3 words at its middle cell in 94.4 % (79.4 %), but the top word in
+// only 20.6 % (6.5 %) (the issue's 80 % target for the top word is not met: the place and
+// function words — "at", "left", "on" — weigh the object's cell most, having to locate it); at
+// the farthest cell the top word is the background's colour in 55.1 % (68.2 %), the object's
+// words in 6.5 % (0 %).
 constexpr double kMinReverseLookupTop3 = 0.70;
-constexpr double kMinReverseLookupBackground = 0.55;
+constexpr double kMinReverseLookupBackground = 0.50;  // measured 55.1 % (68.2 %)
 constexpr double kMaxReverseLookupFar = 0.10;
 // Per full-attention layer (3, 7), heads fused by mean and by max (issue 36 item 4): measured
 // 100 % each (and 100 % for every layer with heads by max).
 constexpr double kMinLayerFusedHit[] = {0.90, 0.90};
-// The reverse lookup's top word (issue 36 item 4; every word, all layers: 6.5 %; ranked by the
-// word's weight over its mean on the image: 7.5 %): content words only, all layers (measured
-// 52.3 %), the last full-attention layer (86.9 %; every word there 23.4 %; the panel's default,
-// DefaultLookup, gated at the issue's 80 %), that layer's head 0 with every word (94.4 %).
-constexpr double kMinReverseLookupContent = 0.45;
-constexpr double kMinReverseLookupDefault = 0.80;  // issue 36's target; measured 86.9 %
-constexpr double kMinReverseLookupLastLayerHead0 = 0.85;
+// The reverse lookup's top word (issue 36 item 4; every word, all layers: 20.6 % (6.5 %); ranked
+// by the word's weight over its mean on the image: 3.7 % (7.5 %)): content words only, all layers
+// (measured 63.6 % (52.3 %)), the last full-attention layer (81.3 % (86.9 %); every word there
+// 27.1 % (23.4 %); the panel's default, DefaultLookup, gated at the issue's 80 %; E / F 85.0 /
+// 80.4 %), that layer's head 0 with content words (100 % on this model, the one before, E and F:
+// the head that names the object; with every word 38.3 % (94.4 %): the new model's head 0 also
+// points the place words at the object). The default's control: at the farthest cell its top
+// word is the object's in 0 % (0 %); before content words had to look at a cell more than at the
+// rest of the image to be named (RankWordsAtCell), 17.8 % (0 %) on this model.
+constexpr double kMinReverseLookupContent = 0.45;  // measured 63.6 % (52.3 %)
+constexpr double kMinReverseLookupDefault = 0.80;  // issue 36's target; measured 81.3 % (86.9 %)
+constexpr double kMinReverseLookupLastLayerHead0 = 0.90;
 constexpr double kMinRolloutHit = 0.90;  // measured 100 % (issue 36 item 2)
 constexpr double kMinAllLayersFused = 0.90;   // measured 100 %: raw weights, every layer's head mean
 constexpr int kCaptionScenes = 256;
@@ -193,6 +205,7 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
   // The same ranked by the word's weight over its mean on the image (LookupRanking::kRelative),
   // and among content words only (kContentWords) under the panel's default choice (all layers
   // and heads), the last full-attention layer's head mean, and that layer's head 0.
+  int last_h0_content_hits = 0;
   int rel_hits = 0, rel_top3 = 0, rel_far_hits = 0, content_hits = 0, content_last_hits = 0, default_far_hits = 0, last_h0_hits = 0,
       last_raw_hits = 0;
   // Fused maps besides the mean: every full-attention layer with heads by max; each layer's head
@@ -282,6 +295,7 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
       last_raw_hits += is(top_with(last, LookupRanking::kRaw), object);
       last.head = 0;
       last_h0_hits += is(top_with(last, LookupRanking::kRaw), object);
+      last_h0_content_hits += is(top_with(last, LookupRanking::kContentWords), object);
       far_background += is(top(far, 0), s.background);
     }
     mean_hits += PeaksInside(m.mean, cells);
@@ -374,15 +388,15 @@ TEST(DemoModel, NounAttentionPeaksInsideTheObject) {
               "colour %.1f%%, among the top 3 %.1f%%; at the farthest cell the object's %.1f%%\n",
               100 * Rate(rel_hits, lookups), 100 * Rate(rel_top3, lookups), 100 * Rate(rel_far_hits, lookups));
   std::printf("reverse lookup, top word the object's shape or colour: content words only %.1f%% (all layers), "
-              "%.1f%% (last full-attention layer: the panel's default, DefaultLookup; every word: %.1f%%); that layer's head 0, every word: %.1f%%\n",
+              "%.1f%% (last full-attention layer: the panel's default, DefaultLookup; every word: %.1f%%); that layer's head 0, content words: %.1f%%, every word: %.1f%%\n",
               100 * Rate(content_hits, lookups), 100 * Rate(content_last_hits, lookups), 100 * Rate(last_raw_hits, lookups),
-              100 * Rate(last_h0_hits, lookups));
+              100 * Rate(last_h0_content_hits, lookups), 100 * Rate(last_h0_hits, lookups));
   EXPECT_GE(Rate(content_hits, lookups), kMinReverseLookupContent);
   std::printf("reverse lookup control: the default ranking's top word at the farthest cell is the object's in %.1f%%\n",
               100 * Rate(default_far_hits, lookups));
   EXPECT_GE(Rate(content_last_hits, lookups), kMinReverseLookupDefault);
   EXPECT_LE(Rate(default_far_hits, lookups), kMaxReverseLookupFar);  // control
-  EXPECT_GE(Rate(last_h0_hits, lookups), kMinReverseLookupLastLayerHead0);
+  EXPECT_GE(Rate(last_h0_content_hits, lookups), kMinReverseLookupLastLayerHead0);
   EXPECT_GE(Rate(lookup_top3, lookups), kMinReverseLookupTop3);
   EXPECT_GE(Rate(far_background, lookups), kMinReverseLookupBackground);
   EXPECT_LE(Rate(far_hits, lookups), kMaxReverseLookupFar);  // control
@@ -393,20 +407,38 @@ struct Variant {
   Precision precision;
   BackendKind backend;
   int scenes;  // the NPU emulator is ~50x slower than the CPU path: fewer scenes keep CI short
-  double max_mean_kl, min_top1, min_caption;  // gates (measured, with margin); caption: identical to f32's
+  double max_mean_kl, min_top1, min_said;  // gates (measured, with margin); said: the caption says what f32's says
   double min_right;  // captions with exactly the right (shape, colour) pairs (f32: 100 % of these 48 scenes)
 };
 
+// What a caption says: its objects (size, colour, shape, cell) in order and its background,
+// whichever of the three templates words it ("A red circle ..., on a white background." /
+// "There is one shape on a white background: ..." / "On a white background, ..."). The model
+// was trained on the three at random, so its first token is a near tie between them; a
+// quantized path that flips it words the same caption another way. Identical text is printed
+// beside it.
+bool SaysTheSame(const ParsedCaption& a, const ParsedCaption& b) {
+  if (a.background != b.background || a.objects.size() != b.objects.size()) return false;
+  for (size_t k = 0; k < a.objects.size(); ++k) {
+    const ParsedObject &x = a.objects[k], &y = b.objects[k];
+    if (x.size != y.size || x.colour != y.colour || x.shape != y.shape || x.cell != y.cell) return false;
+  }
+  return true;
+}
+
 TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   const Variant variants[] = {
-      // measured: KL mean 1.3e-6, top-1 100 %, captions identical to f32's 100 %, right 100 % (as f32)
-      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 3e-6, 0.98, 0.88, 0.95},
-      // measured: KL mean 1.22e-4, max 6.2e-3 with the 6-bit LM head (issue 31; with the Q8 head
-      // 3.8e-5, max 7.7e-3; the model before issue 32: 5.9e-6), top-1 100 %, identical captions
-      // 100 %, right 100 %
-      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 2.5e-4, 0.98, 0.85, 0.95},
-      // measured: KL mean 8.6e-6, top-1 100 %, identical captions 12/12, right 12/12
-      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 12, 5e-5, 0.98, 0.70, 0.90},
+      // Measured on the committed model (in brackets the one before it, the same 48 scenes):
+      // KL mean 2.9e-6 (1.3e-6), top-1 99.9 % (100), says what f32's says / identical text
+      // 100 / 97.9 % (100 / 100), right 100 % (100, as f32)
+      {"q8", Precision::kQ8, BackendKind::kCpu, kQuantScenes, 5e-6, 0.98, 0.95, 0.95},
+      // KL mean 1.08e-4 (1.22e-4 with the 6-bit LM head, issue 31), max 1.6e-2 (6.2e-3), top-1
+      // 99.2 % (100), says the same / identical 100 / 72.9 % (100 / 100): the template flips
+      // (SaysTheSame), right 100 % (100)
+      {"q4", Precision::kQ4, BackendKind::kCpu, kQuantScenes, 2.5e-4, 0.98, 0.92, 0.95},
+      // KL mean 8.7e-6 (8.6e-6), top-1 99.4 % (100), says the same / identical 100 / 83.3 %
+      // (12/12 both), right 12/12 (12/12)
+      {"npu-emu", Precision::kF32, BackendKind::kNpuEmu, 12, 5e-5, 0.98, 0.90, 0.90},
   };
   const auto ref = LoadDemoEngine(Precision::kF32);
   const DemoScenes& w = Scenes();
@@ -414,6 +446,7 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
   std::vector<std::vector<int32_t>> answers;
   std::vector<std::string> ref_text;
   std::vector<std::vector<float>> ref_logits;
+  std::vector<ParsedCaption> ref_parsed;
   int ref_ok = 0, ref_right = 0;
   for (int i = 0; i < n; ++i) {
     const DemoScene& s = w.scenes[static_cast<size_t>(i)];
@@ -423,14 +456,19 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
     ref_right += c.shapes_and_colours;
     answers.push_back(r.tokens);
     ref_text.push_back(r.text);
+    ref_parsed.push_back(ParseCaption(r.text, w));
     ref_logits.push_back(AnswerLogits(*ref, s, r.tokens));
   }
-  std::printf("%-8s KL(f32||x) mean     max   top-1   background right   shapes+colours right   caption = f32's\n", "path");
+  int control_said = 0;  // negative control: the next scene's caption does not say the same
+  for (int i = 0; i < n; ++i)
+    control_said += SaysTheSame(ref_parsed[static_cast<size_t>(i)], ref_parsed[static_cast<size_t>((i + 1) % n)]);
+  EXPECT_LE(Rate(control_said, n), 0.05) << "SaysTheSame tells different captions apart";
+  std::printf("%-8s KL(f32||x) mean     max   top-1   background right   shapes+colours right   says f32's   = f32's\n", "path");
   std::printf("%-8s %9s %9s %7s   %5.1f%%   %5.1f%%\n", "f32", "-", "-", "-", 100 * Rate(ref_ok, n), 100 * Rate(ref_right, n));
   for (const Variant& v : variants) {
     const auto engine = LoadDemoEngine(v.precision, v.backend);
     double kl_sum = 0, kl_max = 0;
-    int rows = 0, top1 = 0, ok = 0, right = 0, same = 0;
+    int rows = 0, top1 = 0, ok = 0, right = 0, same = 0, said = 0;
     const int nv = std::min(n, v.scenes);
     for (int i = 0; i < nv; ++i) {
       const DemoScene& s = w.scenes[static_cast<size_t>(i)];
@@ -462,13 +500,15 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
       ok += c.background;
       right += c.shapes_and_colours;
       same += r.text == ref_text[static_cast<size_t>(i)];
+      said += SaysTheSame(ParseCaption(r.text, w), ref_parsed[static_cast<size_t>(i)]);
     }
-    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name, kl_sum / rows,
-                kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(right, nv), 100 * Rate(same, nv), rows, nv);
+    std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name,
+                kl_sum / rows, kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(right, nv), 100 * Rate(said, nv),
+                100 * Rate(same, nv), rows, nv);
     std::fflush(stdout);
     EXPECT_LE(kl_sum / rows, v.max_mean_kl) << v.name;
     EXPECT_GE(Rate(top1, rows), v.min_top1) << v.name;
-    EXPECT_GE(Rate(same, nv), v.min_caption) << v.name;
+    EXPECT_GE(Rate(said, nv), v.min_said) << v.name;
     EXPECT_GE(Rate(right, nv), v.min_right) << v.name;
   }
 }
