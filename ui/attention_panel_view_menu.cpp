@@ -65,12 +65,14 @@ QToolButton* AttentionPanel::buildViewButton() {
                             "otherwise each word's map spans every colour"));
   viewMenu->addSeparator();
   // The reverse lookup's default (DefaultLookup): content words on the last full-attention
-  // layer, which names the object at its cell far more often than every word over all layers.
+  // layer, which names the object at its cell far more often than every word over all layers;
+  // content words are named only where they looked more than at the rest of the image.
   contentWords_ = viewMenu->addAction(tr("Reverse lookup: content words only"));
   contentWords_->setCheckable(true);
   contentWords_->setChecked(true);
   contentWords_->setToolTip(tr("Leave out \u201C" "a\u201D, \u201Cthe\u201D, \u201Con\u201D and the like when ranking the "
-                               "words that looked at a clicked cell: they rest their attention on the whole image"));
+                               "words that looked at a clicked cell (they rest their attention on the whole image), "
+                               "and words that looked at the rest of the image more than at that cell"));
   lookupOnShown_ = viewMenu->addAction(tr("Reverse lookup: on the layers and head shown"));
   lookupOnShown_->setCheckable(true);
   lookupOnShown_->setToolTip(tr("Rank the words by the map chosen above; otherwise by the last full-attention "

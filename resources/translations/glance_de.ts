@@ -795,10 +795,6 @@
         <translation>Rückwärtssuche: nur Inhaltswörter</translation>
     </message>
     <message>
-        <source>Leave out “a”, “the”, “on” and the like when ranking the words that looked at a clicked cell: they rest their attention on the whole image</source>
-        <translation>„ein“, „der“, „auf“ und Ähnliches weglassen, wenn die Wörter gereiht werden, die auf eine angeklickte Zelle geschaut haben: Sie verteilen ihre Aufmerksamkeit über das ganze Bild</translation>
-    </message>
-    <message>
         <source>Reverse lookup: on the layers and head shown</source>
         <translation>Rückwärtssuche: auf den gezeigten Schichten und Köpfen</translation>
     </message>
@@ -993,6 +989,10 @@
     <message>
         <source>Row %1, col %2 — no content word looked there more than at the rest of the image. Click it again to clear.</source>
         <translation>Zeile %1, Spalte %2 — kein Inhaltswort hat dorthin mehr geschaut als auf den Rest des Bildes. Erneut klicken zum Zurücksetzen.</translation>
+    </message>
+    <message>
+        <source>Leave out “a”, “the”, “on” and the like when ranking the words that looked at a clicked cell (they rest their attention on the whole image), and words that looked at the rest of the image more than at that cell</source>
+        <translation>„ein“, „der“, „auf“ und Ähnliches weglassen, wenn die Wörter gereiht werden, die auf eine angeklickte Zelle geschaut haben (sie verteilen ihre Aufmerksamkeit über das ganze Bild), und Wörter, die auf den Rest des Bildes mehr geschaut haben als auf diese Zelle</translation>
     </message>
 </context>
 <context>
