@@ -57,9 +57,11 @@ struct Reference {
   }
 };
 
-#define SKIP_UNLESS_REFERENCE_FITS(ref)                                                              \
+// A stale reference fails rather than skips: a retrained demo model committed without its
+// reference would otherwise leave the MTP layer untested with every test green.
+#define REQUIRE_REFERENCE_FITS(ref)                                                                  \
   if (!(ref).ForThisModel())                                                                         \
-  GTEST_SKIP() << "tests/lm/data/mtp_reference.safetensors was computed for another demo model; "   \
+  GTEST_FAIL() << "tests/lm/data/mtp_reference.safetensors was computed for another demo model; "   \
                   "regenerate it: /usr/bin/python3 tests/lm/make_mtp_reference.py"
 
 using testing::MaxAbsDiff;
@@ -108,7 +110,7 @@ TEST(Mtp, DemoModelHasOneAndTinyADoesNot) {
 TEST(Mtp, MatchesTheTwin) {
   const Demo& d = GetDemo();
   const Reference ref;
-  SKIP_UNLESS_REFERENCE_FITS(ref);
+  REQUIRE_REFERENCE_FITS(ref);
   const std::vector<int64_t> ids = ref.I64("ids");
   const std::vector<float> want = ref.F32("mtp.hidden");
   const std::vector<float> got = MtpRows(d, ids, 0);
@@ -137,7 +139,7 @@ TEST(Mtp, CacheKeptByForwardsAndDraftMatchTheTwin) {
   // the last id: the draft row is the twin's last MTP row.
   const Demo& d = GetDemo();
   const Reference ref;
-  SKIP_UNLESS_REFERENCE_FITS(ref);
+  REQUIRE_REFERENCE_FITS(ref);
   const std::vector<int64_t> ids = ref.I64("ids");
   const size_t T = ids.size();
   LmState st = d.model.NewState();
