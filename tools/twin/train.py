@@ -331,6 +331,9 @@ def main():
     ap.add_argument("--varied", type=float, default=0.0,
                     help="fraction of the training scenes drawn from the varied world (varied_world.py); the probes "
                          "then ask each object's labels on its own token")
+    ap.add_argument("--large-max", type=float, default=varied_world.SIZE_RANGES["large"][1],
+                    help="the varied world's largest 'large' radius in pixels (default %(default)s); larger ones "
+                         "span two cells, as a person's big shapes do (issue 32)")
     ap.add_argument("--reasoned-exists", action="store_true",
                     help="'Is there ...?' answered 'The square is blue, so no.' (shapes_world.exists_answer)")
     ap.add_argument("--scene-offset", type=int, default=0,
@@ -348,6 +351,10 @@ def main():
     ap.add_argument("--scale-vision-positions", type=float,
                     help="multiply the run's vision position table by this, save the state and exit (see README)")
     a = ap.parse_args()
+    try:
+        varied_world.set_large_max(a.large_max)
+    except ValueError as e:
+        ap.error(str(e))
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     os.makedirs(a.run, exist_ok=True)
@@ -461,7 +468,7 @@ def export(model, folder, c, a):
         json.dump(dict(step=c["step"], vision_step=c["vision_step"], minutes=round(c["elapsed"] / 60, 1),
                        cpu_minutes=round(c["cpu_seconds"] / 60, 1), seed=a.seed, batch=a.batch, lr=a.lr,
                        steps_planned=a.steps, mtp_weight=a.mtp_weight, init_from=a.init_from, varied=a.varied,
-                       reasoned_exists=a.reasoned_exists, scene_offset=a.scene_offset), f, indent=2)
+                       reasoned_exists=a.reasoned_exists, scene_offset=a.scene_offset, large_max=a.large_max), f, indent=2)
         f.write("\n")
     print(f"wrote {folder} (step {c['step']}, vision step {c['vision_step']}, {c['elapsed'] / 60:.1f} min of training)")
 

@@ -25,6 +25,17 @@ CELL_MARGIN = 6.0  # pixels between an object's centre and its cell's borders
 # The "radius" r of shapes_world.shape_mask, by size word. shapes_world's 9 / 12 / 15 fall inside
 # small / medium / large; "large" reaches well past them (a person draws big shapes).
 SIZE_RANGES = {"small": (7.0, 10.5), "medium": (10.5, 13.5), "large": (13.5, 34.0)}
+
+
+def set_large_max(r):
+    """The largest 'large' radius. A centre must stay CELL_MARGIN inside its cell with the object
+    inside the image (_place), which holds up to r = (CELL - CELL_MARGIN - 1) / 1.15."""
+    limit = (CELL - CELL_MARGIN - 1) / 1.15
+    if not SIZE_RANGES["large"][0] < r <= limit:
+        raise ValueError(f"--large-max {r}: must be above {SIZE_RANGES['large'][0]} and at most {limit:.1f}")
+    SIZE_RANGES["large"] = (SIZE_RANGES["large"][0], float(r))
+
+
 # Turning a square by 45 degrees makes it a diamond (and a cross an x): those stay within 15.
 MAX_TURN = {"circle": 0, "square": 15, "diamond": 15, "cross": 15, "triangle": 30, "star": 36}
 # Each colour name as ranges of hue (degrees), saturation and value: shades of it, not one RGB.
