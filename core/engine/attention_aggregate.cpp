@@ -98,9 +98,11 @@ std::vector<WordAtCell> RankWordsAtCell(const std::vector<AttentionMap>& maps, c
     if (static_cast<size_t>(cell) >= map.size()) continue;
     if (ranking == LookupRanking::kContentWords && (IsFunctionWord(words[w].text) || !HasLetter(words[w].text))) continue;
     float weight = map[static_cast<size_t>(cell)];
-    double mean = 0.0;  // of |weight| over the image: signed hidden attention counts by size
-    for (float v : map) mean += std::abs(static_cast<double>(v));
-    mean /= static_cast<double>(map.size());
+    double mean = 0.0;  // of |weight| over the image (signed hidden attention counts by size); kRaw needs none
+    if (ranking != LookupRanking::kRaw) {
+      for (float v : map) mean += std::abs(static_cast<double>(v));
+      mean /= static_cast<double>(map.size());
+    }
     if (ranking == LookupRanking::kContentWords && !(static_cast<double>(weight) > mean)) continue;  // looked elsewhere
     if (ranking == LookupRanking::kRelative)
       weight = mean > 0.0 ? static_cast<float>(static_cast<double>(weight) / mean) : 0.0f;

@@ -496,11 +496,12 @@ TEST(DemoModel, QuantizedAndNpuEmulatedPathsKeepTheCaptions) {
         ++rows;
       }
       const TurnResult r = Caption(engine, s, false);
-      const CaptionScore c = ScoreCaption(ParseCaption(r.text, w), s);
+      const ParsedCaption parsed = ParseCaption(r.text, w);
+      const CaptionScore c = ScoreCaption(parsed, s);
       ok += c.background;
       right += c.shapes_and_colours;
       same += r.text == ref_text[static_cast<size_t>(i)];
-      said += SaysTheSame(ParseCaption(r.text, w), ref_parsed[static_cast<size_t>(i)]);
+      said += SaysTheSame(parsed, ref_parsed[static_cast<size_t>(i)]);
     }
     std::printf("%-8s %9.2e %9.2e %6.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   %5.1f%%   (%d answer rows, %d scenes)\n", v.name,
                 kl_sum / rows, kl_max, 100 * Rate(top1, rows), 100 * Rate(ok, nv), 100 * Rate(right, nv), 100 * Rate(said, nv),
