@@ -49,7 +49,7 @@ float ReadHalf(const char* p) {
   std::memcpy(&bits, p, sizeof bits);
   bits = qFromLittleEndian(bits);
   qfloat16 h;
-  std::memcpy(&h, &bits, sizeof bits);
+  std::memcpy(static_cast<void*>(&h), &bits, sizeof bits);  // qfloat16 is trivially copyable: its bits are the half
   return static_cast<float>(h);
 }
 

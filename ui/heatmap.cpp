@@ -391,10 +391,10 @@ void HeatmapWidget::updateHover(QPointF pos) {
   const int cell = interactive_ ? cellAt(pos) : -1;
   if (cell >= 0 && static_cast<size_t>(cell) < map_.size()) {
     double sum = 0.0;
-    for (float v : map_) sum += v;
-    const float value = map_[static_cast<size_t>(cell)];
+    for (float v : map_) sum += static_cast<double>(v);
+    const double value = static_cast<double>(map_[static_cast<size_t>(cell)]);
     const QString row = QString::number(cell / grid_w_ + 1), col = QString::number(cell % grid_w_ + 1);
-    const QString weight = FormatWeight(static_cast<double>(value));
+    const QString weight = FormatWeight(value);
     const QString share = sum > 0.0 ? QLocale().toString(100.0 * value / sum, 'f', 1) : QString();
     text = tr("row %1, col %2 \u00B7 weight %3").arg(row, col, weight);
     if (!share.isEmpty()) text += tr(" (%1% of this map)").arg(share);
