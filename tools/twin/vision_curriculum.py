@@ -134,6 +134,8 @@ def main():
     ap.add_argument("--init-from", help="a state.pt of this script: its tower and probes, scenes from where it stopped")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1, help="processes drawing scenes (0: in the trainer)")
+    ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); train.py takes the same flag")
+    ap.add_argument("--vision-intermediate", type=int, help="the vision blocks' MLP width (default: demo_config's)")
     ap.add_argument("--val-every", type=int, default=250)
     ap.add_argument("--save-every", type=int, default=250)
     a = ap.parse_args()
@@ -145,7 +147,12 @@ def main():
     assert len(phases) == len(steps) == len(lrs)
     os.makedirs(a.out, exist_ok=True)
     state_path = os.path.join(a.out, "state.pt")
-    model = Qwen35(demo_config())
+    config = demo_config()
+    if a.vision_depth:
+        config["vision_config"]["depth"] = a.vision_depth
+    if a.vision_intermediate:
+        config["vision_config"]["intermediate_size"] = a.vision_intermediate
+    model = Qwen35(config)
     train.init_weights(model, a.seed)
     vis = model.model.visual
     with torch.no_grad():
