@@ -105,10 +105,17 @@ def scene(split, index):
                 pixel_seed=rng.getrandbits(32))
 
 
+# Pixel centres, computed once: every scene's background reads them (drawing is what the
+# curriculum's steps cost, README "A fourth look").
+_YY, _XX = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
+_YY.flags.writeable = _XX.flags.writeable = False
+
+
 def _background(sc):
-    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64) + 0.5
+    yy, xx = _YY, _XX
     a = np.array(sc["bg_rgb"][0], dtype=np.float64)
-    img = np.broadcast_to(a, (SIZE, SIZE, 3)).copy()
+    img = np.empty((SIZE, SIZE, 3))
+    img[...] = a
     kind = sc["kind"]
     if kind.startswith("two-tone"):
         b = np.array(sc["bg_rgb"][1], dtype=np.float64)
@@ -176,25 +183,34 @@ def object_coverage(sc, k):
     return out
 
 
-def _draw(sc):
-    """-> (HxWx3 uint8 image, [each object's coverage in its box, the box])."""
-    img = _background(sc)
-    covers = []
+def covers(sc):
+    """[each object's coverage in its box, the box]: what silhouettes and token labels need,
+    without drawing the picture."""
+    out = []
     for o in sc["objects"]:
         y0, y1, x0, x1 = _box(o)
-        a = coverage(o, y0, y1, x0, x1)
-        covers.append((a, (y0, y1, x0, x1)))
+        out.append((coverage(o, y0, y1, x0, x1), (y0, y1, x0, x1)))
+    return out
+
+
+def _draw(sc):
+    """-> (HxWx3 uint8 image, covers(sc))."""
+    img = _background(sc)
+    drawn = covers(sc)
+    for o, (a, (y0, y1, x0, x1)) in zip(sc["objects"], drawn):
         img[y0:y1, x0:x1] = img[y0:y1, x0:x1] * (1 - a[..., None]) + np.array(o["rgb"], dtype=np.float64) * a[..., None]
     if sc["noise"]:
-        img = img + np.random.default_rng(sc["pixel_seed"]).normal(0, sc["noise"], img.shape)
-    out = Image.fromarray(np.clip(np.round(img), 0, 255).astype(np.uint8))
+        img += np.random.default_rng(sc["pixel_seed"]).normal(0, sc["noise"], img.shape)
+    np.round(img, out=img)
+    np.clip(img, 0, 255, out=img)
+    out = Image.fromarray(img.astype(np.uint8))
     if sc["blur"]:
         out = out.filter(ImageFilter.GaussianBlur(sc["blur"]))
     if sc["jpeg"]:
         buf = io.BytesIO()
         out.save(buf, format="JPEG", quality=sc["jpeg"])
         out = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
-    return np.asarray(out, dtype=np.uint8).copy(), covers
+    return np.asarray(out, dtype=np.uint8).copy(), drawn
 
 
 def render(sc):
@@ -209,7 +225,7 @@ def own_token(o):
 
 
 def silhouette(drawn):
-    """The silhouettes of a drawn varied scene (_draw's result): each object's anti-aliased
+    """The silhouettes of a drawn varied scene (_draw's result, or (None, covers(sc))): each object's anti-aliased
     coverage, white on black, without the scene's colours, background, noise, blur or JPEG."""
     out = np.zeros((SIZE, SIZE))
     for a, (y0, y1, x0, x1) in drawn[1]:

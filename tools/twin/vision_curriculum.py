@@ -42,12 +42,15 @@ def draw(index, kind, t):
     """Train scene `index` as kind 'sil' (silhouettes), 'colour', or 'blend' (silhouette -> colour
     at t in [0, 1]) -> (HxWx3 uint8, token labels as varied_world.token_labels, colour asked?)."""
     sc = varied_world.scene("train", index)
-    drawn = varied_world._draw(sc)
+    # A pure silhouette needs only the objects' coverage, not the coloured picture (a third of a
+    # scene's drawing time).
+    drawn = (None, varied_world.covers(sc)) if kind == "sil" else varied_world._draw(sc)
     shape, colour, size, cell, img = varied_world.token_labels(sc, drawn=drawn)
-    if kind != "colour":
+    if kind == "sil":
+        img = varied_world.silhouette(drawn)
+    elif kind == "blend":
         sil = varied_world.silhouette(drawn).astype(np.float64)
-        w = t if kind == "blend" else 0.0
-        img = np.round((1 - w) * sil + w * img).astype(np.uint8)
+        img = np.round((1 - t) * sil + t * img).astype(np.uint8)
     return img, np.stack([shape, colour, size, cell]), kind != "sil"
 
 
