@@ -139,9 +139,15 @@ def main():
     ap.add_argument("--workers", type=int, default=1, help="processes drawing scenes (0: in the trainer)")
     ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); train.py takes the same flag")
     ap.add_argument("--vision-intermediate", type=int, help="the vision blocks' MLP width (default: demo_config's)")
+    ap.add_argument("--large-max", type=float, default=varied_world.SIZE_RANGES["large"][1],
+                    help="the varied world's largest 'large' radius in pixels, as train.py's; the val scenes too (default %(default)s)")
     ap.add_argument("--val-every", type=int, default=250)
     ap.add_argument("--save-every", type=int, default=250)
     a = ap.parse_args()
+    try:
+        varied_world.set_large_max(a.large_max)  # before the loader's workers fork: they draw with it
+    except ValueError as e:
+        ap.error(str(e))
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     phases = a.phases.split(",")
