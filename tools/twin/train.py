@@ -340,6 +340,9 @@ def main():
                     help="train-split scene indices start here (a later phase sees scenes an earlier one did not)")
     ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); with --init-from, new ones start as the identity")
     ap.add_argument("--vision-intermediate", type=int, help="vision MLP width (default: demo_config's)")
+    ap.add_argument("--vision-hidden", type=int, help="the vision tower's width (default: demo_config's); "
+                    "a wider one than --init-from's needs --init-vision-from")
+    ap.add_argument("--vision-heads", type=int, help="the vision tower's attention heads (default: demo_config's)")
     ap.add_argument("--save-minutes", type=float, default=4.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop-after-minutes", type=float, default=0, help="stop (resumably) after this long")
@@ -364,6 +367,10 @@ def main():
         config["vision_config"]["depth"] = a.vision_depth
     if a.vision_intermediate:
         config["vision_config"]["intermediate_size"] = a.vision_intermediate
+    if a.vision_hidden:
+        config["vision_config"]["hidden_size"] = a.vision_hidden
+    if a.vision_heads:
+        config["vision_config"]["num_heads"] = a.vision_heads
     model = Qwen35(config)
     init_weights(model, a.seed)
     probe = AuxProbe(config["vision_config"]["out_hidden_size"], own_token=a.varied > 0)

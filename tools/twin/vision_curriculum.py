@@ -139,6 +139,9 @@ def main():
     ap.add_argument("--workers", type=int, default=1, help="processes drawing scenes (0: in the trainer)")
     ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); train.py takes the same flag")
     ap.add_argument("--vision-intermediate", type=int, help="the vision blocks' MLP width (default: demo_config's)")
+    ap.add_argument("--vision-hidden", type=int, help="the vision tower's width (default: demo_config's); "
+                    "a wider one than --init-from's needs --init-vision-from")
+    ap.add_argument("--vision-heads", type=int, help="the vision tower's attention heads (default: demo_config's)")
     ap.add_argument("--large-max", type=float, default=varied_world.SIZE_RANGES["large"][1],
                     help="the varied world's largest 'large' radius in pixels, as train.py's; the val scenes too (default %(default)s)")
     ap.add_argument("--val-every", type=int, default=250)
@@ -161,6 +164,10 @@ def main():
         config["vision_config"]["depth"] = a.vision_depth
     if a.vision_intermediate:
         config["vision_config"]["intermediate_size"] = a.vision_intermediate
+    if a.vision_hidden:
+        config["vision_config"]["hidden_size"] = a.vision_hidden
+    if a.vision_heads:
+        config["vision_config"]["num_heads"] = a.vision_heads
     model = Qwen35(config)
     train.init_weights(model, a.seed)
     vis = model.model.visual
