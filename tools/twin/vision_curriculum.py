@@ -7,6 +7,7 @@ Phases (--phases, --steps and --lrs, one entry each):
   sil    every scene drawn as its silhouettes (white on black)
   blend  half silhouettes, half blended from silhouette to colour over the phase's first 60 %
   mix    a quarter silhouettes, the rest in colour
+  scene  as mix, on whole scenes instead of crops (the same probes on each object's own token)
 The colour probe is asked only of scenes with colour in them (not of pure silhouettes). Each
 phase starts a fresh AdamW (0.9/0.98, wd 0.01, clip 1) and train.lr_at with 50 warm-up steps.
 Logs the probes on the varied val scenes 0-255 (each object's own token, whole scenes) every
@@ -61,7 +62,7 @@ def scene_kind(phase, index, step, steps):
         return "sil", 0.0
     if phase == "blend":
         return ("sil", 0.0) if u < 0.5 else ("blend", min(1.0, step / (0.6 * steps)))
-    if phase == "mix":
+    if phase in ("mix", "scene"):
         return ("sil", 0.0) if u < 0.25 else ("colour", 1.0)
     raise ValueError(phase)
 
@@ -89,6 +90,40 @@ class Crops(torch.utils.data.Dataset):
                 ask.append(colour)
         return (torch.stack(pix), torch.tensor(toks), torch.from_numpy(np.stack(labels)),
                 torch.tensor(where), torch.tensor(ask))
+
+
+class Scenes(torch.utils.data.Dataset):
+    """Item as Crops's -> one step's whole scenes (phase 'scene'): pixels [B, 196, 1536], labels
+    [B, 4, 49] as varied_world.token_labels, colour asked [B]."""
+
+    def __init__(self, batch):
+        self.batch = batch
+
+    def __getitem__(self, item):
+        phase, step, steps, first = item
+        pix, labels, ask = [], [], []
+        for index in range(first, first + self.batch):
+            kind, t = scene_kind(phase, index, step, steps)
+            img, lab, colour = draw(index, kind, t)
+            pix.append(patchify(img)[0])
+            labels.append(torch.from_numpy(lab))
+            ask.append(colour)
+        return torch.stack(pix), torch.stack(labels), torch.tensor(ask)
+
+
+def scene_loss(vis, probe, pix, labels, ask):
+    """The crops' loss on whole scenes: the same probes on each object's own token, which now
+    attends over the whole picture (the crops' tower reads a whole scene's objects less well,
+    README "A fifth look")."""
+    img = vis(pix, 14, 14)
+    own = labels[:, 3] >= 0                                           # [B, 49]
+    ask = ask[:, None].expand_as(own)
+    tok, lab = img[own], labels.permute(0, 2, 1)[own]               # [n, C], [n, 4]
+    loss = (F.cross_entropy(probe.shape(tok), lab[:, 0]) + F.cross_entropy(probe.size(tok), lab[:, 2])
+            + F.cross_entropy(probe.cell(tok), lab[:, 3]))
+    if ask[own].any():
+        loss = loss + F.cross_entropy(probe.colour(tok[ask[own]]), lab[ask[own]][:, 1])
+    return loss, (probe.shape(tok).argmax(-1) == lab[:, 0]).float().mean().item()
 
 
 def crop_loss(vis, probe, pix, toks, labels, where, ask):
@@ -195,7 +230,7 @@ def main():
         log.flush()
 
     val = val_set()
-    data = Crops(a.batch)
+    crops, scenes = Crops(a.batch), Scenes(a.batch)
     params = list(vis.parameters()) + list(probe.parameters())
     while c["phase"] < len(phases):
         ph, n, lr = phases[c["phase"]], steps[c["phase"]], lrs[c["phase"]]
@@ -204,6 +239,7 @@ def main():
             opt.load_state_dict(st["opt"])
         first = c["next_scene"] - c["step"] * a.batch  # this phase's first scene
         items = [(ph, s, n, first + s * a.batch) for s in range(c["step"], n)]
+        data, step_loss = (scenes, scene_loss) if ph == "scene" else (crops, crop_loss)
         loader = torch.utils.data.DataLoader(data, batch_size=None, sampler=items, num_workers=a.workers,
                                              worker_init_fn=lambda _: torch.set_num_threads(1))
         say(f"phase {ph} ({c['phase'] + 1}/{len(phases)}) from step {c['step']} of {n}, lr {lr}, scenes from {c['next_scene']}")
@@ -212,7 +248,7 @@ def main():
             s = c["step"]
             for grp in opt.param_groups:
                 grp["lr"] = train.lr_at(s, n, lr, warmup=50)
-            loss, acc = crop_loss(vis, probe, *batch)
+            loss, acc = step_loss(vis, probe, *batch)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -225,7 +261,7 @@ def main():
             c["cpu_seconds"] += cpu - p0
             t0, p0 = now, cpu
             if c["step"] % 50 == 0:
-                say(f"{ph} step {c['step']} loss {loss.item():.3f} batch shape {acc:.3f} crops {len(batch[0])} "
+                say(f"{ph} step {c['step']} loss {loss.item():.3f} batch shape {acc:.3f} {data.__class__.__name__.lower()} {len(batch[0])} "
                     f"{c['elapsed'] / 60:.1f} min ({c['cpu_seconds'] / 60:.1f} CPU)")
             done = c["step"] == n
             if c["step"] % a.val_every == 0 or done:
