@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 import shapes_world as world  # noqa: E402
 import varied_world  # noqa: E402
 from checkpoint import load_model, save_model  # noqa: E402
-from demo_config import TINY_A, demo_config  # noqa: E402
+from demo_config import TINY_A, add_vision_flags, demo_config  # noqa: E402
 from model import Qwen35, mrope_positions, patchify  # noqa: E402
 from text import Tokenizer, encode_conversation  # noqa: E402
 
@@ -338,11 +338,7 @@ def main():
                     help="'Is there ...?' answered 'The square is blue, so no.' (shapes_world.exists_answer)")
     ap.add_argument("--scene-offset", type=int, default=0,
                     help="train-split scene indices start here (a later phase sees scenes an earlier one did not)")
-    ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); with --init-from, new ones start as the identity")
-    ap.add_argument("--vision-intermediate", type=int, help="vision MLP width (default: demo_config's)")
-    ap.add_argument("--vision-hidden", type=int, help="the vision tower's width (default: demo_config's); "
-                    "a wider one than --init-from's needs --init-vision-from")
-    ap.add_argument("--vision-heads", type=int, help="the vision tower's attention heads (default: demo_config's)")
+    add_vision_flags(ap)
     ap.add_argument("--save-minutes", type=float, default=4.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop-after-minutes", type=float, default=0, help="stop (resumably) after this long")
@@ -362,15 +358,7 @@ def main():
     torch.manual_seed(a.seed)
     os.makedirs(a.run, exist_ok=True)
     state_path = os.path.join(a.run, "state.pt")
-    config = demo_config()
-    if a.vision_depth:
-        config["vision_config"]["depth"] = a.vision_depth
-    if a.vision_intermediate:
-        config["vision_config"]["intermediate_size"] = a.vision_intermediate
-    if a.vision_hidden:
-        config["vision_config"]["hidden_size"] = a.vision_hidden
-    if a.vision_heads:
-        config["vision_config"]["num_heads"] = a.vision_heads
+    config = demo_config(a)
     model = Qwen35(config)
     init_weights(model, a.seed)
     probe = AuxProbe(config["vision_config"]["out_hidden_size"], own_token=a.varied > 0)

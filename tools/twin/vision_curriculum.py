@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import train  # noqa: E402
 import varied_world  # noqa: E402
-from demo_config import demo_config  # noqa: E402
+from demo_config import add_vision_flags, demo_config  # noqa: E402
 from model import Qwen35, patchify  # noqa: E402
 
 FIRST_SCENE = 20_000_000  # train split, apart from train.py's joint (0 on) and vision (10,000,000 on) scenes
@@ -172,11 +172,7 @@ def main():
     ap.add_argument("--init-from", help="a state.pt of this script: its tower and probes, scenes from where it stopped")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1, help="processes drawing scenes (0: in the trainer)")
-    ap.add_argument("--vision-depth", type=int, help="vision blocks (default: demo_config's); train.py takes the same flag")
-    ap.add_argument("--vision-intermediate", type=int, help="the vision blocks' MLP width (default: demo_config's)")
-    ap.add_argument("--vision-hidden", type=int, help="the vision tower's width (default: demo_config's); "
-                    "a wider one than --init-from's needs --init-vision-from")
-    ap.add_argument("--vision-heads", type=int, help="the vision tower's attention heads (default: demo_config's)")
+    add_vision_flags(ap)
     ap.add_argument("--large-max", type=float, default=varied_world.SIZE_RANGES["large"][1],
                     help="the varied world's largest 'large' radius in pixels, as train.py's; the val scenes too (default %(default)s)")
     ap.add_argument("--val-every", type=int, default=250)
@@ -194,15 +190,7 @@ def main():
     assert len(phases) == len(steps) == len(lrs)
     os.makedirs(a.out, exist_ok=True)
     state_path = os.path.join(a.out, "state.pt")
-    config = demo_config()
-    if a.vision_depth:
-        config["vision_config"]["depth"] = a.vision_depth
-    if a.vision_intermediate:
-        config["vision_config"]["intermediate_size"] = a.vision_intermediate
-    if a.vision_hidden:
-        config["vision_config"]["hidden_size"] = a.vision_hidden
-    if a.vision_heads:
-        config["vision_config"]["num_heads"] = a.vision_heads
+    config = demo_config(a)
     model = Qwen35(config)
     train.init_weights(model, a.seed)
     vis = model.model.visual
