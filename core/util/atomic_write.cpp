@@ -45,14 +45,29 @@ bool IsAtomicWriteLeftover(const std::string& name) {
 AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   const fs::path target(path_);
   const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  const std::string pattern = (folder / ("." + target.filename().string() + kTempMark + "XXXXXX")).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd_ < 0) throw Error(path_ + ": cannot write: " + std::strerror(errno));
-  tmp_ = name.data();
-  // Held until the rename: RemoveAtomicWriteLeftovers leaves a temporary alone while it is locked.
-  ::flock(fd_, LOCK_EX | LOCK_NB);
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "." + string.
+  std::string leaf(".");
+  leaf += target.filename().string();
+  leaf += kTempMark;
+  leaf += "XXXXXX";
+  const std::string pattern = (folder / leaf).string();
+  // The temporary's lock is held from here to the rename: RemoveAtomicWriteLeftovers leaves a
+  // locked temporary alone. A cleaner that came between mkostemp and flock has removed the new
+  // file (it removes only while it holds the lock, so flock waits it out): start again.
+  for (int attempt = 0;; ++attempt) {
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0) throw Error(path_ + ": cannot write: " + std::strerror(errno));
+    tmp_ = name.data();
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    struct stat st;
+    if (::fstat(fd_, &st) == 0 && st.st_nlink > 0) break;
+    ::close(fd_);
+    fd_ = -1;
+    if (attempt == 100) throw Error(path_ + ": cannot write: its temporary file keeps being removed");
+  }
   // mkstemp makes the file 0600; the new file is as readable as any file the user makes, and a
   // replaced one keeps its mode.
   struct stat old;
@@ -100,11 +115,11 @@ void AtomicFileWriter::Commit() {
   // The length on disk is what was written: nothing lost between the writes and the sync.
   struct stat st;
   if (err == 0 && (::fstat(fd_, &st) != 0 || static_cast<uint64_t>(st.st_size) != size_)) err = EIO;
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0 && err == 0) err = errno;
+  // Renamed before it is closed: closing drops the lock, and an unlocked temporary is a leftover.
   if (err == 0 && ::rename(tmp_.c_str(), path_.c_str()) != 0) err = errno;
   if (err != 0) Fail(err);
+  ::close(fd_);  // its bytes were synced above: close has nothing left to report
+  fd_ = -1;
   done_ = true;
   if (!SyncParentFolder(path_))
     throw Error(path_ + ": written, but its folder could not be synced to disk: " + std::strerror(errno));
@@ -125,11 +140,14 @@ int RemoveAtomicWriteLeftovers(const std::string& dir) {
     // A temporary another living writer holds its lock on is being written, not left over.
     const int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) continue;
-    const bool in_use = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);
+      continue;
+    }
+    // Removed while locked: a writer that made this name a moment ago waits in its flock and then
+    // sees its file gone (AtomicFileWriter's constructor), instead of writing into a removed one.
+    if (::unlink(it->path().c_str()) == 0) ++removed;
     ::close(fd);
-    if (in_use) continue;
-    std::error_code rm_ec;
-    if (fs::remove(it->path(), rm_ec)) ++removed;
   }
   return removed;
 }

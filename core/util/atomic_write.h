@@ -7,8 +7,9 @@
 //
 // A process killed between creating the temporary and the rename leaves it behind; the next
 // writer of that folder removes such leftovers (RemoveAtomicWriteLeftovers). A writer holds an
-// flock() on its temporary until it is renamed, so a leftover still being written by another
-// living process is never removed from under it.
+// flock() on its temporary from its creation until after the rename, and the cleaner removes only
+// what it holds locked, so a temporary another living writer (another process, or another thread
+// of this one) is still writing is never removed from under it.
 //
 // A file too large to hold in memory (the weight cache) is written the same way in pieces with
 // AtomicFileWriter: Write() as often as needed, then Commit().

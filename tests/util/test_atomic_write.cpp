@@ -5,10 +5,13 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "core/util/atomic_write.h"
 #include "core/util/error.h"
@@ -81,6 +84,33 @@ TEST(AtomicFileWriter, ALeftoverNoOneHoldsIsRemoved) {
   std::ofstream(d.path / ".cache.bin.glance-tmp-Ab12Cd") << "a killed writer's";
   EXPECT_EQ(RemoveAtomicWriteLeftovers(d.path.string()), 1);
   EXPECT_EQ(Leftovers(d.path), 0);
+}
+
+// The folder view's reader cleans a folder's leftovers while the caption run writes sidecars
+// there (a clean-clone CI run once lost an image's sidecar this way): a cleaner running beside a
+// writer must never take the temporary it is writing, from its creation to its rename.
+TEST(AtomicFileWriter, ACleanerBesideAWriterNeverTakesItsTemporary) {
+  Dir d;
+  std::atomic<bool> done{false};
+  std::thread cleaner([&] {
+    while (!done.load()) RemoveAtomicWriteLeftovers(d.path.string());
+  });
+  int failures = 0;
+  std::string first;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  int writes = 0;
+  for (; std::chrono::steady_clock::now() < until; ++writes) {
+    const std::string file = (d.path / ("sidecar-" + std::to_string(writes % 8) + ".txt")).string();
+    try {
+      WriteFileAtomically(file, "caption " + std::to_string(writes));
+    } catch (const Error& e) {
+      if (failures++ == 0) first = e.what();
+    }
+  }
+  done.store(true);
+  cleaner.join();
+  EXPECT_EQ(failures, 0) << "of " << writes << " writes; the first: " << first;
+  EXPECT_GT(writes, 50);
 }
 
 TEST(AtomicFileWriter, AFolderThatIsNotThereIsAnErrorNamingTheFile) {
