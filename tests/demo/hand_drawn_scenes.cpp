@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -269,6 +270,16 @@ DemoScene WriteScene(const DrawnScene& s, const DemoScenes& vocabulary, const st
     const std::string phrase = Article(o.size) + " " + o.size + " " + o.colour + " " + o.shape + " " + t.position;
     objects += (k == 0 ? "" : k + 1 == s.objects.size() ? " and " : ", ") + phrase;
   }
+  // The labels beside the picture (drawn-N.json), so the twin can read its tower on the very
+  // pictures the engine is measured on (tools/twin/probe_drawn.py).
+  nlohmann::ordered_json labels{{"seed", s.seed}, {"background", s.background}, {"objects", nlohmann::json::array()}};
+  for (const DrawnObject& o : s.objects)
+    labels["objects"].push_back({{"shape", o.shape}, {"colour", o.colour}, {"size", o.size}, {"cell", o.cell},
+                                 {"cx", o.cx}, {"cy", o.cy}, {"radius", o.radius}, {"turn", o.turn}});
+  const std::string labels_path = dir + "/drawn-" + std::to_string(s.seed) + ".json";
+  std::ofstream lf(labels_path, std::ios::binary);
+  lf << labels.dump() << '\n';
+  if (!lf) throw Error(labels_path + ": cannot write the scene's labels");
   std::string bg = s.background[0] + (s.background.size() > 1 ? " and " + s.background[1] : "");
   out.caption = objects + (s.objects.size() > 1 ? "," : "") + " on " + Article(bg) + " " + bg + " background.";
   out.caption[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out.caption[0])));

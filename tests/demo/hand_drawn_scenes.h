@@ -41,7 +41,8 @@ inline constexpr int kSide = 224;
 // renderer throws glance::Error if it is asked for a shape or colour it cannot draw.
 DrawnScene DrawScene(uint64_t seed, const DemoScenes& vocabulary);
 
-// Writes the picture (PNG, or JPEG at the scene's quality) to DIR and returns the scene as the
+// Writes the picture (PNG, or JPEG at the scene's quality) to DIR, its labels beside it
+// (drawn-SEED.json: background and each object's words, cell, centre, radius and turn), and returns the scene as the
 // demo tests' DemoScene (objects, background, a template-0 caption, one "Is there ...?" question
 // whose answer is "yes" or "no").
 DemoScene WriteScene(const DrawnScene& scene, const DemoScenes& vocabulary, const std::string& dir);
