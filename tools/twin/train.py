@@ -143,8 +143,12 @@ class AuxProbe(torch.nn.Module):
     """Training-only linear probes on the image tokens (shape / colour / size of what covers each
     token): a dense signal that teaches the small vision tower to see faster. Not shipped."""
 
-    def __init__(self, dim, own_token=False):
+    def __init__(self, dim, own_token=False, own_only=False):
         super().__init__()
+        # own_only (with own_token): the own-token questions only, as vision_curriculum.py asks
+        # them; the every-token ones cost the curriculum's tower 4 points on its own tokens in 400
+        # steps (README "A sixth look").
+        self.own_only = own_only
         # own_token: each object's shape, colour, size and 3x3 cell are asked on the token that
         # holds its centre (varied_world.token_labels' fourth row), not on every token it covers:
         # in the varied world an object spans several tokens and its cell is not theirs.
@@ -170,8 +174,9 @@ class AuxProbe(torch.nn.Module):
         where = F.cross_entropy(self.cell(img).flatten(0, 1), cells.flatten())
         if self.own_token:
             own = labels[:, 3] >= 0
-            return every + where + sum(F.cross_entropy(head(img[own]), labels[:, k][own])
-                                       for k, head in enumerate((self.shape, self.colour, self.size, self.cell)))
+            asked = sum(F.cross_entropy(head(img[own]), labels[:, k][own])
+                        for k, head in enumerate((self.shape, self.colour, self.size, self.cell)))
+            return asked if self.own_only else every + where + asked
         obj = labels[:, 0] > 0
         return every + where + sum(F.cross_entropy(head(img[obj]), target[obj])
                                    for head, target in ((self.shape, labels[:, 0]), (self.size, labels[:, 2]),
@@ -312,6 +317,9 @@ def main():
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--mtp-weight", type=float, default=0.3)
     ap.add_argument("--aux-weight", type=float, default=0.5)
+    ap.add_argument("--aux-own-only", action="store_true",
+                    help="with --varied: the probes ask each object's own token only, not every token (as the "
+                         "vision curriculum does)")
     ap.add_argument("--content-weight", type=float, default=1.0,
                     help="loss weight of the answers' content words (positions, colours, shapes, sizes)")
     ap.add_argument("--yes-no-weight", type=float, default=1.0,
@@ -361,7 +369,9 @@ def main():
     config = demo_config(a)
     model = Qwen35(config)
     init_weights(model, a.seed)
-    probe = AuxProbe(config["vision_config"]["out_hidden_size"], own_token=a.varied > 0)
+    if a.aux_own_only and not a.varied:
+        ap.error("--aux-own-only needs --varied: only the varied world's labels name each object's own token")
+    probe = AuxProbe(config["vision_config"]["out_hidden_size"], own_token=a.varied > 0, own_only=a.aux_own_only)
     params = list(model.parameters()) + list(probe.parameters())
     later = list(probe.cell.parameters())  # added after the first 560 steps: a group of its own
     first = [p for p in params if all(p is not q for q in later)]
