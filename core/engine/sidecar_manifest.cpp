@@ -7,6 +7,7 @@
 
 #include "core/engine/caption_folder.h"
 #include "core/util/append_file.h"
+#include "core/util/file_lock.h"
 #include "core/util/read_file.h"
 
 namespace glance {
@@ -16,8 +17,16 @@ namespace fs = std::filesystem;
 SidecarManifest::SidecarManifest(const std::string& dir) : path_((fs::path(dir) / kSidecarManifestName).string()) {
   std::error_code ec;
   if (!fs::exists(path_, ec)) return;
-  notice_ = SetAsideTornTail(path_, CaptionFormat::kJsonl);
-  std::istringstream lines(ReadWholeFile(path_, path_ + ": cannot read Glance's record of its sidecars"));
+  // Read, and a torn tail set aside, only between appends: the folder view reads the record
+  // while a caption run appends to it, and a record half written is not a torn tail.
+  std::string record;
+  {
+    const FileLock turn(path_);
+    if (!turn.locked()) return;  // removed since
+    notice_ = SetAsideTornTail(path_, CaptionFormat::kJsonl);
+    record = ReadWholeFile(path_, path_ + ": cannot read Glance's record of its sidecars");
+  }
+  std::istringstream lines(record);
   std::string line;
   while (std::getline(lines, line)) {
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -60,7 +69,7 @@ void SidecarManifest::Record(const std::string& sidecar, const std::string& imag
     j["out"] = out;
     j["caption"] = caption;
   }
-  AppendFile(path_).Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
+  Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
   written_[sidecar].insert(text_sha256);
   if (!out.empty()) into_out_[sidecar].push_back({image_sha256, text_sha256, out, caption});
 }
@@ -68,7 +77,15 @@ void SidecarManifest::Record(const std::string& sidecar, const std::string& imag
 void SidecarManifest::RecordEdit(const std::string& sidecar, const std::string& image,
                                  const std::string& text_sha256) {
   const nlohmann::ordered_json j{{"sidecar", sidecar}, {"image", image}, {"text_sha256", text_sha256}, {"edited", true}};
-  AppendFile(path_).Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
+  Append(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + '\n');
+}
+
+void SidecarManifest::Append(const std::string& line) {
+  { AppendFile create(path_); }  // the lock needs a file to lock
+  const FileLock turn(path_);
+  // Opened under the lock: AppendFile checks the file grew by exactly this line from the length
+  // it saw on opening, which another appender must not change in between.
+  AppendFile(path_).Append(line);
 }
 
 }  // namespace glance

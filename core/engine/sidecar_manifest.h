@@ -15,7 +15,9 @@
 // counted as Glance's text (Wrote), so a later caption run leaves it alone unless told otherwise.
 // The file lives with the images: moving or copying the folder keeps it.
 //
-// Thread contract: one owner.
+// Thread contract: one owner. Several owners of one folder's record (the folder view reading it
+// while a run on the engine thread appends) take turns through a lock on the file: a reader never
+// takes a record still being appended for a torn tail.
 #include <map>
 #include <optional>
 #include <set>
@@ -55,6 +57,9 @@ class SidecarManifest {
   const std::string& notice() const { return notice_; }
 
  private:
+  // One line appended whole, holding the record's lock (core/util/file_lock.h) while it writes.
+  void Append(const std::string& line);
+
   std::string path_;
   std::string notice_;
   std::map<std::string, std::set<std::string>> written_;  // sidecar name -> text sha256s

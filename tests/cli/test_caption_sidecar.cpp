@@ -5,11 +5,14 @@
 // temporary left behind, per-image failures, resume with an output file, identical images.
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +21,7 @@
 #include "core/engine/sidecar_manifest.h"
 #include "core/util/atomic_write.h"
 #include "core/util/error.h"
+#include "core/util/file_lock.h"
 #include "tests/model/temp_dir.h"
 
 namespace glance {
@@ -456,6 +460,35 @@ TEST(CaptionSidecar, StatesAndAnEditSavedByTheUserIsProtected) {
   EXPECT_EQ(s.protected_sidecars, std::vector<std::string>{(fs::path(d.path()) / "a.txt").string()});
   Caption(d.path(), fake, SidecarExisting::kOverwrite, "", /*replace_edited=*/true);
   EXPECT_EQ(Read(d / "a.txt"), "new of A");
+}
+
+// The folder view reads a folder's record while a caption run appends to it on the engine thread.
+// A record caught half written is not a torn tail: the reader waits for the appender (which holds
+// the record's lock while it writes, as SidecarManifest::Record does) and reads it whole. Without
+// the lock the reader cut the half line off and set it aside, and the rest landed after the cut.
+TEST(SidecarManifest, AReaderWaitsForARecordBeingAppended) {
+  test::TempDir d;
+  const std::string path = d / kSidecarManifestName;
+  SidecarManifest(d.path()).Record("a.txt", "a.png", std::string(64, '1'), std::string(64, '2'));
+  const std::string line = R"({"sidecar":"b.txt","image":"b.png","image_sha256":")" + std::string(64, '3') +
+                           R"(","text_sha256":")" + std::string(64, '4') + "\"}\n";
+  std::atomic<bool> half{false};
+  std::thread appender([&] {
+    const FileLock turn(path);
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << line.substr(0, 40) << std::flush;
+    half.store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    out << line.substr(40) << std::flush;
+  });
+  while (!half.load()) std::this_thread::yield();
+  const SidecarManifest reader(d.path());
+  appender.join();
+  EXPECT_EQ(reader.notice(), "");
+  EXPECT_TRUE(reader.Wrote("b.txt", std::string(64, '4')));
+  EXPECT_TRUE(reader.Wrote("a.txt", std::string(64, '2')));
+  EXPECT_FALSE(fs::exists(path + ".torn"));
+  EXPECT_FALSE(FileLock(d / "not-there").locked());
 }
 
 TEST(CaptionSidecar, NeedsAnOutputFileOrSidecars) {

@@ -286,7 +286,7 @@ class TestFolderView : public QObject {
     auto* which = dialog.findChild<QComboBox*>(QStringLiteral("which"));
     QVERIFY(ext && which);
     QVERIFY(which->itemText(2).contains(QStringLiteral("2 images")));
-    for (const QString bad : {QStringLiteral(".png"), QStringLiteral("txt"), QStringLiteral(".a/b")}) {
+    for (const QString& bad : {QStringLiteral(".png"), QStringLiteral("txt"), QStringLiteral(".a/b")}) {
       ext->setCurrentText(bad);
       dialog.accept();
       QCOMPARE(dialog.result(), int(QDialog::Rejected));
