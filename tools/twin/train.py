@@ -352,6 +352,10 @@ def main():
     ap.add_argument("--stop-after-minutes", type=float, default=0, help="stop (resumably) after this long")
     ap.add_argument("--stop-at-step", type=int, default=0,
                     help="stop (resumably) once this step is done, e.g. to export it; the lr schedule stays --steps's")
+    ap.add_argument("--freeze-vision", action="store_true",
+                    help="joint steps leave the vision tower's patch embedding, positions and blocks as loaded; the "
+                         "merger into the language model still learns (joint steps had cost the curriculum's tower "
+                         "9 points on hand-drawn pictures, README 'A sixth look')")
     ap.add_argument("--vision-only", action="store_true",
                     help="train only the vision tower and its probes, to --steps vision steps (a phase of its own)")
     ap.add_argument("--export", help="write the checkpoint folder (HF format) from the run's state and exit")
@@ -417,6 +421,10 @@ def main():
     if a.vision_only:
         train_vision(model, probe, opt, params, a, c, state_path)
         return
+    if a.freeze_vision:
+        vis = model.model.visual
+        for part in (vis.patch_embed, vis.pos_embed, vis.blocks):
+            part.requires_grad_(False)  # no gradient: AdamW leaves them (and their weight decay) alone
     step = c["step"]
     tok = Tokenizer(os.path.join(TINY_A, "tokenizer.json"))
     log = open(os.path.join(a.run, "log.txt"), "a")
