@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import shapes_world as world  # noqa: E402
 import train  # noqa: E402
+import varied_world  # noqa: E402
 import vision_curriculum  # noqa: E402
 from demo_config import add_vision_flags, demo_config  # noqa: E402
 from model import Qwen35, patchify  # noqa: E402
@@ -50,8 +51,7 @@ def drawn_set(folder):
             sys.exit(f"{image}: {img.shape[1]}x{img.shape[0]}, not the {GRID * world.TOKEN}-pixel square the probes read")
         pix.append(patchify(img)[0])
         for o in labels["objects"]:
-            own = int(o["cy"] // world.TOKEN) * GRID + int(o["cx"] // world.TOKEN)
-            objects.append((n, own, world.SHAPES.index(o["shape"]) + 1, colours.index(o["colour"]),
+            objects.append((n, varied_world.own_token(o), world.SHAPES.index(o["shape"]) + 1, colours.index(o["colour"]),
                             list(world.SIZES).index(o["size"]) + 1, o["cell"]))
     if not names:
         sys.exit(f"{folder}: no drawn-N.json (run build/release/tests/demo/test_demo_hand_drawn first)")
@@ -82,16 +82,14 @@ def main():
     st = torch.load(a.state, weights_only=False)
     if "visual" in st:  # vision_curriculum.py
         model = Qwen35(demo_config(a))
-        vis = model.model.visual
-        vis.load_state_dict(st["visual"])
-        probe = train.AuxProbe(vis.vc["out_hidden_size"], own_token=True)
+        model.model.visual.load_state_dict(st["visual"])
     elif "model" in st:  # train.py
         model = Qwen35(st["config"])
         model.load_state_dict(st["model"])
-        vis = model.model.visual
-        probe = train.AuxProbe(vis.vc["out_hidden_size"], own_token=True)
     else:
         sys.exit(f"{a.state}: neither a vision_curriculum.py nor a train.py state (no 'visual' or 'model')")
+    vis = model.model.visual
+    probe = train.AuxProbe(vis.vc["out_hidden_size"], own_token=True)
     probe.load_state_dict(st["probe"])
     vis.eval()
     pix, objects, scenes = drawn_set(a.drawn)

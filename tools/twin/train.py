@@ -163,6 +163,12 @@ class AuxProbe(torch.nn.Module):
         self.register_buffer("token_cell", torch.from_numpy(world.token_grid_cells()), persistent=False)
 
     def forward(self, img, labels):
+        if self.own_token:
+            own = labels[:, 3] >= 0
+            asked = sum(F.cross_entropy(head(img[own]), labels[:, k][own])
+                        for k, head in enumerate((self.shape, self.colour, self.size, self.cell)))
+            if self.own_only:
+                return asked
         every = sum(F.cross_entropy(head(img).flatten(0, 1), labels[:, k].flatten())
                     for k, head in enumerate((self.shape, self.colour, self.size)))
         # Most tokens are background; the object's own token (one per object: shapes_world puts
@@ -173,10 +179,7 @@ class AuxProbe(torch.nn.Module):
         cells = self.token_cell.expand(img.shape[0], -1)
         where = F.cross_entropy(self.cell(img).flatten(0, 1), cells.flatten())
         if self.own_token:
-            own = labels[:, 3] >= 0
-            asked = sum(F.cross_entropy(head(img[own]), labels[:, k][own])
-                        for k, head in enumerate((self.shape, self.colour, self.size, self.cell)))
-            return asked if self.own_only else every + where + asked
+            return every + where + asked
         obj = labels[:, 0] > 0
         return every + where + sum(F.cross_entropy(head(img[obj]), target[obj])
                                    for head, target in ((self.shape, labels[:, 0]), (self.size, labels[:, 2]),
